@@ -1,0 +1,21 @@
+//! heredoc-guard: a PreToolUse hook for coding agents that denies a shell command when an
+//! unquoted heredoc body holds a command substitution the shell would run.
+//!
+//! The library is the whole guard; `main.rs` only wires stdin, stdout and the exit code.
+
+pub mod analyze;
+pub mod body;
+pub mod config;
+pub mod delimiter;
+pub mod event;
+pub mod ledger;
+mod lex;
+pub mod limits;
+pub mod output;
+pub mod prefilter;
+pub mod shell;
+pub mod verdict;
+pub mod words;
+
+pub use analyze::check_command;
+pub use verdict::{Denial, Rule, Stage, Verdict};

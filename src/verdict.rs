@@ -1,0 +1,162 @@
+//! The verdict type: what the guard decided about one hook event, and why.
+//!
+//! A [`Verdict`] is either an allow or a [`Denial`]. An allow can only be built from a
+//! [`crate::analyze::Checked`] token, which only the analysis module can create, so no
+//! other path in the crate can turn a fault into an allow by accident.
+
+use crate::analyze::Checked;
+
+/// The stable rule ids written to the ledger and shown by `explain`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// An unquoted heredoc body holds a command substitution the shell would run.
+    CommandSubstitution,
+    /// Where bash ends the heredoc differs from a plain reading of the body.
+    HeredocBoundary,
+    /// The delimiter is `$'…'` or `$"…"` quoted.
+    AnsiCDelimiter,
+    /// The command could not be parsed.
+    UnparsableCommand,
+    /// The command is over an inspection limit.
+    InspectionLimit,
+    /// The hook event could not be read.
+    InvalidEvent,
+    /// The guard itself failed (a panic, a bad invocation).
+    InternalError,
+}
+
+impl Rule {
+    /// The stable id of the rule, as written to the ledger.
+    pub fn id(self) -> &'static str {
+        match self {
+            Rule::CommandSubstitution => "heredoc-command-substitution",
+            Rule::HeredocBoundary => "heredoc-boundary",
+            Rule::AnsiCDelimiter => "ansi-c-delimiter",
+            Rule::UnparsableCommand => "unparsable-command",
+            Rule::InspectionLimit => "inspection-limit",
+            Rule::InvalidEvent => "invalid-event",
+            Rule::InternalError => "internal-error",
+        }
+    }
+
+    /// A short static text for the rule; it never carries any of the command's text.
+    pub fn summary(self) -> &'static str {
+        match self {
+            Rule::CommandSubstitution => {
+                "unquoted heredoc body holds a command substitution the shell would run"
+            }
+            Rule::HeredocBoundary => {
+                "the shell would end the heredoc somewhere other than where it appears to end"
+            }
+            Rule::AnsiCDelimiter => "heredoc delimiter uses $'...' or $\"...\" quoting",
+            Rule::UnparsableCommand => "the command could not be parsed",
+            Rule::InspectionLimit => "the command is over an inspection limit",
+            Rule::InvalidEvent => "the hook event could not be read",
+            Rule::InternalError => "heredoc-guard failed internally",
+        }
+    }
+}
+
+/// Where in the pipeline a failure happened (for failure rules only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    Event,
+    Limits,
+    Parse,
+    Scan,
+    Internal,
+}
+
+impl Stage {
+    /// The stable name written to the ledger.
+    pub fn id(self) -> &'static str {
+        match self {
+            Stage::Event => "event",
+            Stage::Limits => "limits",
+            Stage::Parse => "parse",
+            Stage::Scan => "scan",
+            Stage::Internal => "internal",
+        }
+    }
+}
+
+/// Why a command was denied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Denial {
+    /// The rule that fired.
+    pub rule: Rule,
+    /// The message for the model: what was found, where, and how to rewrite.
+    pub reason: String,
+    /// For failures: the stage and a short static cause.
+    pub failure: Option<(Stage, &'static str)>,
+}
+
+impl Denial {
+    /// A denial by a rule about the command's content.
+    pub fn new(rule: Rule, reason: String) -> Self {
+        Denial {
+            rule,
+            reason,
+            failure: None,
+        }
+    }
+
+    /// A denial because something could not be inspected (fail closed).
+    pub fn failure(rule: Rule, stage: Stage, cause: &'static str, reason: String) -> Self {
+        Denial {
+            rule,
+            reason,
+            failure: Some((stage, cause)),
+        }
+    }
+}
+
+#[derive(Debug)]
+enum Outcome {
+    Allow,
+    Deny(Denial),
+}
+
+/// The guard's decision. Must be used: dropping a verdict silently is a bug.
+#[must_use]
+#[derive(Debug)]
+pub struct Verdict {
+    outcome: Outcome,
+}
+
+impl Verdict {
+    /// An allow; only the checked path holds a [`Checked`] token.
+    pub(crate) fn allow(_proof: Checked) -> Self {
+        Verdict {
+            outcome: Outcome::Allow,
+        }
+    }
+
+    /// A deny.
+    pub fn deny(denial: Denial) -> Self {
+        Verdict {
+            outcome: Outcome::Deny(denial),
+        }
+    }
+
+    /// True when the command may run.
+    pub fn is_allow(&self) -> bool {
+        matches!(self.outcome, Outcome::Allow)
+    }
+
+    /// The denial, when the verdict is a deny.
+    pub fn denial(&self) -> Option<&Denial> {
+        match &self.outcome {
+            Outcome::Allow => None,
+            Outcome::Deny(d) => Some(d),
+        }
+    }
+
+    /// Consumes the verdict, giving the denial when it is a deny.
+    pub fn into_denial(self) -> Option<Denial> {
+        match self.outcome {
+            Outcome::Allow => None,
+            Outcome::Deny(d) => Some(d),
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! The one integration-test binary: every test drives the built `heredoc-guard` binary
+//! the way an agent does (an event on stdin, an exit code and output back).
+
+mod cli;
+mod fixtures;
+mod launcher;
+mod ledger;
+mod limits;
+mod oracle;
+mod support;

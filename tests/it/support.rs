@@ -1,0 +1,150 @@
+//! Small helpers: run the guard on bytes, build agent events, check allow/deny output.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// What one run of the guard gave back.
+#[derive(Debug)]
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Path of the built binary.
+pub fn guard_path() -> &'static str {
+    env!("CARGO_BIN_EXE_heredoc-guard")
+}
+
+/// Runs the guard with `args`, `stdin` and the ledger at `ledger`.
+pub fn run_with(args: &[&str], stdin: &[u8], ledger: &Path) -> Run {
+    let mut child = Command::new(guard_path())
+        .args(args)
+        .env("HEREDOC_GUARD_LEDGER", ledger)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn heredoc-guard");
+    let mut pipe = child.stdin.take().expect("stdin pipe");
+    let input = stdin.to_vec();
+    // Write from a thread: a large event must not dead-lock against a full stdout pipe.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("wait for heredoc-guard");
+    writer.join().expect("stdin writer");
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs the guard in hook mode on `stdin`.
+pub fn run(stdin: &[u8], ledger: &Path) -> Run {
+    run_with(&[], stdin, ledger)
+}
+
+/// A Claude Code PreToolUse event for a Bash command.
+pub fn claude_event(command: &str) -> Vec<u8> {
+    serde_json::json!({
+        "session_id": "abc123",
+        "transcript_path": "/home/u/.claude/projects/x/t.jsonl",
+        "cwd": "/home/u/project",
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command, "description": "run it", "timeout": 120000},
+        "tool_use_id": "toolu_01"
+    })
+    .to_string()
+    .into_bytes()
+}
+
+/// A Codex PreToolUse event for a Bash command.
+pub fn codex_event(command: &str) -> Vec<u8> {
+    serde_json::json!({
+        "session_id": "s-1",
+        "turn_id": "t-1",
+        "transcript_path": null,
+        "cwd": "/home/u/project",
+        "hook_event_name": "PreToolUse",
+        "model": "gpt-5-codex",
+        "permission_mode": "default",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "tool_use_id": "call_1"
+    })
+    .to_string()
+    .into_bytes()
+}
+
+/// Checks an allow: exit 0 and nothing at all printed. Returns a problem, if any.
+pub fn allow_problem(run: &Run) -> Option<String> {
+    if run.code == Some(0) && run.stdout.is_empty() && run.stderr.is_empty() {
+        None
+    } else {
+        Some(format!("expected a silent allow, got {run:?}"))
+    }
+}
+
+/// Checks a deny: exit 2, the reason on stderr, and exactly one JSON line on stdout with
+/// exactly the three fields, the same reason. Returns the reason or a problem.
+pub fn deny_reason(run: &Run) -> Result<String, String> {
+    if run.code != Some(2) {
+        return Err(format!("expected exit 2, got {run:?}"));
+    }
+    let line = run
+        .stdout
+        .strip_suffix('\n')
+        .filter(|l| !l.contains('\n'))
+        .ok_or_else(|| format!("stdout is not one line: {:?}", run.stdout))?;
+    let v: serde_json::Value =
+        serde_json::from_str(line).map_err(|e| format!("stdout not JSON: {e}"))?;
+    let top = v.as_object().ok_or("stdout not an object")?;
+    if top.len() != 1 {
+        return Err(format!("extra top-level fields: {line}"));
+    }
+    let inner = top
+        .get("hookSpecificOutput")
+        .and_then(|h| h.as_object())
+        .ok_or("no hookSpecificOutput")?;
+    let mut keys: Vec<&str> = inner.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    if keys
+        != [
+            "hookEventName",
+            "permissionDecision",
+            "permissionDecisionReason",
+        ]
+    {
+        return Err(format!("wrong fields: {keys:?}"));
+    }
+    if inner["hookEventName"] != "PreToolUse" || inner["permissionDecision"] != "deny" {
+        return Err(format!("wrong values: {line}"));
+    }
+    let reason = inner["permissionDecisionReason"]
+        .as_str()
+        .ok_or("reason not a string")?
+        .to_owned();
+    if reason.trim().is_empty() {
+        return Err("empty reason".to_owned());
+    }
+    let stderr_first = run.stderr.lines().next().unwrap_or("");
+    if stderr_first != reason {
+        return Err(format!(
+            "stderr {stderr_first:?} differs from reason {reason:?}"
+        ));
+    }
+    Ok(reason)
+}
+
+/// The `rule` of the last ledger line.
+pub fn last_ledger_rule(ledger: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(ledger).ok()?;
+    let last = text.lines().last()?;
+    let v: serde_json::Value = serde_json::from_str(last).ok()?;
+    v.get("rule")?.as_str().map(str::to_owned)
+}
