@@ -156,6 +156,14 @@ fn parse_denial(failure: &shell::ParseFailure) -> Denial {
     )
 }
 
+/// The same inspection as [`inspect`] on the calling thread, without the panic net or the
+/// deadline: for the fuzzer, which must see our own panics. The caller provides a stack
+/// large enough for [`limits::MAX_NESTING`].
+pub fn inspect_unguarded(command: &str) -> Result<Report, Denial> {
+    limits::check_command(command).map_err(limit_denial)?;
+    analyze(command)
+}
+
 /// The analysis proper (runs on the analysis thread).
 fn analyze(command: &str) -> Result<Report, Denial> {
     let mut heredocs = Vec::new();
@@ -431,18 +439,18 @@ fn reason(report: &Report, f: &Finding) -> String {
     );
     match &f.kind {
         FindingKind::Substitution(kind) => format!(
-            "heredoc-guard: {where_}: the body of the unquoted heredoc {opened} holds a {} `{}`, which the shell runs on this machine before the command. If the body is data, quote the delimiter: {quoted_form}. If a value must expand, compute it first on its own line (v=$(cmd)) and use $v in the body.",
+            "heredoc-guard: {where_}: the body of the unquoted heredoc {opened} holds a {} \"{}\", which the shell runs on this machine before the command. If the body is data, quote the delimiter: {quoted_form}. If a value must expand, compute it first on its own line (v=$(cmd)) and use $v in the body.",
             kind.describe(),
             f.excerpt
         ),
         FindingKind::Boundary(BoundaryKind::JoinedCloser) => format!(
-            "heredoc-guard: {where_}: in the unquoted heredoc {opened}, a backslash at a line end joins lines, and bash ends the heredoc at the joined line `{closing}`; what follows runs as commands. Remove the trailing backslash, or quote the delimiter: {quoted_form}."
+            "heredoc-guard: {where_}: in the unquoted heredoc {opened}, a backslash at a line end joins lines, and bash ends the heredoc at the joined line \"{closing}\"; what follows runs as commands. Remove the trailing backslash, or quote the delimiter: {quoted_form}."
         ),
         FindingKind::Boundary(BoundaryKind::SwallowedCloser) => format!(
             "heredoc-guard: {where_}: the last body line of the unquoted heredoc {opened} ends in a backslash, so bash joins the closing line into the body and reads on past it. Remove the trailing backslash (or write it as \\\\), or quote the delimiter: {quoted_form}."
         ),
         FindingKind::Boundary(BoundaryKind::EarlyEndInSubstitution) => format!(
-            "heredoc-guard: {where_}: inside $(...) the body line `{}` of heredoc {opened} starts with the delimiter and holds a `)`: bash ends the heredoc there and runs the rest of the line as code. Reword that line or pick a delimiter that no body line starts with.",
+            "heredoc-guard: {where_}: inside $(...) the body line \"{}\" of heredoc {opened} starts with the delimiter and holds a `)`: bash ends the heredoc there and runs the rest of the line as code. Reword that line or pick a delimiter that no body line starts with.",
             f.excerpt
         ),
         FindingKind::AnsiCDelimiter => format!(

@@ -10,14 +10,14 @@ pub const MAX_COMMAND_BYTES: usize = 4 * 1024 * 1024;
 /// Most heredocs in one command, nested ones included.
 pub const MAX_HEREDOCS: usize = 1_000;
 /// Deepest nesting of brackets and compound-command keywords (see [`nesting_depth`]).
-pub const MAX_NESTING: usize = 200;
+pub const MAX_NESTING: usize = 1_000;
 /// Most parse attempts spent finding where command substitutions in words end.
 pub const MAX_PARSE_ATTEMPTS: usize = 2_000;
 /// Longest time the analysis may take before the command is denied.
 pub const ANALYSIS_TIMEOUT_MS: u64 = 3_000;
 /// Stack for the analysis thread: enough for `MAX_NESTING` levels of the parser's
 /// deepest recursion, in debug builds too.
-pub const ANALYSIS_STACK_BYTES: usize = 256 * 1024 * 1024;
+pub const ANALYSIS_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// Which limit a command is over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

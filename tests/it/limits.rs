@@ -1,1 +1,121 @@
+//! Inspection limits and hostile sizes: every one ends in a deny or a verdict, never a
+//! crash. (How time grows with the input is measured by the benchmark, bench/run.)
 
+use crate::support::{allow_problem, claude_event, deny_reason, run};
+
+fn rule_and_reason(stdin: &[u8]) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(stdin, &dir.path().join("l.jsonl"));
+    (r.code, r.stderr)
+}
+
+#[test]
+fn one_hundred_thousand_nested_substitutions_are_denied_by_the_nesting_limit() {
+    let cmd = format!(
+        "echo {}x{}\ncat <<EOF\nhi\nEOF",
+        "$(echo ".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    let (code, stderr) = rule_and_reason(&claude_event(&cmd));
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.starts_with("inspection limit: nesting depth"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn deep_nesting_without_a_heredoc_stays_on_the_fast_path() {
+    let cmd = format!("echo {}x{}", "$(echo ".repeat(100_000), ")".repeat(100_000));
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(&claude_event(&cmd), &dir.path().join("l"));
+    assert_eq!(allow_problem(&r), None);
+}
+
+#[test]
+fn nesting_just_under_the_limit_gets_a_verdict_for_every_construct() {
+    let n = heredoc_guard::limits::MAX_NESTING - 2;
+    let shapes = [
+        format!("echo {}x{}", "$(echo ".repeat(n), ")".repeat(n)),
+        format!("{}true; {}", "{ ".repeat(n), "}; ".repeat(n)),
+        format!("{}true; {}", "if true; then ".repeat(n), "fi; ".repeat(n)),
+        format!("cat {}x{}", "<(cat ".repeat(n), ")".repeat(n)),
+        format!("echo {}x{}", "${x:-".repeat(n), "}".repeat(n)),
+    ];
+    for shape in shapes {
+        let cmd = format!("{shape}\ncat <<EOF\n$HOME\nEOF");
+        let dir = tempfile::tempdir().unwrap();
+        let r = run(&claude_event(&cmd), &dir.path().join("l"));
+        assert!(r.code == Some(0) || r.code == Some(2), "crash: {r:?}");
+    }
+}
+
+#[test]
+fn nesting_inside_a_word_holding_a_heredoc_gets_a_verdict() {
+    let n = 150;
+    let cmd = format!(
+        "echo {}$(cat <<EOF\n$(id)\nEOF\n){}",
+        "\"$(echo ".repeat(n),
+        ")\"".repeat(n)
+    );
+    let (code, stderr) = rule_and_reason(&claude_event(&cmd));
+    assert_eq!(code, Some(2), "{stderr}");
+}
+
+#[test]
+fn a_sixteen_mib_event_gets_a_verdict() {
+    let body = "x".repeat(16 * 1024 * 1024);
+    let event =
+        serde_json::json!({"tool_name": "Write", "tool_input": {"content": body}}).to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(event.as_bytes(), &dir.path().join("l"));
+    assert_eq!(allow_problem(&r), None);
+    let cmd = format!("cat <<EOF\n{}\nEOF", "y".repeat(16 * 1024 * 1024));
+    let (code, stderr) = rule_and_reason(&claude_event(&cmd));
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.starts_with("inspection limit: command size"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_event_over_the_stdin_limit_is_denied() {
+    let big = vec![b' '; heredoc_guard::limits::MAX_EVENT_BYTES + 10];
+    let (code, stderr) = rule_and_reason(&big);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.starts_with("inspection limit: event size"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_one_mib_unquoted_body_gets_a_verdict_both_ways() {
+    let clean = format!(
+        "cat <<EOF\n{}EOF",
+        "text with $HOME and ${USER:-x}\n".repeat(33_000)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(&claude_event(&clean), &dir.path().join("l"));
+    assert_eq!(allow_problem(&r), None);
+    let live = format!(
+        "cat <<EOF\n{}$(id)\nEOF",
+        "text with $HOME and ${USER:-x}\n".repeat(33_000)
+    );
+    let r = run(&claude_event(&live), &dir.path().join("l"));
+    assert!(deny_reason(&r).is_ok());
+    assert!(r.stderr.contains("line 33002"), "{}", r.stderr);
+}
+
+#[test]
+fn too_many_heredocs_are_denied_by_the_limit() {
+    let n = heredoc_guard::limits::MAX_HEREDOCS + 1;
+    let cmd = "cat <<E\nx\nE\n".repeat(n);
+    let (code, stderr) = rule_and_reason(&claude_event(&cmd));
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.starts_with("inspection limit: number of heredocs"),
+        "{stderr}"
+    );
+}

@@ -2,9 +2,12 @@
 //! the way an agent does (an event on stdin, an exit code and output back).
 
 mod cli;
+mod differential;
 mod fixtures;
+mod generator;
 mod launcher;
 mod ledger;
 mod limits;
 mod oracle;
+mod properties;
 mod support;

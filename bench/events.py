@@ -1,0 +1,37 @@
+"""Writes the benchmark's hook events to <out>/events/: one JSON event per case."""
+import json, pathlib, sys
+
+out = pathlib.Path(sys.argv[1]) / "events"
+out.mkdir(parents=True, exist_ok=True)
+for old in out.glob("*.json"):
+    old.unlink()
+
+def bash(cmd):
+    return {"session_id": "bench", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": cmd, "description": "bench"}}
+
+LINE = "- handle `EOF)` closers and $(...) text in the message body, see #12\n"
+
+def commit(size):
+    body = LINE * (size // len(LINE))
+    return bash("git commit -m \"$(cat <<'EOF'\nfix: the thing\n\n" + body + "EOF\n)\"")
+
+def heredoc(size, quoted):
+    text = "text with $HOME and ${USER:-me}, 50% off (see notes)\n"
+    delim = "'EOF'" if quoted else "EOF"
+    return bash(f"cat > notes.md <<{delim}\n" + text * (size // len(text)) + "EOF")
+
+cases = {
+    "1-non-bash": {"tool_name": "Write", "tool_input": {"file_path": "/tmp/x", "content": "x" * 2000}},
+    "2-no-heredoc": bash("git status --short && cargo test --quiet 2>&1 | tail -20"),
+    "3-commit-2k": commit(2048),
+    "4-heredoc-100k": heredoc(100 * 1024, True),
+    "5a-heredoc-1m-quoted": heredoc(1024 * 1024, True),
+    "5b-heredoc-1m-unquoted": heredoc(1024 * 1024, False),
+    "6-near-nesting-limit": bash("echo " + "$(echo " * 990 + "x" + ")" * 990 + "\ncat <<EOF\n$HOME\nEOF"),
+    "7-scale-256k": heredoc(256 * 1024, False),
+    "7-scale-512k": heredoc(512 * 1024, False),
+    "7-scale-1024k": heredoc(1024 * 1024, False),
+}
+for name, event in cases.items():
+    (out / f"{name}.json").write_text(json.dumps(event))

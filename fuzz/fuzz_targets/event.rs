@@ -1,0 +1,36 @@
+//! Fuzzes the whole event -> verdict path, and the command analysis without its panic net
+//! (so that a panic in our own code is a crash the fuzzer reports).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fn analyze_unguarded(command: String) {
+    let joined = std::thread::Builder::new()
+        .stack_size(heredoc_guard::limits::ANALYSIS_STACK_BYTES)
+        .spawn(move || {
+            let _ = heredoc_guard::analyze::inspect_unguarded(&command);
+        })
+        .map(|h| h.join());
+    match joined {
+        Ok(Ok(())) => {}
+        // Our code panicked: make it a crash libFuzzer sees.
+        Ok(Err(_)) | Err(_) => std::process::abort(),
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    // brush-parser's own panics are caught and denied by design; keep them quiet so that
+    // libFuzzer's abort-on-panic hook does not report them.
+    static QUIET: std::sync::Once = std::sync::Once::new();
+    QUIET.call_once(|| std::panic::set_hook(Box::new(|_| {})));
+
+    let verdict = heredoc_guard::analyze::check_event(data).verdict;
+    let _ = verdict.is_allow();
+    if let Ok(text) = std::str::from_utf8(data) {
+        // The bytes as an event's command, through the whole path and unguarded.
+        let event = serde_json::json!({"tool_name": "Bash", "tool_input": {"command": text}});
+        let verdict = heredoc_guard::analyze::check_event(event.to_string().as_bytes()).verdict;
+        let _ = verdict.is_allow();
+        analyze_unguarded(text.to_owned());
+    }
+});

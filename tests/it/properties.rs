@@ -1,0 +1,86 @@
+//! Property tests (proptest, stable Rust): no panic on any input, nothing unparsable is
+//! allowed, a live line in an unquoted body always denies, and quoting a clean heredoc's
+//! delimiter never turns an allow into a deny.
+
+use proptest::prelude::*;
+
+use heredoc_guard::{analyze, check_command, prefilter, shell};
+
+use crate::generator::{self as gen_, Spelling};
+
+/// Runs the unguarded analysis (no panic net) on a big stack; true when it did not panic.
+fn analysis_survives(command: &str) -> bool {
+    let owned = command.to_owned();
+    std::thread::Builder::new()
+        .stack_size(heredoc_guard::limits::ANALYSIS_STACK_BYTES)
+        .spawn(move || {
+            let _ = analyze::inspect_unguarded(&owned);
+        })
+        .map(|h| h.join().is_ok())
+        .unwrap_or(false)
+}
+
+const SHELLISH: &str = "[a-zA-Z0-9 <>$(){}`'\"\\\\\n\t#;|&=:@!*?~%/.-]{0,160}";
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_analysis_never_panics_on_shell_like_text(text in SHELLISH) {
+        let with_heredoc = format!("cat <<EOF\n{text}\nEOF\n{text}");
+        prop_assert!(analysis_survives(&text));
+        prop_assert!(analysis_survives(&with_heredoc));
+    }
+
+    #[test]
+    fn the_event_path_never_panics_on_arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+        let owned = bytes.clone();
+        let survived = std::thread::spawn(move || {
+            let _ = analyze::check_event(&owned).verdict.is_allow();
+        })
+        .join()
+        .is_ok();
+        prop_assert!(survived);
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        prop_assert!(analysis_survives(&text));
+    }
+
+    #[test]
+    fn a_command_that_fails_to_parse_is_never_allowed(text in SHELLISH) {
+        let command = format!("cat <<EOF\nbody\nEOF\n{text}");
+        if prefilter::has_heredoc_operator(command.as_bytes()) && shell::parse(&command).is_err() {
+            prop_assert!(!check_command(&command).is_allow(), "allowed unparsable {command:?}");
+        }
+    }
+
+    #[test]
+    fn a_canary_line_in_an_unquoted_body_always_denies(seed in any::<u64>()) {
+        let mut case = gen_::case(seed, 0);
+        let mut inserted = false;
+        for h in &mut case.heredocs {
+            if matches!(h.spelling, Spelling::Plain | Spelling::Backquoted) {
+                h.lines.insert(0, "$(canary)".to_owned());
+                inserted = true;
+                break;
+            }
+        }
+        if inserted {
+            let command = case.render();
+            prop_assert!(!check_command(&command).is_allow(), "allowed {command:?}");
+        }
+    }
+
+    #[test]
+    fn quoting_a_clean_heredocs_delimiter_never_turns_an_allow_into_a_deny(seed in any::<u64>(), which in 0usize..3) {
+        let case = gen_::case(seed, 1);
+        if check_command(&case.render()).is_allow() {
+            let mut quoted = case.clone();
+            let k = which % quoted.heredocs.len();
+            if quoted.heredocs[k].spelling == Spelling::Plain {
+                quoted.heredocs[k].spelling = Spelling::Single;
+                let command = quoted.render();
+                prop_assert!(check_command(&command).is_allow(), "denied {command:?}");
+            }
+        }
+    }
+}
