@@ -41,6 +41,9 @@ pub struct Heredoc {
     /// The line the body starts on, in the whole command.
     pub body_line: usize,
     pub context: Context,
+    /// Byte range of the body (without the closing line) in the whole command; only
+    /// computed for `strip`, and only where the parser's text maps back exactly.
+    pub body_span: Option<(usize, usize)>,
 }
 
 /// What a rule found in one heredoc.
@@ -79,7 +82,7 @@ pub fn check_command(command: &str) -> Verdict {
 }
 
 /// Turns a report into a verdict: the first finding denies.
-fn verdict_for(report: &Report) -> Verdict {
+pub fn verdict_for(report: &Report) -> Verdict {
     match report.findings.first() {
         None => Verdict::allow(Checked(())),
         Some(f) => Verdict::deny(Denial::new(rule_of(&f.kind), reason(report, f))),
@@ -98,6 +101,15 @@ pub fn rule_of(kind: &FindingKind) -> Rule {
 /// Runs the full inspection (limits, parse, rules) of a heredoc-bearing command on a
 /// thread with a large stack, within the time limit. Any fault is a denial.
 pub fn inspect(command: &str) -> Result<Report, Denial> {
+    inspect_with(command, false)
+}
+
+/// [`inspect`], also mapping every body back to its byte range in the command.
+pub fn inspect_with_spans(command: &str) -> Result<Report, Denial> {
+    inspect_with(command, true)
+}
+
+fn inspect_with(command: &str, spans: bool) -> Result<Report, Denial> {
     limits::check_command(command).map_err(limit_denial)?;
     let (tx, rx) = mpsc::channel();
     let owned = command.to_owned();
@@ -105,7 +117,7 @@ pub fn inspect(command: &str) -> Result<Report, Denial> {
         .name("heredoc-guard-analysis".to_owned())
         .stack_size(limits::ANALYSIS_STACK_BYTES)
         .spawn(move || {
-            let result = std::panic::catch_unwind(|| analyze(&owned));
+            let result = std::panic::catch_unwind(|| analyze(&owned, spans));
             // The receiver may have timed out and gone; nothing to do then.
             let _ = tx.send(result);
         });
@@ -161,21 +173,19 @@ fn parse_denial(failure: &shell::ParseFailure) -> Denial {
 /// large enough for [`limits::MAX_NESTING`].
 pub fn inspect_unguarded(command: &str) -> Result<Report, Denial> {
     limits::check_command(command).map_err(limit_denial)?;
-    analyze(command)
+    analyze(command, true)
 }
 
 /// The analysis proper (runs on the analysis thread).
-fn analyze(command: &str) -> Result<Report, Denial> {
+fn analyze(command: &str, spans: bool) -> Result<Report, Denial> {
     let mut heredocs = Vec::new();
     let mut oracle = Oracle::new(limits::MAX_PARSE_ATTEMPTS);
-    collect(
-        command,
-        Origin::START,
-        Context::TopLevel,
-        &mut oracle,
-        &mut heredocs,
-        0,
-    )?;
+    let mut walk = Walk {
+        oracle: &mut oracle,
+        out: &mut heredocs,
+        spans,
+    };
+    walk.collect(command, Origin::START, Some(0), Context::TopLevel, 0)?;
     heredocs.sort_by_key(|h: &Heredoc| (h.opener.line, h.opener.column));
     let mut findings = Vec::new();
     for (index, heredoc) in heredocs.iter().enumerate() {
@@ -228,78 +238,150 @@ impl Origin {
 /// normally stops such commands first).
 const MAX_PROGRAM_DEPTH: usize = 64;
 
-/// Parses `src` and collects its heredocs, following nested programs in its words.
-fn collect(
-    src: &str,
-    origin: Origin,
-    context: Context,
-    oracle: &mut Oracle,
-    out: &mut Vec<Heredoc>,
-    depth: usize,
-) -> Result<(), Denial> {
-    if depth > MAX_PROGRAM_DEPTH {
-        return Err(limit_denial(Limit::Nesting));
+/// The state of one analysis: the oracle's budget, the heredocs found so far, and whether
+/// body byte ranges are wanted.
+struct Walk<'a> {
+    oracle: &'a mut Oracle,
+    out: &'a mut Vec<Heredoc>,
+    spans: bool,
+}
+
+/// Byte offset of character index `ci` in `s` (`s.len()` for the end).
+fn char_to_byte(s: &str, ci: usize) -> Option<usize> {
+    if s.is_ascii() {
+        // One past the end: the newline the parser was given in addition.
+        return (ci <= s.len() + 1).then_some(ci);
     }
-    let parsed = shell::parse(src).map_err(|f| match ansi_c_delimiter(src) {
-        Some(written) => Denial::new(
-            Rule::AnsiCDelimiter,
-            format!("heredoc-guard: ANSI-C/locale quoted delimiter <<{}: rewrite it with plain quotes, <<'EOF'.", clip(&written, 40)),
-        ),
-        None => parse_denial(&f),
-    })?;
-    for h in parsed.heredocs {
-        if out.len() >= limits::MAX_HEREDOCS {
-            return Err(limit_denial(Limit::Heredocs));
+    s.char_indices()
+        .map(|(b, _)| b)
+        .chain(std::iter::once(s.len()))
+        .nth(ci)
+}
+
+/// The byte range of a parsed text's character range.
+fn byte_range(s: &str, (start, end): (usize, usize)) -> Option<(usize, usize)> {
+    Some((char_to_byte(s, start)?, char_to_byte(s, end)?))
+}
+
+/// The body part of a heredoc's span (body lines and closing line): all but the last line.
+fn body_part(src: &str, (start, end): (usize, usize)) -> Option<(usize, usize)> {
+    // The parser saw a final newline that the command may not have.
+    let seg = src.get(start..end.min(src.len()))?;
+    let without_newline = seg.strip_suffix('\n').unwrap_or(seg);
+    Some(match without_newline.rfind('\n') {
+        Some(nl) => (start, start + nl + 1),
+        None => (start, start),
+    })
+}
+
+impl Walk<'_> {
+    /// Parses `src` and collects its heredocs, following nested programs in its words.
+    /// `base` is where `src` starts in the whole command, when it is an exact slice of it.
+    fn collect(
+        &mut self,
+        src: &str,
+        origin: Origin,
+        base: Option<usize>,
+        context: Context,
+        depth: usize,
+    ) -> Result<(), Denial> {
+        if depth > MAX_PROGRAM_DEPTH {
+            return Err(limit_denial(Limit::Nesting));
         }
-        let body_origin = origin.map(Pos {
-            line: h.body_line,
-            column: 1,
-        });
-        out.push(Heredoc {
-            delimiter: Delimiter::read(&h.here_end),
-            strip_tabs: h.strip_tabs,
-            body: h.body,
-            opener: origin.map(h.opener),
-            body_line: body_origin.line,
-            context: if h.in_process_substitution {
-                Context::Substitution
-            } else {
-                context
-            },
-        });
-    }
-    for word in parsed.words {
-        let word_origin = word.pos.map_or(origin, |p| {
-            let m = origin.map(p);
-            Origin {
-                line: m.line,
-                column: m.column,
-            }
-        });
-        let inners = words::nested_programs(&word.text, oracle).map_err(|e| match e {
-            ScanError::Budget => limit_denial(Limit::ParseAttempts),
-            ScanError::Unterminated(what) => parse_denial(&shell::ParseFailure {
-                message: format!("unterminated {what}"),
-                cause: "unterminated quote or substitution",
-            }),
+        let parsed = shell::parse(src).map_err(|f| match ansi_c_delimiter(src) {
+            Some(written) => Denial::new(
+                Rule::AnsiCDelimiter,
+                format!(
+                    "heredoc-guard: ANSI-C/locale quoted delimiter <<{}: rewrite it with plain quotes, <<'EOF'.",
+                    clip(&written, 40)
+                ),
+            ),
+            None => parse_denial(&f),
         })?;
-        for inner in inners {
-            let inner_context = match inner.kind {
-                InnerKind::Dollar => Context::Substitution,
-                InnerKind::Backquote => Context::Backquote,
+        for h in parsed.heredocs {
+            if self.out.len() >= limits::MAX_HEREDOCS {
+                return Err(limit_denial(Limit::Heredocs));
+            }
+            let body_span = match (self.spans, base, h.span_chars) {
+                (true, Some(base), Some(span)) => byte_range(src, span)
+                    .and_then(|range| body_part(src, range))
+                    .map(|(s, e)| (base + s, base + e)),
+                _ => None,
             };
-            let inner_origin = word_origin.advance(&word.text[..inner.start]);
-            collect(
-                &inner.text,
-                inner_origin,
-                inner_context,
-                oracle,
-                out,
-                depth + 1,
-            )?;
+            let body_origin = origin.map(Pos {
+                line: h.body_line,
+                column: 1,
+            });
+            self.out.push(Heredoc {
+                delimiter: Delimiter::read(&h.here_end),
+                strip_tabs: h.strip_tabs,
+                body: h.body,
+                opener: origin.map(h.opener),
+                body_line: body_origin.line,
+                context: if h.in_process_substitution {
+                    Context::Substitution
+                } else {
+                    context
+                },
+                body_span,
+            });
         }
+        for word in parsed.words {
+            let word_origin = word.pos.map_or(origin, |p| {
+                let m = origin.map(p);
+                Origin {
+                    line: m.line,
+                    column: m.column,
+                }
+            });
+            // Where the word's text starts in the whole command, if it is an exact slice
+            // (brush sometimes starts a word one blank early, and rebuilds some words).
+            let word_base = match (self.spans, base, word.span_chars) {
+                (true, Some(base), Some(span)) => byte_range(src, span).and_then(|(s, e)| {
+                    [s, s + 1]
+                        .into_iter()
+                        .find(|&s| src.get(s..e) == Some(word.text.as_str()))
+                        .map(|s| base + s)
+                }),
+                _ => None,
+            };
+            let inners = words::nested_programs(&word.text, self.oracle).map_err(|e| match e {
+                ScanError::Budget => limit_denial(Limit::ParseAttempts),
+                ScanError::Unterminated(what) => parse_denial(&shell::ParseFailure {
+                    message: format!("unterminated {what}"),
+                    cause: "unterminated quote or substitution",
+                }),
+            })?;
+            for inner in inners {
+                if inner.joined_lines {
+                    let at = word_origin.advance(&word.text[..inner.start]);
+                    return Err(Denial::new(
+                        Rule::HeredocBoundary,
+                        format!(
+                            "heredoc-guard: line {}, column {}: inside backquotes, a backslash at a line end joins lines before bash reads the heredoc, so a split line can close it early and what follows runs as code. Use $(...) instead of backquotes, or remove the trailing backslashes.",
+                            at.line, at.column
+                        ),
+                    ));
+                }
+                let inner_context = match inner.kind {
+                    InnerKind::Dollar => Context::Substitution,
+                    InnerKind::Backquote => Context::Backquote,
+                };
+                let exact = word.text.get(inner.start..inner.start + inner.text.len())
+                    == Some(inner.text.as_str());
+                let inner_base = word_base.filter(|_| exact).map(|b| b + inner.start);
+                let inner_origin = word_origin.advance(&word.text[..inner.start]);
+                self.collect(
+                    &inner.text,
+                    inner_origin,
+                    inner_base,
+                    inner_context,
+                    depth + 1,
+                )?;
+            }
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// A `<<$'…'` / `<<$"…"` delimiter word in text the parser rejected (brush waits for a

@@ -48,22 +48,29 @@ pub fn is_arithmetic(b: &[u8], from: usize) -> bool {
 }
 
 /// Removes backquote escaping as bash does before parsing a backquoted command:
-/// `\$`, `` \` `` and `\\` lose their backslash; any other backslash stays.
-pub fn unescape_backquoted(inner: &str) -> String {
+/// `\$`, `` \` `` and `\\` lose their backslash, backslash-newline is removed (measured:
+/// it joins a split closing line inside backquotes); any other backslash stays.
+/// Also says whether a backslash-newline was removed.
+pub fn unescape_backquoted(inner: &str) -> (String, bool) {
     let mut out = String::with_capacity(inner.len());
+    let mut joined = false;
     let mut chars = inner.chars().peekable();
     while let Some(c) = chars.next() {
         if c == '\\'
             && let Some(&n) = chars.peek()
-            && matches!(n, '$' | '`' | '\\')
+            && matches!(n, '$' | '`' | '\\' | '\n')
         {
-            out.push(n);
+            if n == '\n' {
+                joined = true;
+            } else {
+                out.push(n);
+            }
             chars.next();
             continue;
         }
         out.push(c);
     }
-    out
+    (out, joined)
 }
 
 #[cfg(test)]
@@ -80,6 +87,14 @@ mod tests {
 
     #[test]
     fn backquote_unescaping_matches_bash() {
-        assert_eq!(unescape_backquoted(r"a \$(id) \` \\ \n"), r"a $(id) ` \ \n");
+        assert_eq!(
+            unescape_backquoted(r"a \$(id) \` \\ \n"),
+            (r"a $(id) ` \ \n".to_owned(), false)
+        );
+        assert_eq!(unescape_backquoted("Z\\\n9"), ("Z9".to_owned(), true));
+        assert_eq!(
+            unescape_backquoted("Z\\\\\n9"),
+            ("Z\\\n9".to_owned(), false)
+        );
     }
 }

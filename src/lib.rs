@@ -8,12 +8,14 @@ pub mod body;
 pub mod config;
 pub mod delimiter;
 pub mod event;
+pub mod explain;
 pub mod ledger;
 mod lex;
 pub mod limits;
 pub mod output;
 pub mod prefilter;
 pub mod shell;
+pub mod strip;
 pub mod verdict;
 pub mod words;
 

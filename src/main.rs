@@ -16,10 +16,16 @@ Usage:
   heredoc-guard                  hook mode: read one hook event (JSON) on stdin
   heredoc-guard config claude    print Claude Code settings.json hook set-up
   heredoc-guard config codex     print Codex hooks.json / config.toml hook set-up
+  heredoc-guard explain [--json] [-c COMMAND]
+                                 show what the guard sees in a plain command (stdin or -c)
+  heredoc-guard strip [-c COMMAND]
+                                 print the command with heredoc bodies that are data removed
   heredoc-guard --help | --version
 
-Exit status (hook mode): 0 allow (prints nothing), 2 deny (reason on stderr, deny JSON on
-stdout). Any other status is a fault; the launcher printed by `config` turns it into a deny.
+Exit status: hook mode and explain, 0 allow, 2 deny (hook mode prints nothing on allow;
+on deny, the reason on stderr and the deny JSON on stdout); strip, 0 when stripped, 2 when
+the command cannot be read exactly (nothing on stdout: scan the whole command). Any other
+status is a fault; the launcher printed by `config` turns it into a deny.
 
 Each deny appends one JSON line to ~/.claude/logs/heredoc-guard-ledger.jsonl; set
 HEREDOC_GUARD_LEDGER to move it. Nothing turns the guard off.
@@ -29,6 +35,8 @@ enum Outcome {
     Allow,
     Deny(Denial, Option<String>),
     Printed,
+    /// A subcommand printed its output; exit with this code.
+    Exit(u8),
     UsageError(String),
 }
 
@@ -48,6 +56,7 @@ fn main() -> ExitCode {
     });
     match outcome {
         Outcome::Allow | Outcome::Printed => ExitCode::SUCCESS,
+        Outcome::Exit(code) => ExitCode::from(code),
         Outcome::Deny(denial, command) => {
             deny(&denial, command.as_deref().unwrap_or("").as_bytes());
             ExitCode::from(2)
@@ -111,7 +120,82 @@ fn run() -> Outcome {
                 )),
             }
         }
+        ["explain", rest @ ..] => explain(rest),
+        ["strip", rest @ ..] => strip(rest),
         [first, ..] => Outcome::UsageError(format!("unknown argument `{first}`")),
+    }
+}
+
+/// The command for `explain`/`strip`: `-c COMMAND`, or stdin. Other flags are returned.
+fn command_input<'a>(args: &[&'a str]) -> Result<(String, Vec<&'a str>), String> {
+    let mut flags = Vec::new();
+    let mut command = None;
+    let mut i = 0;
+    while i < args.len() {
+        if args[i] == "-c" {
+            let value = args.get(i + 1).ok_or("-c needs a command")?;
+            command = Some((*value).to_owned());
+            i += 2;
+        } else {
+            flags.push(args[i]);
+            i += 1;
+        }
+    }
+    match command {
+        Some(c) => Ok((c, flags)),
+        None => {
+            let mut bytes = Vec::new();
+            let limit = limits::MAX_EVENT_BYTES as u64 + 1;
+            std::io::stdin()
+                .lock()
+                .take(limit)
+                .read_to_end(&mut bytes)
+                .map_err(|e| format!("cannot read stdin ({e})"))?;
+            let text =
+                String::from_utf8(bytes).map_err(|_| "stdin is not UTF-8 text".to_owned())?;
+            Ok((text, flags))
+        }
+    }
+}
+
+fn explain(args: &[&str]) -> Outcome {
+    let (command, flags) = match command_input(args) {
+        Ok(x) => x,
+        Err(e) => return Outcome::UsageError(format!("explain: {e}")),
+    };
+    let json = match flags.as_slice() {
+        [] => false,
+        ["--json"] => true,
+        [other, ..] => return Outcome::UsageError(format!("explain: unknown argument `{other}`")),
+    };
+    let explanation = heredoc_guard::explain::explain(&command);
+    let text = if json {
+        format!("{}\n", explanation.json())
+    } else {
+        use std::io::IsTerminal;
+        let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        explanation.text(color)
+    };
+    match print(&text) {
+        Outcome::Printed => Outcome::Exit(if explanation.denial.is_some() { 2 } else { 0 }),
+        other => other,
+    }
+}
+
+fn strip(args: &[&str]) -> Outcome {
+    let (command, flags) = match command_input(args) {
+        Ok(x) => x,
+        Err(e) => return Outcome::UsageError(format!("strip: {e}")),
+    };
+    if let [other, ..] = flags.as_slice() {
+        return Outcome::UsageError(format!("strip: unknown argument `{other}`"));
+    }
+    match heredoc_guard::strip::strip(&command) {
+        Ok(stripped) => print(&stripped),
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "heredoc-guard strip: {e}");
+            Outcome::Exit(2)
+        }
     }
 }
 

@@ -9,9 +9,8 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use brush_parser::ast::{
-    self, AndOr, AssignmentName, AssignmentValue, Command, CommandPrefixOrSuffixItem,
-    CompoundCommand, CompoundList, ExtendedTestExpr, IoFileRedirectTarget, IoRedirect,
-    RedirectList,
+    self, AndOr, Command, CommandPrefixOrSuffixItem, CompoundCommand, CompoundList,
+    ExtendedTestExpr, IoFileRedirectTarget, IoRedirect, RedirectList,
 };
 use brush_parser::{ParseError, Parser, ParserOptions, TokenizerError};
 
@@ -39,6 +38,8 @@ pub struct ParsedHeredoc {
     pub body_line: usize,
     /// Inside a `<(…)` / `>(…)` of this program.
     pub in_process_substitution: bool,
+    /// Character range of the body and closing line in the parsed text, when known.
+    pub span_chars: Option<(usize, usize)>,
 }
 
 /// A word (or arithmetic text) that may hold a nested program.
@@ -48,6 +49,8 @@ pub struct ParsedWord {
     pub pos: Option<Pos>,
     /// Inside a `<(…)` / `>(…)` of this program.
     pub in_process_substitution: bool,
+    /// Character range of the word in the parsed text, when known.
+    pub span_chars: Option<(usize, usize)>,
 }
 
 /// What a parse found.
@@ -137,8 +140,41 @@ fn describe(e: &ParseError) -> ParseFailure {
     ParseFailure { message, cause }
 }
 
+/// Unclosed `(` before which brush's PEG grammar backtracks exponentially (time doubles
+/// with each one; 26 take seconds). Fewer than this many unmatched `(` bytes cannot
+/// trigger it, so the token check below is skipped for them.
+const UNCLOSED_PAREN_CHECK: usize = 8;
+
+/// True when the program's operator tokens open more parentheses than they close: a
+/// syntax error in bash, and the input on which brush-parser backtracks exponentially.
+fn unclosed_parentheses(src: &str) -> bool {
+    let raw_open = src.bytes().filter(|&b| b == b'(').count();
+    let raw_close = src.bytes().filter(|&b| b == b')').count();
+    if raw_open < raw_close + UNCLOSED_PAREN_CHECK {
+        return false;
+    }
+    let tokens = catch_unwind(AssertUnwindSafe(|| brush_parser::tokenize_str(src)));
+    let Ok(Ok(tokens)) = tokens else {
+        return false; // the parser reports the tokenizer's error itself
+    };
+    let (mut open, mut close) = (0usize, 0usize);
+    for token in &tokens {
+        if let brush_parser::Token::Operator(op, _) = token {
+            open += op.matches('(').count();
+            close += op.matches(')').count();
+        }
+    }
+    open > close
+}
+
 /// Parses a program and collects its heredocs and the words that may hold more.
 pub fn parse(src: &str) -> Result<Parsed, ParseFailure> {
+    if unclosed_parentheses(src) {
+        return Err(ParseFailure {
+            message: "unbalanced parentheses: more `(` than `)`".to_owned(),
+            cause: "syntax error",
+        });
+    }
     let program = parse_program(src)?;
     let mut walker = Walker::default();
     for list in &program.complete_commands {
@@ -210,15 +246,21 @@ impl Walker {
     }
 
     fn word(&mut self, word: &ast::Word) {
-        self.text(&word.value, pos_of(word));
+        let span = word.loc.as_ref().map(|s| (s.start.index, s.end.index));
+        self.push_text(&word.value, pos_of(word), span);
     }
 
     fn text(&mut self, text: &str, pos: Option<Pos>) {
+        self.push_text(text, pos, None);
+    }
+
+    fn push_text(&mut self, text: &str, pos: Option<Pos>, span_chars: Option<(usize, usize)>) {
         if crate::words::may_hold_heredoc(text) {
             self.out.words.push(ParsedWord {
                 text: text.to_owned(),
                 pos,
                 in_process_substitution: self.in_procsub(),
+                span_chars,
             });
         }
     }
@@ -332,25 +374,12 @@ impl Walker {
         match item {
             CommandPrefixOrSuffixItem::IoRedirect(r) => self.redirect(r),
             CommandPrefixOrSuffixItem::Word(w) => self.word(w),
-            CommandPrefixOrSuffixItem::AssignmentWord(assignment, whole) => {
-                // The whole word as written is scanned; the parsed value too, since brush
-                // rebuilds array assignments with single spaces.
+            CommandPrefixOrSuffixItem::AssignmentWord(_, whole) => {
+                // The whole `name[index]=value` word holds the name's index, the value and
+                // every array element (brush rebuilds arrays with single spaces between
+                // elements, keeping each element's text); walking the parsed parts too
+                // would report each heredoc twice.
                 self.word(whole);
-                match &assignment.name {
-                    AssignmentName::VariableName(_) => {}
-                    AssignmentName::ArrayElementName(_, index) => self.text(index, pos_of(whole)),
-                }
-                match &assignment.value {
-                    AssignmentValue::Scalar(w) => self.text(&w.value, pos_of(whole)),
-                    AssignmentValue::Array(elements) => {
-                        for (key, value) in elements {
-                            if let Some(k) = key {
-                                self.text(&k.value, pos_of(whole));
-                            }
-                            self.text(&value.value, pos_of(whole));
-                        }
-                    }
-                }
             }
             CommandPrefixOrSuffixItem::ProcessSubstitution(_, subshell) => {
                 self.process_substitution(subshell);
@@ -395,6 +424,7 @@ impl Walker {
                     opener,
                     body_line,
                     in_process_substitution: self.in_procsub(),
+                    span_chars: doc.doc.loc.as_ref().map(|s| (s.start.index, s.end.index)),
                 });
             }
             IoRedirect::HereString(_, w) | IoRedirect::OutputAndError(w, _) => self.word(w),

@@ -29,6 +29,9 @@ pub struct Inner {
     pub text: String,
     /// Byte offset in the word where the program's text starts.
     pub start: usize,
+    /// A backquoted text held a backslash-newline, which bash removes before it reads
+    /// the heredocs inside (so a split closing line closes there).
+    pub joined_lines: bool,
 }
 
 /// Why a word could not be scanned.
@@ -96,10 +99,12 @@ pub fn nested_programs(
                 }
                 let raw = &word[i + 1..end - 1];
                 if may_hold_heredoc(raw) {
+                    let (text, joined_lines) = lex::unescape_backquoted(raw);
                     found.push(Inner {
                         kind: InnerKind::Backquote,
-                        text: lex::unescape_backquoted(raw),
+                        text,
                         start: i + 1,
+                        joined_lines,
                     });
                 }
                 i = end;
@@ -138,6 +143,7 @@ pub fn nested_programs(
                             kind: InnerKind::Dollar,
                             text: text.to_owned(),
                             start,
+                            joined_lines: false,
                         });
                     }
                     i = close + 1;

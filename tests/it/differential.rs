@@ -4,6 +4,11 @@
 //! Size and seed: `HEREDOC_GUARD_DIFF_CASES` (default 3000) and `HEREDOC_GUARD_DIFF_SEED`.
 //! A failing case prints its seed, index and command, ready for fixtures/.
 //!
+//! A run of the canary is a bypass only when it came from heredoc text: when the guard
+//! allowed a command, the command is run again with its heredoc bodies removed (`strip`);
+//! if the canary still runs, it was ordinary, visible code (say, lines after a body that
+//! closed early), which this guard does not judge.
+//!
 //! Denied by design, left out of the false-denial rate: a heredoc without its closing line
 //! (bash runs such a body, but its extent is bash's guess), `$'…'`/`$"…"` delimiters,
 //! `${v@P}` (runs what the variable holds), and bash 5.3 `${ cmd; }` forms that bash 5.2
@@ -54,8 +59,24 @@ struct Tally {
     canary_cases: usize,
     benign: usize,
     bypasses: Vec<String>,
+    visible: usize,
     false_denials: BTreeMap<String, Vec<String>>,
     by_design: usize,
+}
+
+impl Tally {
+    fn new() -> Tally {
+        Tally {
+            cases: 0,
+            zsh_cases: 0,
+            canary_cases: 0,
+            benign: 0,
+            bypasses: Vec::new(),
+            visible: 0,
+            false_denials: BTreeMap::new(),
+            by_design: 0,
+        }
+    }
 }
 
 fn run_suite(seed: u64, count: u64) -> Tally {
@@ -69,15 +90,7 @@ fn run_suite(seed: u64, count: u64) -> Tally {
                 let zsh: Option<PathBuf> = zsh.clone();
                 scope.spawn(move || {
                     let sandbox = Sandbox::new();
-                    let mut t = Tally {
-                        cases: 0,
-                        zsh_cases: 0,
-                        canary_cases: 0,
-                        benign: 0,
-                        bypasses: Vec::new(),
-                        false_denials: BTreeMap::new(),
-                        by_design: 0,
-                    };
+                    let mut t = Tally::new();
                     let mut index = w;
                     while index < count {
                         let case = gen_::case(seed, index);
@@ -102,7 +115,18 @@ fn run_suite(seed: u64, count: u64) -> Tally {
                         };
                         if ran {
                             t.canary_cases += 1;
-                            if !denied {
+                            // Does the canary still run with every heredoc body removed?
+                            let visible = !denied
+                                && heredoc_guard::strip::strip(&command).is_ok_and(|stripped| {
+                                    (in_bash.canary_ran && sandbox.run(&bash, &stripped).canary_ran)
+                                        || (in_zsh.as_ref().is_some_and(|o| o.canary_ran)
+                                            && zsh.as_ref().is_some_and(|z| {
+                                                sandbox.run(z, &stripped).canary_ran
+                                            }))
+                                });
+                            if visible {
+                                t.visible += 1;
+                            } else if !denied {
                                 t.bypasses.push(format!(
                                     "BYPASS (bash ran: {}, zsh ran: {:?}) {}",
                                     in_bash.canary_ran,
@@ -132,21 +156,14 @@ fn run_suite(seed: u64, count: u64) -> Tally {
             .map(|h| h.join().expect("worker"))
             .collect()
     });
-    let mut total = Tally {
-        cases: 0,
-        zsh_cases: 0,
-        canary_cases: 0,
-        benign: 0,
-        bypasses: Vec::new(),
-        false_denials: BTreeMap::new(),
-        by_design: 0,
-    };
+    let mut total = Tally::new();
     for t in results {
         total.cases += t.cases;
         total.zsh_cases += t.zsh_cases;
         total.canary_cases += t.canary_cases;
         total.benign += t.benign;
         total.bypasses.extend(t.bypasses);
+        total.visible += t.visible;
         total.by_design += t.by_design;
         for (k, v) in t.false_denials {
             total.false_denials.entry(k).or_default().extend(v);
@@ -180,8 +197,22 @@ fn generated_heredoc_commands_never_run_the_canary_past_the_guard() {
     for (cat, cases) in &t.false_denials {
         report.push_str(&format!("  false denials, {cat}: {}\n", cases.len()));
     }
-    // Printed past the test harness's capture, so a passing run shows its figures too.
+    // Printed past the test harness's capture, so a passing run shows its figures too;
+    // every bypass and false denial goes to target/differential-report.txt.
     let _ = std::io::stderr().write_all(report.as_bytes());
+    let mut full = report.clone();
+    for b in &t.bypasses {
+        full.push_str(&format!("{b}\n"));
+    }
+    for (cat, cases) in &t.false_denials {
+        for c in cases {
+            full.push_str(&format!("FALSE DENIAL ({cat}) {c}\n"));
+        }
+    }
+    let _ = std::fs::write(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/differential-report.txt"),
+        full,
+    );
     let examples: Vec<&String> = t
         .false_denials
         .values()

@@ -3,6 +3,7 @@
 
 mod cli;
 mod differential;
+mod docs;
 mod fixtures;
 mod generator;
 mod launcher;
@@ -10,4 +11,5 @@ mod ledger;
 mod limits;
 mod oracle;
 mod properties;
+mod subcommands;
 mod support;
