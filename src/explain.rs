@@ -80,7 +80,7 @@ impl Explanation {
                 h.opener.line,
                 h.opener.column,
                 if h.strip_tabs { "<<-" } else { "<<" },
-                analyze::clip(&h.delimiter.written, 40),
+                crate::reason::clip(&h.delimiter.written, 40),
                 quoting(h.delimiter.quoting),
                 if h.strip_tabs { "strips tabs, " } else { "" },
                 context(h.context)

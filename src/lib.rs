@@ -5,6 +5,7 @@
 
 pub mod analyze;
 pub mod body;
+mod collect;
 pub mod config;
 pub mod delimiter;
 pub mod event;
@@ -14,6 +15,7 @@ mod lex;
 pub mod limits;
 pub mod output;
 pub mod prefilter;
+pub mod reason;
 pub mod shell;
 pub mod strip;
 pub mod verdict;

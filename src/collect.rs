@@ -1,0 +1,232 @@
+//! Finding every heredoc in a command: the parse of the outer program, then of every
+//! program nested in its words (`$(…)`, backquotes), with positions mapped back to the
+//! whole command (and byte ranges of bodies, for `strip`).
+
+use crate::analyze::{Context, Heredoc};
+use crate::delimiter::Delimiter;
+use crate::limits::{self, Limit};
+use crate::reason::{clip, limit_denial, parse_denial};
+use crate::shell::{self, Oracle, Pos};
+use crate::verdict::{Denial, Rule};
+use crate::words::{self, InnerKind, ScanError};
+
+/// Where a parsed text starts in the whole command.
+#[derive(Clone, Copy, Debug)]
+pub struct Origin {
+    line: usize,
+    column: usize,
+}
+
+impl Origin {
+    pub const START: Origin = Origin { line: 1, column: 1 };
+
+    /// A position in the parsed text, as a position in the whole command.
+    fn map(self, p: Pos) -> Pos {
+        if p.line <= 1 {
+            Pos {
+                line: self.line,
+                column: self.column + p.column.saturating_sub(1),
+            }
+        } else {
+            Pos {
+                line: self.line + p.line - 1,
+                column: p.column,
+            }
+        }
+    }
+
+    /// The origin of text that starts `prefix` further on.
+    fn advance(self, prefix: &str) -> Origin {
+        match prefix.rfind('\n') {
+            None => Origin {
+                line: self.line,
+                column: self.column + prefix.chars().count(),
+            },
+            Some(nl) => Origin {
+                line: self.line + prefix.matches('\n').count(),
+                column: 1 + prefix[nl + 1..].chars().count(),
+            },
+        }
+    }
+}
+
+/// Nested programs deeper than this are not followed (the byte-level nesting limit
+/// normally stops such commands first).
+const MAX_PROGRAM_DEPTH: usize = 64;
+
+/// The state of one analysis: the oracle's budget, the heredocs found so far, and whether
+/// body byte ranges are wanted.
+pub struct Walk<'a> {
+    pub oracle: &'a mut Oracle,
+    pub out: &'a mut Vec<Heredoc>,
+    pub spans: bool,
+}
+
+/// Byte offset of character index `ci` in `s` (`s.len()` for the end).
+fn char_to_byte(s: &str, ci: usize) -> Option<usize> {
+    if s.is_ascii() {
+        // One past the end: the newline the parser was given in addition.
+        return (ci <= s.len() + 1).then_some(ci);
+    }
+    s.char_indices()
+        .map(|(b, _)| b)
+        .chain(std::iter::once(s.len()))
+        .nth(ci)
+}
+
+/// The byte range of a parsed text's character range.
+fn byte_range(s: &str, (start, end): (usize, usize)) -> Option<(usize, usize)> {
+    Some((char_to_byte(s, start)?, char_to_byte(s, end)?))
+}
+
+/// The body part of a heredoc's span (body lines and closing line): all but the last line.
+fn body_part(src: &str, (start, end): (usize, usize)) -> Option<(usize, usize)> {
+    // The parser saw a final newline that the command may not have.
+    let seg = src.get(start..end.min(src.len()))?;
+    let without_newline = seg.strip_suffix('\n').unwrap_or(seg);
+    Some(match without_newline.rfind('\n') {
+        Some(nl) => (start, start + nl + 1),
+        None => (start, start),
+    })
+}
+
+impl Walk<'_> {
+    /// Parses `src` and collects its heredocs, following nested programs in its words.
+    /// `base` is where `src` starts in the whole command, when it is an exact slice of it.
+    pub fn collect(
+        &mut self,
+        src: &str,
+        origin: Origin,
+        base: Option<usize>,
+        context: Context,
+        depth: usize,
+    ) -> Result<(), Denial> {
+        if depth > MAX_PROGRAM_DEPTH {
+            return Err(limit_denial(Limit::Nesting));
+        }
+        let parsed = shell::parse(src).map_err(|f| match ansi_c_delimiter(src) {
+            Some(written) => Denial::new(
+                Rule::AnsiCDelimiter,
+                format!(
+                    "heredoc-guard: ANSI-C/locale quoted delimiter <<{}: rewrite it with plain quotes, <<'EOF'.",
+                    clip(&written, 40)
+                ),
+            ),
+            None => parse_denial(&f),
+        })?;
+        for h in parsed.heredocs {
+            if self.out.len() >= limits::MAX_HEREDOCS {
+                return Err(limit_denial(Limit::Heredocs));
+            }
+            let body_span = match (self.spans, base, h.span_chars) {
+                (true, Some(base), Some(span)) => byte_range(src, span)
+                    .and_then(|range| body_part(src, range))
+                    .map(|(s, e)| (base + s, base + e)),
+                _ => None,
+            };
+            let body_origin = origin.map(Pos {
+                line: h.body_line,
+                column: 1,
+            });
+            self.out.push(Heredoc {
+                delimiter: Delimiter::read(&h.here_end),
+                strip_tabs: h.strip_tabs,
+                body: h.body,
+                opener: origin.map(h.opener),
+                body_line: body_origin.line,
+                context: if h.in_process_substitution {
+                    Context::Substitution
+                } else {
+                    context
+                },
+                body_span,
+            });
+        }
+        for word in parsed.words {
+            let word_origin = word.pos.map_or(origin, |p| {
+                let m = origin.map(p);
+                Origin {
+                    line: m.line,
+                    column: m.column,
+                }
+            });
+            // Where the word's text starts in the whole command, if it is an exact slice
+            // (brush sometimes starts a word one blank early, and rebuilds some words).
+            let word_base = match (self.spans, base, word.span_chars) {
+                (true, Some(base), Some(span)) => byte_range(src, span).and_then(|(s, e)| {
+                    [s, s + 1]
+                        .into_iter()
+                        .find(|&s| src.get(s..e) == Some(word.text.as_str()))
+                        .map(|s| base + s)
+                }),
+                _ => None,
+            };
+            let inners = words::nested_programs(&word.text, self.oracle).map_err(|e| match e {
+                ScanError::Budget => limit_denial(Limit::ParseAttempts),
+                ScanError::Unterminated(what) => parse_denial(&shell::ParseFailure {
+                    message: format!("unterminated {what}"),
+                    cause: "unterminated quote or substitution",
+                }),
+            })?;
+            for inner in inners {
+                if inner.joined_lines {
+                    let at = word_origin.advance(&word.text[..inner.start]);
+                    return Err(Denial::new(
+                        Rule::HeredocBoundary,
+                        format!(
+                            "heredoc-guard: line {}, column {}: inside backquotes, a backslash at a line end joins lines before bash reads the heredoc, so a split line can close it early and what follows runs as code. Use $(...) instead of backquotes, or remove the trailing backslashes.",
+                            at.line, at.column
+                        ),
+                    ));
+                }
+                let inner_context = match inner.kind {
+                    InnerKind::Dollar => Context::Substitution,
+                    InnerKind::Backquote => Context::Backquote,
+                };
+                let exact = word.text.get(inner.start..inner.start + inner.text.len())
+                    == Some(inner.text.as_str());
+                let inner_base = word_base.filter(|_| exact).map(|b| b + inner.start);
+                let inner_origin = word_origin.advance(&word.text[..inner.start]);
+                self.collect(
+                    &inner.text,
+                    inner_origin,
+                    inner_base,
+                    inner_context,
+                    depth + 1,
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A `<<$'…'` / `<<$"…"` delimiter word in text the parser rejected (brush waits for a
+/// closing line `$EOF` where bash waits for `EOF`, so such a command often fails to parse).
+fn ansi_c_delimiter(src: &str) -> Option<String> {
+    let b = src.as_bytes();
+    let mut i = 0;
+    while let Some(at) = src[i..].find("<<") {
+        let mut j = i + at + 2;
+        if b.get(j) == Some(&b'<') {
+            i = j + 1;
+            continue;
+        }
+        if b.get(j) == Some(&b'-') {
+            j += 1;
+        }
+        while matches!(b.get(j), Some(b' ' | b'\t')) {
+            j += 1;
+        }
+        let end = src[j..]
+            .find(|c: char| {
+                c.is_ascii_whitespace() || matches!(c, ';' | '|' | '&' | '<' | '>' | '(' | ')')
+            })
+            .map_or(src.len(), |e| j + e);
+        let word = &src[j..end];
+        if word.contains("$'") || word.contains("$\"") {
+            return Some(word.to_owned());
+        }
+        i = end.max(j + 1).min(src.len());
+    }
+    None
+}
