@@ -152,6 +152,17 @@ fn analyze(command: &str, spans: bool) -> Result<Report, Denial> {
     };
     walk.collect(command, Origin::START, Some(0), Context::TopLevel, 0)?;
     heredocs.sort_by_key(|h: &Heredoc| (h.opener.line, h.opener.column));
+    // A word whose rebuilt text differs from its source is inspected twice; where both
+    // readings agree on a heredoc, keep one (with the source's byte range).
+    heredocs.dedup_by(|later, earlier| {
+        let same = later.opener == earlier.opener
+            && later.delimiter == earlier.delimiter
+            && later.body == earlier.body;
+        if same {
+            earlier.body_span = earlier.body_span.or(later.body_span);
+        }
+        same
+    });
     let mut findings = Vec::new();
     for (index, heredoc) in heredocs.iter().enumerate() {
         judge(index, heredoc, &mut findings);

@@ -62,21 +62,42 @@ pub struct Walk<'a> {
     pub spans: bool,
 }
 
-/// Byte offset of character index `ci` in `s` (`s.len()` for the end).
-fn char_to_byte(s: &str, ci: usize) -> Option<usize> {
-    if s.is_ascii() {
-        // One past the end: the newline the parser was given in addition.
-        return (ci <= s.len() + 1).then_some(ci);
-    }
-    s.char_indices()
-        .map(|(b, _)| b)
-        .chain(std::iter::once(s.len()))
-        .nth(ci)
+/// Character index to byte offset for one parsed text; the table of char starts is built
+/// once, on first use, and only for non-ASCII text.
+struct CharIndex<'s> {
+    text: &'s str,
+    ascii: bool,
+    starts: std::cell::OnceCell<Vec<usize>>,
 }
 
-/// The byte range of a parsed text's character range.
-fn byte_range(s: &str, (start, end): (usize, usize)) -> Option<(usize, usize)> {
-    Some((char_to_byte(s, start)?, char_to_byte(s, end)?))
+impl<'s> CharIndex<'s> {
+    fn new(text: &'s str) -> Self {
+        CharIndex {
+            text,
+            ascii: text.is_ascii(),
+            starts: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// Byte offset of character `ci`; one past the end is allowed (the parser was given a
+    /// final newline the text may not have).
+    fn byte(&self, ci: usize) -> Option<usize> {
+        if self.ascii {
+            return (ci <= self.text.len() + 1).then_some(ci);
+        }
+        let starts = self.starts.get_or_init(|| {
+            let mut v: Vec<usize> = self.text.char_indices().map(|(b, _)| b).collect();
+            v.push(self.text.len());
+            v.push(self.text.len() + 1);
+            v
+        });
+        starts.get(ci).copied()
+    }
+
+    /// The byte range of a character range.
+    fn range(&self, (start, end): (usize, usize)) -> Option<(usize, usize)> {
+        Some((self.byte(start)?, self.byte(end)?))
+    }
 }
 
 /// The body part of a heredoc's span (body lines and closing line): all but the last line.
@@ -114,12 +135,14 @@ impl Walk<'_> {
             ),
             None => parse_denial(&f),
         })?;
+        let chars = CharIndex::new(src);
         for h in parsed.heredocs {
             if self.out.len() >= limits::MAX_HEREDOCS {
                 return Err(limit_denial(Limit::Heredocs));
             }
             let body_span = match (self.spans, base, h.span_chars) {
-                (true, Some(base), Some(span)) => byte_range(src, span)
+                (true, Some(base), Some(span)) => chars
+                    .range(span)
                     .and_then(|range| body_part(src, range))
                     .map(|(s, e)| (base + s, base + e)),
                 _ => None,
@@ -150,54 +173,109 @@ impl Walk<'_> {
                     column: m.column,
                 }
             });
-            // Where the word's text starts in the whole command, if it is an exact slice
-            // (brush sometimes starts a word one blank early, and rebuilds some words).
-            let word_base = match (self.spans, base, word.span_chars) {
-                (true, Some(base), Some(span)) => byte_range(src, span).and_then(|(s, e)| {
-                    [s, s + 1]
-                        .into_iter()
-                        .find(|&s| src.get(s..e) == Some(word.text.as_str()))
-                        .map(|s| base + s)
-                }),
-                _ => None,
-            };
-            let inners = words::nested_programs(&word.text, self.oracle).map_err(|e| match e {
-                ScanError::Budget => limit_denial(Limit::ParseAttempts),
-                ScanError::Unterminated(what) => parse_denial(&shell::ParseFailure {
-                    message: format!("unterminated {what}"),
-                    cause: "unterminated quote or substitution",
-                }),
-            })?;
-            for inner in inners {
-                if inner.joined_lines {
-                    let at = word_origin.advance(&word.text[..inner.start]);
-                    return Err(Denial::new(
-                        Rule::HeredocBoundary,
-                        format!(
-                            "heredoc-guard: line {}, column {}: inside backquotes, a backslash at a line end joins lines before bash reads the heredoc, so a split line can close it early and what follows runs as code. Use $(...) instead of backquotes, or remove the trailing backslashes.",
-                            at.line, at.column
-                        ),
-                    ));
+            // The word as brush rebuilt it, and as written in the source where brush's
+            // location finds it (a word can start one blank early). Brush's rebuild of a
+            // nested construct can differ from what bash reads (it strips `<<-` tabs,
+            // drops comments); when the two differ, both are inspected.
+            let written = word
+                .span_chars
+                .and_then(|span| chars.range(span))
+                .and_then(|(s, e)| {
+                    let s = if matches!(src.as_bytes().get(s), Some(b' ' | b'\t')) {
+                        s + 1
+                    } else {
+                        s
+                    };
+                    src.get(s..e).map(|text| (s, text))
+                });
+            match written {
+                Some((s, text)) if text == word.text => {
+                    self.word(text, word_origin, base.map(|b| b + s), depth)?;
                 }
-                let inner_context = match inner.kind {
-                    InnerKind::Dollar => Context::Substitution,
-                    InnerKind::Backquote => Context::Backquote,
-                };
-                let exact = word.text.get(inner.start..inner.start + inner.text.len())
-                    == Some(inner.text.as_str());
-                let inner_base = word_base.filter(|_| exact).map(|b| b + inner.start);
-                let inner_origin = word_origin.advance(&word.text[..inner.start]);
-                self.collect(
-                    &inner.text,
-                    inner_origin,
-                    inner_base,
-                    inner_context,
-                    depth + 1,
-                )?;
+                Some((s, text)) => {
+                    self.word(&word.text, word_origin, None, depth)?;
+                    if words::may_hold_heredoc(text) {
+                        self.word(text, word_origin, base.map(|b| b + s), depth)?;
+                    }
+                }
+                None => self.word(&word.text, word_origin, None, depth)?,
             }
         }
         Ok(())
     }
+
+    /// Follows the programs nested in one word. `base` is where the word starts in the
+    /// whole command, when the word is an exact slice of it.
+    fn word(
+        &mut self,
+        text: &str,
+        origin: Origin,
+        base: Option<usize>,
+        depth: usize,
+    ) -> Result<(), Denial> {
+        let inners = words::nested_programs(text, self.oracle).map_err(|e| match e {
+            ScanError::Budget => limit_denial(Limit::ParseAttempts),
+            ScanError::Unterminated(what) => parse_denial(&shell::ParseFailure {
+                message: format!("unterminated {what}"),
+                cause: "unterminated quote or substitution",
+            }),
+        })?;
+        for inner in inners {
+            let inner_origin = origin.advance(&text[..inner.start]);
+            if joined_closer(&inner) {
+                return Err(Denial::new(
+                    Rule::HeredocBoundary,
+                    format!(
+                        "heredoc-guard: line {}, column {}: inside backquotes, a backslash at a line end joins lines before bash reads the heredoc, and here the joined line closes it; what follows runs as code. Use $(...) instead of backquotes, or remove the trailing backslash.",
+                        inner_origin.line, inner_origin.column
+                    ),
+                ));
+            }
+            let inner_context = match inner.kind {
+                InnerKind::Dollar => Context::Substitution,
+                InnerKind::Backquote => Context::Backquote,
+            };
+            let exact =
+                text.get(inner.start..inner.start + inner.text.len()) == Some(inner.text.as_str());
+            let inner_base = base.filter(|_| exact).map(|b| b + inner.start);
+            self.collect(
+                &inner.text,
+                inner_origin,
+                inner_base,
+                inner_context,
+                depth + 1,
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// True when a backslash-newline removed from a backquoted text made a line that closes
+/// one of its heredocs: the heredoc then ends where a plain reading says it does not.
+fn joined_closer(inner: &words::Inner) -> bool {
+    if inner.joins.is_empty() {
+        return false;
+    }
+    let Ok(parsed) = shell::parse(&inner.text) else {
+        return false; // the recursive parse reports the failure
+    };
+    let closings: Vec<(String, bool)> = parsed
+        .heredocs
+        .iter()
+        .map(|h| (Delimiter::read(&h.here_end).closing, h.strip_tabs))
+        .collect();
+    inner.joins.iter().any(|&at| {
+        let start = inner.text[..at.min(inner.text.len())]
+            .rfind('\n')
+            .map_or(0, |p| p + 1);
+        let end = inner.text[at.min(inner.text.len())..]
+            .find('\n')
+            .map_or(inner.text.len(), |p| at + p);
+        let line = &inner.text[start..end];
+        closings.iter().any(|(closing, tabs)| {
+            line == closing || (*tabs && line.trim_start_matches('\t') == closing)
+        })
+    })
 }
 
 /// A `<<$'…'` / `<<$"…"` delimiter word in text the parser rejected (brush waits for a

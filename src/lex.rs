@@ -50,10 +50,10 @@ pub fn is_arithmetic(b: &[u8], from: usize) -> bool {
 /// Removes backquote escaping as bash does before parsing a backquoted command:
 /// `\$`, `` \` `` and `\\` lose their backslash, backslash-newline is removed (measured:
 /// it joins a split closing line inside backquotes); any other backslash stays.
-/// Also says whether a backslash-newline was removed.
-pub fn unescape_backquoted(inner: &str) -> (String, bool) {
+/// Also gives the offsets in the result where a backslash-newline was removed.
+pub fn unescape_backquoted(inner: &str) -> (String, Vec<usize>) {
     let mut out = String::with_capacity(inner.len());
-    let mut joined = false;
+    let mut joins = Vec::new();
     let mut chars = inner.chars().peekable();
     while let Some(c) = chars.next() {
         if c == '\\'
@@ -61,7 +61,7 @@ pub fn unescape_backquoted(inner: &str) -> (String, bool) {
             && matches!(n, '$' | '`' | '\\' | '\n')
         {
             if n == '\n' {
-                joined = true;
+                joins.push(out.len());
             } else {
                 out.push(n);
             }
@@ -70,7 +70,7 @@ pub fn unescape_backquoted(inner: &str) -> (String, bool) {
         }
         out.push(c);
     }
-    (out, joined)
+    (out, joins)
 }
 
 #[cfg(test)]
@@ -89,12 +89,12 @@ mod tests {
     fn backquote_unescaping_matches_bash() {
         assert_eq!(
             unescape_backquoted(r"a \$(id) \` \\ \n"),
-            (r"a $(id) ` \ \n".to_owned(), false)
+            (r"a $(id) ` \ \n".to_owned(), vec![])
         );
-        assert_eq!(unescape_backquoted("Z\\\n9"), ("Z9".to_owned(), true));
+        assert_eq!(unescape_backquoted("Z\\\n9"), ("Z9".to_owned(), vec![1]));
         assert_eq!(
             unescape_backquoted("Z\\\\\n9"),
-            ("Z\\\n9".to_owned(), false)
+            ("Z\\\n9".to_owned(), vec![])
         );
     }
 }

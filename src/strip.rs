@@ -56,7 +56,17 @@ pub fn strip(command: &str) -> Result<String, StripError> {
     }
     let mut cuts = Vec::with_capacity(report.heredocs.len());
     for h in &report.heredocs {
-        let (start, end) = h.body_span.ok_or(StripError::Unmapped)?;
+        // A heredoc read twice (from brush's rebuilt word and from the source) is cut
+        // once, where the source reading maps it.
+        let Some((start, end)) = h.body_span else {
+            let mapped_twin = report.heredocs.iter().any(|o| {
+                o.opener == h.opener && o.delimiter == h.delimiter && o.body_span.is_some()
+            });
+            if mapped_twin {
+                continue;
+            }
+            return Err(StripError::Unmapped);
+        };
         let keep = match h.delimiter.quoting {
             Quoting::Unquoted => body::substitutions(&h.body)
                 .iter()

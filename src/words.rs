@@ -29,9 +29,9 @@ pub struct Inner {
     pub text: String,
     /// Byte offset in the word where the program's text starts.
     pub start: usize,
-    /// A backquoted text held a backslash-newline, which bash removes before it reads
-    /// the heredocs inside (so a split closing line closes there).
-    pub joined_lines: bool,
+    /// Offsets in `text` where a backslash-newline was removed from a backquoted text
+    /// (bash removes them before it reads the heredocs inside).
+    pub joins: Vec<usize>,
 }
 
 /// Why a word could not be scanned.
@@ -99,12 +99,12 @@ pub fn nested_programs(
                 }
                 let raw = &word[i + 1..end - 1];
                 if may_hold_heredoc(raw) {
-                    let (text, joined_lines) = lex::unescape_backquoted(raw);
+                    let (text, joins) = lex::unescape_backquoted(raw);
                     found.push(Inner {
                         kind: InnerKind::Backquote,
                         text,
                         start: i + 1,
-                        joined_lines,
+                        joins,
                     });
                 }
                 i = end;
@@ -143,7 +143,7 @@ pub fn nested_programs(
                             kind: InnerKind::Dollar,
                             text: text.to_owned(),
                             start,
-                            joined_lines: false,
+                            joins: Vec::new(),
                         });
                     }
                     i = close + 1;

@@ -38,3 +38,17 @@ fn unknown_arguments_deny_with_a_clear_message() {
         assert!(reason.contains("--help"), "{reason}");
     }
 }
+
+#[test]
+fn an_event_with_invalid_utf8_is_denied_as_unreadable() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut event = br#"{"tool_name":"Bash","tool_input":{"command":"cat <<EOF"#.to_vec();
+    event.extend_from_slice(&[0xff, 0xfe]);
+    event.extend_from_slice(br#"\nEOF"}}"#);
+    let r = crate::support::run(&event, &dir.path().join("l"));
+    let reason = deny_reason(&r).expect("deny");
+    assert!(
+        reason.starts_with("heredoc-guard could not read the hook event"),
+        "{reason}"
+    );
+}
