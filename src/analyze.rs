@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::body::{self, BoundaryKind, SubstKind};
-use crate::collect::{Origin, Walk};
+use crate::collect::{Origin, Place, Walk};
 use crate::delimiter::{Delimiter, Quoting};
 use crate::limits::{self, Limit};
 use crate::prefilter;
@@ -150,7 +150,13 @@ fn analyze(command: &str, spans: bool) -> Result<Report, Denial> {
         out: &mut heredocs,
         spans,
     };
-    walk.collect(command, Origin::START, Some(0), Context::TopLevel, 0)?;
+    walk.collect(
+        command,
+        Origin::START,
+        Some(Place::Exact(0)),
+        Context::TopLevel,
+        0,
+    )?;
     heredocs.sort_by_key(|h: &Heredoc| (h.opener.line, h.opener.column));
     // A word whose rebuilt text differs from its source is inspected twice; where both
     // readings agree on a heredoc, keep one (with the source's byte range).

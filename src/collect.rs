@@ -2,6 +2,8 @@
 //! program nested in its words (`$(…)`, backquotes), with positions mapped back to the
 //! whole command (and byte ranges of bodies, for `strip`).
 
+use std::rc::Rc;
+
 use crate::analyze::{Context, Heredoc};
 use crate::delimiter::Delimiter;
 use crate::limits::{self, Limit};
@@ -62,6 +64,44 @@ pub struct Walk<'a> {
     pub spans: bool,
 }
 
+/// Where a parsed text sits in the whole command: how an offset in it maps to an offset
+/// in the command. `None` where it cannot be mapped (brush's rebuilt words).
+#[derive(Clone, Debug)]
+pub enum Place {
+    /// The text starts at this offset of the command, byte for byte.
+    Exact(usize),
+    /// The text starts this many bytes into the parent text.
+    Shifted(Rc<Place>, usize),
+    /// The parent text with backquote escaping removed: (offset, bytes removed) pairs.
+    Unescaped(Rc<Place>, Rc<Vec<(usize, usize)>>),
+}
+
+impl Place {
+    /// The command offset of offset `o` in this text: of the first byte that produced the
+    /// character at `o`, escape included.
+    pub fn at(&self, o: usize) -> usize {
+        match self {
+            Place::Exact(b) => b + o,
+            Place::Shifted(parent, by) => parent.at(by + o),
+            Place::Unescaped(parent, removed) => {
+                let shift: usize = removed
+                    .iter()
+                    .take_while(|(p, _)| *p < o)
+                    .map(|(_, n)| n)
+                    .sum();
+                parent.at(o + shift)
+            }
+        }
+    }
+
+    fn shifted(&self, by: usize) -> Place {
+        match self {
+            Place::Exact(b) => Place::Exact(b + by),
+            other => Place::Shifted(Rc::new(other.clone()), by),
+        }
+    }
+}
+
 /// Character index to byte offset for one parsed text; the table of char starts is built
 /// once, on first use, and only for non-ASCII text.
 struct CharIndex<'s> {
@@ -113,12 +153,12 @@ fn body_part(src: &str, (start, end): (usize, usize)) -> Option<(usize, usize)> 
 
 impl Walk<'_> {
     /// Parses `src` and collects its heredocs, following nested programs in its words.
-    /// `base` is where `src` starts in the whole command, when it is an exact slice of it.
+    /// `place` maps offsets in `src` to the whole command, where that is known.
     pub fn collect(
         &mut self,
         src: &str,
         origin: Origin,
-        base: Option<usize>,
+        place: Option<Place>,
         context: Context,
         depth: usize,
     ) -> Result<(), Denial> {
@@ -140,11 +180,11 @@ impl Walk<'_> {
             if self.out.len() >= limits::MAX_HEREDOCS {
                 return Err(limit_denial(Limit::Heredocs));
             }
-            let body_span = match (self.spans, base, h.span_chars) {
-                (true, Some(base), Some(span)) => chars
+            let body_span = match (self.spans, &place, h.span_chars) {
+                (true, Some(place), Some(span)) => chars
                     .range(span)
                     .and_then(|range| body_part(src, range))
-                    .map(|(s, e)| (base + s, base + e)),
+                    .map(|(s, e)| (place.at(s), place.at(e))),
                 _ => None,
             };
             let body_origin = origin.map(Pos {
@@ -190,12 +230,22 @@ impl Walk<'_> {
                 });
             match written {
                 Some((s, text)) if text == word.text => {
-                    self.word(text, word_origin, base.map(|b| b + s), depth)?;
+                    self.word(
+                        text,
+                        word_origin,
+                        place.as_ref().map(|p| p.shifted(s)),
+                        depth,
+                    )?;
                 }
                 Some((s, text)) => {
                     self.word(&word.text, word_origin, None, depth)?;
                     if words::may_hold_heredoc(text) {
-                        self.word(text, word_origin, base.map(|b| b + s), depth)?;
+                        self.word(
+                            text,
+                            word_origin,
+                            place.as_ref().map(|p| p.shifted(s)),
+                            depth,
+                        )?;
                     }
                 }
                 None => self.word(&word.text, word_origin, None, depth)?,
@@ -204,13 +254,12 @@ impl Walk<'_> {
         Ok(())
     }
 
-    /// Follows the programs nested in one word. `base` is where the word starts in the
-    /// whole command, when the word is an exact slice of it.
+    /// Follows the programs nested in one word; `place` maps the word to the command.
     fn word(
         &mut self,
         text: &str,
         origin: Origin,
-        base: Option<usize>,
+        place: Option<Place>,
         depth: usize,
     ) -> Result<(), Denial> {
         let inners = words::nested_programs(text, self.oracle).map_err(|e| match e {
@@ -235,13 +284,18 @@ impl Walk<'_> {
                 InnerKind::Dollar => Context::Substitution,
                 InnerKind::Backquote => Context::Backquote,
             };
-            let exact =
-                text.get(inner.start..inner.start + inner.text.len()) == Some(inner.text.as_str());
-            let inner_base = base.filter(|_| exact).map(|b| b + inner.start);
+            let inner_place = place.as_ref().map(|p| {
+                let at_start = p.shifted(inner.start);
+                if inner.removed.is_empty() {
+                    at_start
+                } else {
+                    Place::Unescaped(Rc::new(at_start), Rc::new(inner.removed.clone()))
+                }
+            });
             self.collect(
                 &inner.text,
                 inner_origin,
-                inner_base,
+                inner_place,
                 inner_context,
                 depth + 1,
             )?;
@@ -253,7 +307,13 @@ impl Walk<'_> {
 /// True when a backslash-newline removed from a backquoted text made a line that closes
 /// one of its heredocs: the heredoc then ends where a plain reading says it does not.
 fn joined_closer(inner: &words::Inner) -> bool {
-    if inner.joins.is_empty() {
+    let joins: Vec<usize> = inner
+        .removed
+        .iter()
+        .filter(|(_, n)| *n == 2)
+        .map(|(at, _)| *at)
+        .collect();
+    if joins.is_empty() {
         return false;
     }
     let Ok(parsed) = shell::parse(&inner.text) else {
@@ -264,7 +324,7 @@ fn joined_closer(inner: &words::Inner) -> bool {
         .iter()
         .map(|h| (Delimiter::read(&h.here_end).closing, h.strip_tabs))
         .collect();
-    inner.joins.iter().any(|&at| {
+    joins.into_iter().any(|at| {
         let start = inner.text[..at.min(inner.text.len())]
             .rfind('\n')
             .map_or(0, |p| p + 1);

@@ -50,10 +50,11 @@ pub fn is_arithmetic(b: &[u8], from: usize) -> bool {
 /// Removes backquote escaping as bash does before parsing a backquoted command:
 /// `\$`, `` \` `` and `\\` lose their backslash, backslash-newline is removed (measured:
 /// it joins a split closing line inside backquotes); any other backslash stays.
-/// Also gives the offsets in the result where a backslash-newline was removed.
-pub fn unescape_backquoted(inner: &str) -> (String, Vec<usize>) {
+/// Also gives every removal: its offset in the result and how many bytes went (1 for an
+/// escaping backslash, 2 for a backslash-newline).
+pub fn unescape_backquoted(inner: &str) -> (String, Vec<(usize, usize)>) {
     let mut out = String::with_capacity(inner.len());
-    let mut joins = Vec::new();
+    let mut removed = Vec::new();
     let mut chars = inner.chars().peekable();
     while let Some(c) = chars.next() {
         if c == '\\'
@@ -61,8 +62,9 @@ pub fn unescape_backquoted(inner: &str) -> (String, Vec<usize>) {
             && matches!(n, '$' | '`' | '\\' | '\n')
         {
             if n == '\n' {
-                joins.push(out.len());
+                removed.push((out.len(), 2));
             } else {
+                removed.push((out.len(), 1));
                 out.push(n);
             }
             chars.next();
@@ -70,7 +72,7 @@ pub fn unescape_backquoted(inner: &str) -> (String, Vec<usize>) {
         }
         out.push(c);
     }
-    (out, joins)
+    (out, removed)
 }
 
 #[cfg(test)]
@@ -89,12 +91,15 @@ mod tests {
     fn backquote_unescaping_matches_bash() {
         assert_eq!(
             unescape_backquoted(r"a \$(id) \` \\ \n"),
-            (r"a $(id) ` \ \n".to_owned(), vec![])
+            (r"a $(id) ` \ \n".to_owned(), vec![(2, 1), (8, 1), (10, 1)])
         );
-        assert_eq!(unescape_backquoted("Z\\\n9"), ("Z9".to_owned(), vec![1]));
+        assert_eq!(
+            unescape_backquoted("Z\\\n9"),
+            ("Z9".to_owned(), vec![(1, 2)])
+        );
         assert_eq!(
             unescape_backquoted("Z\\\\\n9"),
-            ("Z\\\n9".to_owned(), vec![])
+            ("Z\\\n9".to_owned(), vec![(1, 1)])
         );
     }
 }

@@ -29,9 +29,10 @@ pub struct Inner {
     pub text: String,
     /// Byte offset in the word where the program's text starts.
     pub start: usize,
-    /// Offsets in `text` where a backslash-newline was removed from a backquoted text
-    /// (bash removes them before it reads the heredocs inside).
-    pub joins: Vec<usize>,
+    /// For a backquoted text: each removal of backquote escaping, as (offset in `text`,
+    /// bytes removed); a 2 is a backslash-newline, which bash removes before it reads
+    /// the heredocs inside.
+    pub removed: Vec<(usize, usize)>,
 }
 
 /// Why a word could not be scanned.
@@ -99,12 +100,12 @@ pub fn nested_programs(
                 }
                 let raw = &word[i + 1..end - 1];
                 if may_hold_heredoc(raw) {
-                    let (text, joins) = lex::unescape_backquoted(raw);
+                    let (text, removed) = lex::unescape_backquoted(raw);
                     found.push(Inner {
                         kind: InnerKind::Backquote,
                         text,
                         start: i + 1,
-                        joins,
+                        removed,
                     });
                 }
                 i = end;
@@ -143,7 +144,7 @@ pub fn nested_programs(
                             kind: InnerKind::Dollar,
                             text: text.to_owned(),
                             start,
-                            joins: Vec::new(),
+                            removed: Vec::new(),
                         });
                     }
                     i = close + 1;
