@@ -119,3 +119,19 @@ fn too_many_heredocs_are_denied_by_the_limit() {
         "{stderr}"
     );
 }
+
+#[test]
+fn inputs_the_fuzzer_found_end_in_a_deny_as_raw_stdin_and_as_a_command() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).expect("fuzz/regressions") {
+        let bytes = std::fs::read(entry.expect("entry").path()).expect("read");
+        let (code, _) = rule_and_reason(&bytes);
+        assert_eq!(code, Some(2), "raw stdin");
+        let command = String::from_utf8_lossy(&bytes);
+        let (code, stderr) = rule_and_reason(&claude_event(&command));
+        assert_eq!(code, Some(2), "as a command: {stderr}");
+        seen += 1;
+    }
+    assert!(seen >= 3, "only {seen} regressions");
+}
