@@ -179,7 +179,7 @@ fn generated_heredoc_commands_never_run_the_canary_past_the_guard() {
     let t = run_suite(seed, count);
     let false_total: usize = t.false_denials.values().map(Vec::len).sum();
     let mut report = format!(
-        "differential: seed {seed}, {} cases ({} also under zsh{}), canary ran in {}, bypasses {}, benign {}, false denials {} ({:.2}%), denied by design {}\n",
+        "differential: seed {seed}, {} cases ({} also under zsh{}), canary ran in {} ({} of them from visible code outside heredoc bodies), bypasses {}, benign {}, false denials {} ({:.2}%), denied by design {}\n",
         t.cases,
         t.zsh_cases,
         if oracle::zsh_path().is_none() {
@@ -188,6 +188,7 @@ fn generated_heredoc_commands_never_run_the_canary_past_the_guard() {
             ""
         },
         t.canary_cases,
+        t.visible,
         t.bypasses.len(),
         t.benign,
         false_total,
