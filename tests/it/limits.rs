@@ -121,16 +121,23 @@ fn too_many_heredocs_are_denied_by_the_limit() {
 }
 
 #[test]
-fn inputs_the_fuzzer_found_end_in_a_deny_as_raw_stdin_and_as_a_command() {
+fn inputs_the_fuzzer_found_get_a_verdict_as_raw_stdin_and_as_a_command() {
+    // Each stalled brush-parser (a loop, exponential backtracking); the guard must still
+    // answer, allow or deny, within its deadline. Raw fuzz bytes are not an event: deny.
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions");
     let mut seen = 0;
     for entry in std::fs::read_dir(&dir).expect("fuzz/regressions") {
-        let bytes = std::fs::read(entry.expect("entry").path()).expect("read");
+        let path = entry.expect("entry").path();
+        let bytes = std::fs::read(&path).expect("read");
         let (code, _) = rule_and_reason(&bytes);
-        assert_eq!(code, Some(2), "raw stdin");
+        assert_eq!(code, Some(2), "{} as raw stdin", path.display());
         let command = String::from_utf8_lossy(&bytes);
         let (code, stderr) = rule_and_reason(&claude_event(&command));
-        assert_eq!(code, Some(2), "as a command: {stderr}");
+        assert!(
+            code == Some(0) || code == Some(2),
+            "{} as a command: {code:?} {stderr}",
+            path.display()
+        );
         seen += 1;
     }
     assert!(seen >= 3, "only {seen} regressions");
