@@ -1,5 +1,6 @@
-//! Fuzzes the whole event -> verdict path, and the command analysis without its panic net
-//! (so that a panic in our own code is a crash the fuzzer reports).
+//! Fuzzes the whole event -> verdict path on the raw bytes, and the bytes as a command
+//! through the analysis without its panic net (so that a panic in our own code is a crash
+//! the fuzzer reports).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -36,10 +37,9 @@ fuzz_target!(|data: &[u8]| {
     let verdict = heredoc_guard::analyze::check_event(data).verdict;
     let _ = verdict.is_allow();
     if let Ok(text) = std::str::from_utf8(data) {
-        // The bytes as an event's command, through the whole path and unguarded.
-        let event = serde_json::json!({"tool_name": "Bash", "tool_input": {"command": text}});
-        let verdict = heredoc_guard::analyze::check_event(event.to_string().as_bytes()).verdict;
-        let _ = verdict.is_allow();
+        // The bytes as a command, analysed without the panic net and the deadline (the
+        // guarded path runs the same analysis on a thread it abandons after 3 s; under
+        // the sanitizer, abandoned threads would pile up and starve the run).
         analyze_unguarded(text.to_owned());
     }
 });
