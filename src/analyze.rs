@@ -6,7 +6,7 @@
 //! allow can come from.
 
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::body::{self, BoundaryKind, SubstKind};
 use crate::collect::{Origin, Place, Walk};
@@ -125,11 +125,25 @@ fn inspect_with(command: &str, spans: bool) -> Result<Report, Denial> {
     if spawned.is_err() {
         return Err(internal("could not start the analysis thread"));
     }
-    match rx.recv_timeout(Duration::from_millis(limits::ANALYSIS_TIMEOUT_MS)) {
-        Ok(Ok(result)) => result,
-        Ok(Err(_panic)) => Err(internal("the analysis panicked")),
-        Err(mpsc::RecvTimeoutError::Timeout) => Err(limit_denial(Limit::Time)),
-        Err(mpsc::RecvTimeoutError::Disconnected) => Err(internal("the analysis thread died")),
+    // Wait in short slices: between them, the deadline and the process's memory are
+    // checked (brush-parser has inputs on which it loops allocating, ~700 MB/s).
+    let start = Instant::now();
+    loop {
+        match rx.recv_timeout(Duration::from_millis(limits::WATCH_INTERVAL_MS)) {
+            Ok(Ok(result)) => return result,
+            Ok(Err(_panic)) => return Err(internal("the analysis panicked")),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(internal("the analysis thread died"));
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if start.elapsed() >= Duration::from_millis(limits::ANALYSIS_TIMEOUT_MS) {
+                    return Err(limit_denial(Limit::Time));
+                }
+                if limits::resident_bytes().is_some_and(|rss| rss > limits::MAX_RESIDENT_BYTES) {
+                    return Err(limit_denial(Limit::Memory));
+                }
+            }
+        }
     }
 }
 

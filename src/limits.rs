@@ -15,6 +15,11 @@ pub const MAX_NESTING: usize = 1_000;
 pub const MAX_PARSE_ATTEMPTS: usize = 2_000;
 /// Longest time the analysis may take before the command is denied.
 pub const ANALYSIS_TIMEOUT_MS: u64 = 3_000;
+/// Largest resident memory of the process while the analysis runs (Linux; read from
+/// /proc/self/status between waits).
+pub const MAX_RESIDENT_BYTES: u64 = 512 * 1024 * 1024;
+/// How often the deadline and the memory are checked while the analysis runs.
+pub const WATCH_INTERVAL_MS: u64 = 20;
 /// Stack for the analysis thread: enough for `MAX_NESTING` levels of the parser's
 /// deepest recursion, in debug builds too.
 pub const ANALYSIS_STACK_BYTES: usize = 64 * 1024 * 1024;
@@ -28,6 +33,7 @@ pub enum Limit {
     Nesting,
     ParseAttempts,
     Time,
+    Memory,
 }
 
 impl Limit {
@@ -40,6 +46,7 @@ impl Limit {
             Limit::Nesting => "nesting depth",
             Limit::ParseAttempts => "parse attempts",
             Limit::Time => "analysis time",
+            Limit::Memory => "memory",
         }
     }
 
@@ -52,8 +59,18 @@ impl Limit {
             Limit::Nesting => MAX_NESTING.to_string(),
             Limit::ParseAttempts => MAX_PARSE_ATTEMPTS.to_string(),
             Limit::Time => format!("{} ms", ANALYSIS_TIMEOUT_MS),
+            Limit::Memory => format!("{} MiB resident", MAX_RESIDENT_BYTES / (1024 * 1024)),
         }
     }
+}
+
+/// The process's resident memory, from /proc/self/status (`None` where there is no
+/// /proc, as on macOS: there only the deadline bounds a runaway parse).
+pub fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 /// Checks a heredoc-bearing command against the limits that need no parse.

@@ -142,3 +142,19 @@ fn inputs_the_fuzzer_found_get_a_verdict_as_raw_stdin_and_as_a_command() {
     }
     assert!(seen >= 3, "only {seen} regressions");
 }
+
+#[test]
+fn a_parse_that_allocates_without_end_is_stopped_by_the_memory_or_time_limit() {
+    // Found by the fuzzer: brush-parser's tokenizer allocates without end on this input
+    // (7 GB in 10 s on its own).
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/regressions/parser-unbounded-allocation");
+    let bytes = std::fs::read(path).expect("regression input");
+    let (code, stderr) = rule_and_reason(&claude_event(&String::from_utf8_lossy(&bytes)));
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.starts_with("inspection limit: memory")
+            || stderr.starts_with("inspection limit: analysis time"),
+        "{stderr}"
+    );
+}
