@@ -228,27 +228,13 @@ impl Walk<'_> {
                     };
                     src.get(s..e).map(|text| (s, text))
                 });
-            match written {
-                Some((s, text)) if text == word.text => {
-                    self.word(
-                        text,
-                        word_origin,
-                        place.as_ref().map(|p| p.shifted(s)),
-                        depth,
-                    )?;
-                }
-                Some((s, text)) => {
-                    self.word(&word.text, word_origin, None, depth)?;
-                    if words::may_hold_heredoc(text) {
-                        self.word(
-                            text,
-                            word_origin,
-                            place.as_ref().map(|p| p.shifted(s)),
-                            depth,
-                        )?;
-                    }
-                }
-                None => self.word(&word.text, word_origin, None, depth)?,
+            let same = written.is_some_and(|(_, text)| text == word.text);
+            if !same {
+                self.word(&word.text, word_origin, None, depth)?;
+            }
+            if let Some((s, text)) = written.filter(|(_, t)| same || words::may_hold_heredoc(t)) {
+                let word_place = place.as_ref().map(|p| p.shifted(s));
+                self.word(text, word_origin, word_place, depth)?;
             }
         }
         Ok(())

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::support::{claude_event, deny_reason, run, run_with};
+use crate::support::{claude_event, deny_reason, run, run_env, run_with};
 
 /// A ledger record, decoded strictly: an unknown field is an error.
 #[derive(Debug, Deserialize)]
@@ -154,20 +154,12 @@ fn a_ledger_path_that_is_a_directory_still_denies() {
 #[test]
 fn the_default_ledger_lives_under_home_and_tilde_is_expanded() {
     let home = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new(crate::support::guard_path())
-        .env_remove("HEREDOC_GUARD_LEDGER")
-        .env("HOME", home.path())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .and_then(|mut c| {
-            use std::io::Write;
-            c.stdin.take().unwrap().write_all(&claude_event(LIVE))?;
-            c.wait()
-        })
-        .unwrap();
-    assert_eq!(out.code(), Some(2));
+    let home_dir = home.path().to_str().unwrap();
+    let r = run_env(
+        &claude_event(LIVE),
+        &[("HEREDOC_GUARD_LEDGER", None), ("HOME", Some(home_dir))],
+    );
+    assert_eq!(r.code, Some(2));
     let default = home.path().join(".claude/logs/heredoc-guard-ledger.jsonl");
     assert_eq!(records(&default).len(), 1);
     use std::os::unix::fs::PermissionsExt;
@@ -180,20 +172,14 @@ fn the_default_ledger_lives_under_home_and_tilde_is_expanded() {
         & 0o777;
     assert_eq!(dir_mode, 0o700);
 
-    let out = std::process::Command::new(crate::support::guard_path())
-        .env("HEREDOC_GUARD_LEDGER", "~/moved/l.jsonl")
-        .env("HOME", home.path())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .and_then(|mut c| {
-            use std::io::Write;
-            c.stdin.take().unwrap().write_all(&claude_event(LIVE))?;
-            c.wait()
-        })
-        .unwrap();
-    assert_eq!(out.code(), Some(2));
+    let r = run_env(
+        &claude_event(LIVE),
+        &[
+            ("HEREDOC_GUARD_LEDGER", Some("~/moved/l.jsonl")),
+            ("HOME", Some(home_dir)),
+        ],
+    );
+    assert_eq!(r.code, Some(2));
     assert_eq!(records(&home.path().join("moved/l.jsonl")).len(), 1);
 }
 
@@ -211,19 +197,10 @@ fn no_environment_variable_or_flag_turns_a_deny_into_an_allow() {
         "HEREDOC_GUARD",
         "HEREDOC_GUARD_ALLOW",
     ] {
-        let out = std::process::Command::new(crate::support::guard_path())
-            .env(var, "1")
-            .env("HEREDOC_GUARD_LEDGER", &ledger)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .and_then(|mut c| {
-                use std::io::Write;
-                c.stdin.take().unwrap().write_all(&claude_event(LIVE))?;
-                c.wait()
-            })
-            .unwrap();
-        assert_eq!(out.code(), Some(2), "{var}");
+        let r = run_env(
+            &claude_event(LIVE),
+            &[(var, Some("1")), ("HEREDOC_GUARD_LEDGER", ledger.to_str())],
+        );
+        assert_eq!(r.code, Some(2), "{var}");
     }
 }

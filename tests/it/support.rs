@@ -42,6 +42,31 @@ pub fn run_with(args: &[&str], stdin: &[u8], ledger: &Path) -> Run {
     }
 }
 
+/// Runs the guard in hook mode on `stdin` with extra environment: `(name, Some(value))`
+/// sets a variable, `(name, None)` removes it.
+pub fn run_env(stdin: &[u8], env: &[(&str, Option<&str>)]) -> Run {
+    let mut command = Command::new(guard_path());
+    for (name, value) in env {
+        match value {
+            Some(v) => command.env(name, v),
+            None => command.env_remove(name),
+        };
+    }
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn heredoc-guard");
+    let _ = child.stdin.take().expect("stdin pipe").write_all(stdin);
+    let out = child.wait_with_output().expect("wait for heredoc-guard");
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
 /// Runs the guard in hook mode on `stdin`.
 pub fn run(stdin: &[u8], ledger: &Path) -> Run {
     run_with(&[], stdin, ledger)
