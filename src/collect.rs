@@ -165,7 +165,7 @@ impl Walk<'_> {
         if depth > MAX_PROGRAM_DEPTH {
             return Err(limit_denial(Limit::Nesting));
         }
-        let parsed = shell::parse(src).map_err(|f| match ansi_c_delimiter(src) {
+        let parsed = self.oracle.parse(src).map_err(|f| match ansi_c_delimiter(src) {
             Some(written) => Denial::new(
                 Rule::AnsiCDelimiter,
                 format!(

@@ -186,12 +186,24 @@ pub fn parse(src: &str) -> Result<Parsed, ParseFailure> {
 /// Answers the word scanner with real parses, within a budget of attempts.
 pub struct Oracle {
     attempts_left: usize,
+    /// The last program that closed a substitution, parsed: the caller parses exactly
+    /// that text next, and takes it from here instead of parsing it twice.
+    last: Option<(String, Parsed)>,
 }
 
 impl Oracle {
     pub fn new(attempts: usize) -> Oracle {
         Oracle {
             attempts_left: attempts,
+            last: None,
+        }
+    }
+
+    /// Parses `src`, reusing the parse of the last accepted substitution when it is the same text.
+    pub fn parse(&mut self, src: &str) -> Result<Parsed, ParseFailure> {
+        match self.last.take() {
+            Some((text, parsed)) if text == src => Ok(parsed),
+            _ => parse(src),
         }
     }
 }
@@ -202,26 +214,32 @@ impl ProgramOracle for Oracle {
             return Err(ScanError::Budget);
         }
         self.attempts_left -= 1;
-        if parse_program(text).is_err() {
+        // The same checks as any parse, the unclosed-parenthesis guard included.
+        let Ok(parsed) = parse(text) else {
             return Ok(false);
-        }
+        };
         // The `)` must be an operator, not part of a comment on the last line; without a
         // `#` on that line it cannot be in one, and the second pass is skipped.
         let last_line = text.rfind('\n').map_or(text, |nl| &text[nl + 1..]);
         if !last_line.contains('#') {
+            self.last = Some((text.to_owned(), parsed));
             return Ok(true);
         }
         let mut probe = String::with_capacity(text.len() + 1);
         probe.push_str(text);
         probe.push(')');
         let tokens = catch_unwind(AssertUnwindSafe(|| brush_parser::tokenize_str(&probe)));
-        Ok(match tokens {
+        let closes = match tokens {
             Ok(Ok(tokens)) => matches!(
                 tokens.last(),
                 Some(brush_parser::Token::Operator(op, _)) if op == ")"
             ),
             Ok(Err(_)) | Err(_) => false,
-        })
+        };
+        if closes {
+            self.last = Some((text.to_owned(), parsed));
+        }
+        Ok(closes)
     }
 }
 
