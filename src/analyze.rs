@@ -82,8 +82,9 @@ pub fn check_command(command: &str) -> Verdict {
     }
 }
 
-/// Turns a report into a verdict: the first finding denies.
-pub fn verdict_for(report: &Report) -> Verdict {
+/// Turns a report into a verdict: the first finding denies. Crate-private: a report built
+/// outside the checked path must not become an allow.
+pub(crate) fn verdict_for(report: &Report) -> Verdict {
     match report.findings.first() {
         None => Verdict::allow(Checked(())),
         Some(f) => Verdict::deny(Denial::new(rule_of(&f.kind), reason(report, f))),
