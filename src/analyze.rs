@@ -15,7 +15,7 @@ use crate::limits::{self, Limit};
 use crate::prefilter;
 use crate::reason::{clip, internal, limit_denial, reason};
 use crate::shell::{Oracle, Pos};
-use crate::verdict::{Denial, Rule, Stage, Verdict};
+use crate::verdict::{Denial, Rule, Verdict};
 
 /// Proof that the checked path found nothing to deny. Only this module can make one.
 pub struct Checked(());
@@ -281,15 +281,7 @@ pub fn check_event(bytes: &[u8]) -> EventVerdict {
             command: Some(command),
         },
         Err(e) => EventVerdict {
-            verdict: Verdict::deny(Denial::failure(
-                Rule::InvalidEvent,
-                Stage::Event,
-                e.cause,
-                format!(
-                    "heredoc-guard could not read the hook event: {}. It denies what it cannot read; check that the hook is set up as `heredoc-guard config claude` or `config codex` prints.",
-                    clip(&e.detail, 200)
-                ),
-            )),
+            verdict: Verdict::deny(crate::reason::invalid_event(e.cause, &e.detail)),
             command: None,
         },
     }

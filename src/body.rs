@@ -254,7 +254,10 @@ fn brace_kind(b: &[u8], from: usize) -> Option<SubstKind> {
     match b.get(from) {
         Some(b' ' | b'\t' | b'\n' | b'|') => return Some(SubstKind::FunSub),
         Some(b'(') => {
-            let close = b[from..].iter().position(|&c| c == b')')?;
+            // zsh flags `${(…)…}`; unterminated ones are not read further: deny.
+            let Some(close) = b[from..].iter().position(|&c| c == b')') else {
+                return Some(SubstKind::ZshEvaluation);
+            };
             let flags = &b[from + 1..from + close];
             if flags.iter().any(|&c| c == b'e' || c == b'%') {
                 return Some(SubstKind::ZshEvaluation);

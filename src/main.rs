@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use heredoc_guard::analyze;
 use heredoc_guard::verdict::{Denial, Rule, Stage};
-use heredoc_guard::{config, ledger, limits, output};
+use heredoc_guard::{config, ledger, limits, output, reason};
 
 const HELP: &str = "heredoc-guard: a PreToolUse hook for Claude Code and Codex that denies a shell
 command when an unquoted heredoc body holds a command substitution the shell would run.
@@ -34,7 +34,6 @@ HEREDOC_GUARD_LEDGER to move it. Nothing turns the guard off.
 enum Outcome {
     Allow,
     Deny(Denial, Option<String>),
-    Printed,
     /// A subcommand printed its output; exit with this code.
     Exit(u8),
     UsageError(String),
@@ -43,19 +42,10 @@ enum Outcome {
 fn main() -> ExitCode {
     // Every panic is caught below and turned into a deny; keep the default hook quiet.
     std::panic::set_hook(Box::new(|_| {}));
-    let outcome = std::panic::catch_unwind(run).unwrap_or_else(|_| {
-        Outcome::Deny(
-            Denial::failure(
-                Rule::InternalError,
-                Stage::Internal,
-                "panic",
-                "heredoc-guard failed internally (a panic); it denies what it cannot check. Quote the heredoc delimiter (<<'EOF') or split the command, and retry.".to_owned(),
-            ),
-            None,
-        )
-    });
+    let outcome = std::panic::catch_unwind(run)
+        .unwrap_or_else(|_| Outcome::Deny(reason::internal("panic"), None));
     match outcome {
-        Outcome::Allow | Outcome::Printed => ExitCode::SUCCESS,
+        Outcome::Allow => ExitCode::SUCCESS,
         Outcome::Exit(code) => ExitCode::from(code),
         Outcome::Deny(denial, command) => {
             deny(&denial, command.as_deref().unwrap_or("").as_bytes());
@@ -177,7 +167,7 @@ fn explain(args: &[&str]) -> Outcome {
         explanation.text(color)
     };
     match print(&text) {
-        Outcome::Printed => Outcome::Exit(if explanation.denial.is_some() { 2 } else { 0 }),
+        Outcome::Exit(0) => Outcome::Exit(if explanation.denial.is_some() { 2 } else { 0 }),
         other => other,
     }
 }
@@ -205,7 +195,7 @@ fn print(text: &str) -> Outcome {
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
     {
-        Ok(()) => Outcome::Printed,
+        Ok(()) => Outcome::Exit(0),
         Err(e) => Outcome::UsageError(format!("cannot write to stdout ({e})")),
     }
 }
@@ -215,13 +205,9 @@ fn hook() -> Outcome {
     let limit = limits::MAX_EVENT_BYTES as u64 + 1;
     if let Err(e) = std::io::stdin().lock().take(limit).read_to_end(&mut input) {
         return Outcome::Deny(
-            Denial::failure(
-                Rule::InvalidEvent,
-                Stage::Event,
+            reason::invalid_event(
                 "unreadable stdin",
-                format!(
-                    "heredoc-guard could not read the hook event from stdin ({e}); it denies what it cannot read."
-                ),
+                &format!("stdin could not be read ({e})"),
             ),
             None,
         );

@@ -19,6 +19,19 @@ pub fn internal(cause: &'static str) -> Denial {
     )
 }
 
+/// The deny for a hook event that could not be read (`detail` says what was wrong).
+pub fn invalid_event(cause: &'static str, detail: &str) -> Denial {
+    Denial::failure(
+        Rule::InvalidEvent,
+        Stage::Event,
+        cause,
+        format!(
+            "heredoc-guard could not read the hook event: {}. It denies what it cannot read; check that the hook is set up as `heredoc-guard config claude` or `config codex` prints.",
+            clip(detail, 200)
+        ),
+    )
+}
+
 pub fn limit_denial(limit: Limit) -> Denial {
     Denial::failure(
         Rule::InspectionLimit,

@@ -47,8 +47,6 @@ pub struct ParsedHeredoc {
 pub struct ParsedWord {
     pub text: String,
     pub pos: Option<Pos>,
-    /// Inside a `<(…)` / `>(…)` of this program.
-    pub in_process_substitution: bool,
     /// Character range of the word in the parsed text, when known.
     pub span_chars: Option<(usize, usize)>,
 }
@@ -277,7 +275,6 @@ impl Walker {
             self.out.words.push(ParsedWord {
                 text: text.to_owned(),
                 pos,
-                in_process_substitution: self.in_procsub(),
                 span_chars,
             });
         }

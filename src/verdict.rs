@@ -63,7 +63,6 @@ pub enum Stage {
     Event,
     Limits,
     Parse,
-    Scan,
     Internal,
 }
 
@@ -74,7 +73,6 @@ impl Stage {
             Stage::Event => "event",
             Stage::Limits => "limits",
             Stage::Parse => "parse",
-            Stage::Scan => "scan",
             Stage::Internal => "internal",
         }
     }
@@ -142,14 +140,6 @@ impl Verdict {
     /// True when the command may run.
     pub fn is_allow(&self) -> bool {
         matches!(self.outcome, Outcome::Allow)
-    }
-
-    /// The denial, when the verdict is a deny.
-    pub fn denial(&self) -> Option<&Denial> {
-        match &self.outcome {
-            Outcome::Allow => None,
-            Outcome::Deny(d) => Some(d),
-        }
     }
 
     /// Consumes the verdict, giving the denial when it is a deny.

@@ -129,7 +129,7 @@ fn check(case: &Case, stdin: &[u8], shape: &str, ledger: &Path) -> Option<String
         None => allow_problem(&r),
         Some(rule) => match deny_reason(&r) {
             Err(p) => Some(p),
-            Ok(reason) if reason.chars().count() > 700 => {
+            Ok(reason) if reason.chars().count() > 600 => {
                 Some(format!("reason too long: {reason}"))
             }
             Ok(_) => match last_ledger_rule(ledger) {

@@ -2,33 +2,23 @@
 //! executable, aborting, exit 1, killed) becomes exit 2 with a message; allows and denies
 //! pass through unchanged.
 
-use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use heredoc_guard::config;
 
-use crate::support::{claude_event, guard_path, run_with};
+use crate::support::{claude_event, guard_path, run_command, run_with};
 
 /// Runs the launcher line under `sh -c`, as the agents do, feeding `stdin`.
 fn launch(line: &str, stdin: &[u8], ledger: &Path) -> (Option<i32>, String, String) {
-    let mut child = Command::new("sh")
+    let mut command = Command::new("sh");
+    command
         .arg("-c")
         .arg(line)
-        .env("HEREDOC_GUARD_LEDGER", ledger)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn sh");
-    let _ = child.stdin.take().expect("stdin").write_all(stdin);
-    let out = child.wait_with_output().expect("wait");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+        .env("HEREDOC_GUARD_LEDGER", ledger);
+    let r = run_command(command, stdin);
+    (r.code, r.stdout, r.stderr)
 }
 
 fn script(dir: &Path, name: &str, body: &str, mode: u32) -> String {

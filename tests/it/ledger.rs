@@ -128,7 +128,7 @@ fn thirty_two_concurrent_denies_leave_thirty_two_whole_lines() {
 }
 
 #[test]
-fn a_read_only_ledger_directory_still_denies_with_the_json_and_a_note() {
+fn a_read_only_ledger_directory_still_denies_with_the_json() {
     let dir = tempfile::tempdir().unwrap();
     let ro = dir.path().join("ro");
     std::fs::create_dir(&ro).unwrap();
@@ -137,10 +137,21 @@ fn a_read_only_ledger_directory_still_denies_with_the_json_and_a_note() {
     let ledger = ro.join("sub/l.jsonl");
     let r = run(&claude_event(LIVE), &ledger);
     assert!(deny_reason(&r).is_ok(), "{r:?}");
-    // Root ignores directory permissions; the note is only checked where they hold.
+    // Root ignores directory permissions; the note is only checked where they hold (the
+    // next test checks it in a way root cannot write through).
     if std::fs::metadata(&ledger).is_err() {
         assert!(r.stderr.contains("ledger not written"), "{}", r.stderr);
     }
+}
+
+#[test]
+fn a_ledger_path_under_a_regular_file_still_denies_with_the_json_and_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plain-file");
+    std::fs::write(&file, "x").unwrap();
+    let r = run(&claude_event(LIVE), &file.join("sub/l.jsonl"));
+    assert!(deny_reason(&r).is_ok(), "{r:?}");
+    assert!(r.stderr.contains("ledger not written"), "{}", r.stderr);
 }
 
 #[test]

@@ -17,29 +17,34 @@ pub fn guard_path() -> &'static str {
     env!("CARGO_BIN_EXE_heredoc-guard")
 }
 
-/// Runs the guard with `args`, `stdin` and the ledger at `ledger`.
-pub fn run_with(args: &[&str], stdin: &[u8], ledger: &Path) -> Run {
-    let mut child = Command::new(guard_path())
-        .args(args)
-        .env("HEREDOC_GUARD_LEDGER", ledger)
+/// Runs `command` with `stdin` piped in, and collects what it gave back.
+pub fn run_command(mut command: Command, stdin: &[u8]) -> Run {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("spawn heredoc-guard");
+        .expect("spawn");
     let mut pipe = child.stdin.take().expect("stdin pipe");
     let input = stdin.to_vec();
     // Write from a thread: a large event must not dead-lock against a full stdout pipe.
     let writer = std::thread::spawn(move || {
         let _ = pipe.write_all(&input);
     });
-    let out = child.wait_with_output().expect("wait for heredoc-guard");
+    let out = child.wait_with_output().expect("wait");
     writer.join().expect("stdin writer");
     Run {
         code: out.status.code(),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
+}
+
+/// Runs the guard with `args`, `stdin` and the ledger at `ledger`.
+pub fn run_with(args: &[&str], stdin: &[u8], ledger: &Path) -> Run {
+    let mut command = Command::new(guard_path());
+    command.args(args).env("HEREDOC_GUARD_LEDGER", ledger);
+    run_command(command, stdin)
 }
 
 /// Runs the guard in hook mode on `stdin` with extra environment: `(name, Some(value))`
@@ -52,19 +57,7 @@ pub fn run_env(stdin: &[u8], env: &[(&str, Option<&str>)]) -> Run {
             None => command.env_remove(name),
         };
     }
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn heredoc-guard");
-    let _ = child.stdin.take().expect("stdin pipe").write_all(stdin);
-    let out = child.wait_with_output().expect("wait for heredoc-guard");
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    run_command(command, stdin)
 }
 
 /// Runs the guard in hook mode on `stdin`.
