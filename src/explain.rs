@@ -1,12 +1,13 @@
 //! `explain`: what the guard sees in a command, for a person (text, coloured on a
-//! terminal) or a script (`--json`): each heredoc, each substitution found in an unquoted
-//! body, and the verdict with its rule.
+//! terminal) or a script (`--json`): each heredoc, each finding, and the verdict with its
+//! rule.
 
 use serde_json::json;
 
-use crate::analyze::{self, Context, FindingKind, Report};
-use crate::delimiter::Quoting;
-use crate::prefilter;
+use crate::check;
+use crate::reason;
+use crate::report::{FindingKind, Report};
+use crate::shell::Context;
 use crate::verdict::Denial;
 
 /// What `explain` found: the report (when the command could be read) and the deny.
@@ -17,15 +18,9 @@ pub struct Explanation {
 
 /// Analyses a command the way the hook does.
 pub fn explain(command: &str) -> Explanation {
-    if !prefilter::has_heredoc_operator(command.as_bytes()) {
-        return Explanation {
-            report: Report::default(),
-            denial: None,
-        };
-    }
-    match analyze::inspect(command) {
+    match check::inspect(command) {
         Ok(report) => {
-            let denial = analyze::verdict_for(&report).into_denial();
+            let denial = check::verdict_for(&report).into_denial();
             Explanation { report, denial }
         }
         Err(denial) => Explanation {
@@ -35,27 +30,23 @@ pub fn explain(command: &str) -> Explanation {
     }
 }
 
-fn quoting(q: Quoting) -> &'static str {
-    match q {
-        Quoting::Unquoted => "unquoted",
-        Quoting::Quoted => "quoted",
-        Quoting::AnsiC => "ansi-c quoted",
-    }
-}
-
 fn context(c: Context) -> &'static str {
     match c {
         Context::TopLevel => "top level",
-        Context::Substitution => "inside $(...) or <(...)",
+        Context::Substitution => "inside $(...), <(...) or ${ ...; }",
         Context::Backquote => "inside backquotes",
+        Context::Reread => "in text bash reads twice",
     }
 }
 
 fn kind(k: &FindingKind) -> String {
     match k {
         FindingKind::Substitution(s) => s.describe().to_owned(),
-        FindingKind::Boundary(b) => format!("heredoc boundary: {b:?}"),
+        FindingKind::Boundary => "heredoc text read as code".to_owned(),
         FindingKind::AnsiCDelimiter => "ANSI-C/locale quoted delimiter".to_owned(),
+        FindingKind::DelimiterExpansion => "delimiter holding an expansion".to_owned(),
+        FindingKind::ReadingOption(what) => format!("{what} (changes how later lines are read)"),
+        FindingKind::Unfollowed(what) => (*what).to_owned(),
     }
 }
 
@@ -80,29 +71,40 @@ impl Explanation {
                 h.opener.line,
                 h.opener.column,
                 if h.strip_tabs { "<<-" } else { "<<" },
-                crate::reason::clip(&h.delimiter.written, 40),
-                quoting(h.delimiter.quoting),
+                reason::clip(&h.written, 80),
+                if h.ansi_c {
+                    "ansi-c quoted"
+                } else if h.quoted {
+                    "quoted"
+                } else {
+                    "unquoted"
+                },
                 if h.strip_tabs { "strips tabs, " } else { "" },
                 context(h.context)
             ));
-            for f in self.report.findings.iter().filter(|f| f.heredoc == i) {
+            for f in self.report.findings.iter().filter(|f| f.heredoc == Some(i)) {
                 out.push_str(&format!(
                     "  {}:{}: {}: {}\n",
                     f.pos.line,
                     f.pos.column,
                     kind(&f.kind),
-                    f.excerpt
+                    reason::clip(&f.excerpt, 60)
                 ));
             }
+        }
+        for f in self.report.findings.iter().filter(|f| f.heredoc.is_none()) {
+            out.push_str(&format!(
+                "{}:{}: {}: {}\n",
+                f.pos.line,
+                f.pos.column,
+                kind(&f.kind),
+                reason::clip(&f.excerpt, 60)
+            ));
         }
         match &self.denial {
             None => out.push_str(&format!("verdict: {}\n", paint("32", "allow"))),
             Some(d) => {
-                out.push_str(&format!(
-                    "verdict: {} ({})\n",
-                    paint("31", "deny"),
-                    d.rule.id()
-                ));
+                out.push_str(&format!("verdict: {} ({})\n", paint("31", "deny"), d.rule.id()));
                 out.push_str(&format!("reason: {}\n", d.reason));
             }
         }
@@ -119,9 +121,9 @@ impl Explanation {
                 json!({
                     "line": h.opener.line,
                     "column": h.opener.column,
-                    "delimiter": h.delimiter.written,
-                    "closing_line": h.delimiter.closing,
-                    "quoting": quoting(h.delimiter.quoting),
+                    "delimiter": h.written,
+                    "closing_line": h.closing,
+                    "quoting": if h.ansi_c { "ansi-c quoted" } else if h.quoted { "quoted" } else { "unquoted" },
                     "strip_tabs": h.strip_tabs,
                     "context": context(h.context),
                     "body_line": h.body_line,
@@ -134,12 +136,13 @@ impl Explanation {
             .iter()
             .map(|f| {
                 json!({
-                    "heredoc": f.heredoc + 1,
+                    "heredoc": f.heredoc.map(|i| i + 1),
                     "line": f.pos.line,
                     "column": f.pos.column,
                     "kind": kind(&f.kind),
-                    "rule": analyze::rule_of(&f.kind).id(),
+                    "rule": reason::rule_of(&f.kind).id(),
                     "excerpt": f.excerpt,
+                    "shells": f.shells.iter().map(|s| s.name()).collect::<Vec<_>>(),
                 })
             })
             .collect();

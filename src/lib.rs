@@ -2,24 +2,23 @@
 //! unquoted heredoc body holds a command substitution the shell would run.
 //!
 //! The library is the whole guard; `main.rs` only wires stdin, stdout and the exit code.
+//! Its public face: [`check_command`], [`check_event`], [`explain`] and [`strip`], with
+//! their types.
 
-pub mod analyze;
-pub mod body;
-mod collect;
+mod check;
 pub mod config;
-pub mod delimiter;
-pub mod event;
+mod event;
 pub mod explain;
 pub mod ledger;
-mod lex;
 pub mod limits;
 pub mod output;
-pub mod prefilter;
 pub mod reason;
+mod report;
+mod rules;
 pub mod shell;
 pub mod strip;
 pub mod verdict;
-pub mod words;
 
-pub use analyze::check_command;
+pub use check::{EventVerdict, check_command, check_event, inspect};
+pub use report::{Finding, FindingKind, Heredoc, Report};
 pub use verdict::{Denial, Rule, Stage, Verdict};

@@ -5,7 +5,7 @@
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
-use heredoc_guard::analyze;
+use heredoc_guard::check_event;
 use heredoc_guard::verdict::{Denial, Rule, Stage};
 use heredoc_guard::{config, ledger, limits, output, reason};
 
@@ -212,7 +212,7 @@ fn hook() -> Outcome {
             None,
         );
     }
-    let result = analyze::check_event(&input);
+    let result = check_event(&input);
     match result.verdict.into_denial() {
         None => Outcome::Allow,
         Some(denial) => Outcome::Deny(denial, result.command),

@@ -1,12 +1,27 @@
 //! The messages: what the model reads when a command is denied. Each says what was found,
-//! where (line and column in the command), and how to rewrite; none is over ~600
-//! characters.
+//! where (line and column in the command), and how to rewrite; none is over 600
+//! characters. A delimiter is shown whole or not at all: advice never shows a clipped or
+//! altered delimiter, and control characters in it are named, not printed.
 
-use crate::analyze::{Finding, FindingKind, Report};
-use crate::body::BoundaryKind;
 use crate::limits::Limit;
-use crate::shell;
+use crate::report::{Finding, FindingKind, Heredoc, Report};
+use crate::shell::{Pos, Shell};
 use crate::verdict::{Denial, Rule, Stage};
+
+/// Longest delimiter shown in a message.
+const MAX_SHOWN_DELIMITER: usize = 80;
+
+/// The rule a finding falls under.
+pub fn rule_of(kind: &FindingKind) -> Rule {
+    match kind {
+        FindingKind::Substitution(_) => Rule::CommandSubstitution,
+        FindingKind::Boundary | FindingKind::DelimiterExpansion | FindingKind::Unfollowed(_) => {
+            Rule::HeredocBoundary
+        }
+        FindingKind::AnsiCDelimiter => Rule::AnsiCDelimiter,
+        FindingKind::ReadingOption(_) => Rule::ReadingOption,
+    }
+}
 
 pub fn internal(cause: &'static str) -> Denial {
     Denial::failure(
@@ -45,75 +60,144 @@ pub fn limit_denial(limit: Limit) -> Denial {
     )
 }
 
-pub fn parse_denial(failure: &shell::ParseFailure) -> Denial {
-    let message = clip(&failure.message, 200);
+/// The deny for a command the reader could not read: `what` says what, `cause` is the
+/// short static cause for the ledger.
+pub fn parse_denial(what: &str, cause: &'static str, at: Pos) -> Denial {
     Denial::failure(
         Rule::UnparsableCommand,
         Stage::Parse,
-        failure.cause,
+        cause,
         format!(
-            "could not parse the command: {message}; heredoc-guard denies what it cannot read. Check the quoting, and that every heredoc's closing line is the delimiter alone on its line (no spaces, no CR)."
+            "heredoc-guard could not read the command at line {}, column {}: {}; it denies what it cannot read. Check the quoting, and that every heredoc's closing line is the delimiter alone on its line (no spaces, no CR).",
+            at.line,
+            at.column,
+            clip(what, 160)
         ),
     )
 }
 
-/// At most `max` characters of `s` on one line, with `…` when cut.
+/// At most `max` characters of `s` on one line, with `…` when cut; newlines and control
+/// characters shown as `⏎` and `\xNN`.
 pub fn clip(s: &str, max: usize) -> String {
-    let one_line: String = s
-        .chars()
-        .map(|c| {
-            if c == '\n' {
-                '⏎'
-            } else if c.is_control() {
-                '?'
-            } else {
-                c
-            }
-        })
-        .collect();
-    if one_line.chars().count() <= max {
-        one_line
-    } else {
-        let mut cut: String = one_line.chars().take(max).collect();
-        cut.push('…');
-        cut
+    let mut out = String::new();
+    for (n, c) in s.chars().enumerate() {
+        if n == max {
+            out.push('…');
+            break;
+        }
+        match c {
+            '\n' => out.push('⏎'),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
     }
+    out
+}
+
+/// The delimiter as it can be shown, or `None` when it cannot be shown whole and as is.
+fn showable(s: &str) -> Option<&str> {
+    (s.chars().count() <= MAX_SHOWN_DELIMITER && !s.chars().any(char::is_control)).then_some(s)
+}
+
+/// Names the control characters of a delimiter, for a message.
+fn control_note(s: &str) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for c in s.chars() {
+        let name = match c {
+            '\r' => "a carriage return (CR)",
+            '\t' => "a tab",
+            c if c.is_control() => "a control character",
+            _ => continue,
+        };
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    if names.is_empty() {
+        String::new()
+    } else {
+        format!(" (its delimiter holds {})", names.join(" and "))
+    }
+}
+
+fn op(h: &Heredoc) -> &'static str {
+    if h.strip_tabs { "<<-" } else { "<<" }
+}
+
+/// How to name a heredoc: its opener as written, or where it is when the delimiter
+/// cannot be shown.
+fn named(h: &Heredoc) -> String {
+    match showable(&h.written) {
+        Some(w) => format!("{}{w} (opened at line {}, column {})", op(h), h.opener.line, h.opener.column),
+        None => format!(
+            "opened at line {}, column {}{}",
+            h.opener.line,
+            h.opener.column,
+            control_note(&h.written)
+        ),
+    }
+}
+
+/// The quoted form to suggest, or advice worded without the delimiter.
+fn quote_advice(h: &Heredoc) -> String {
+    match showable(&h.closing) {
+        Some(c) if !c.contains('\'') && !c.is_empty() => format!("quote the delimiter: {}'{c}'", op(h)),
+        _ => "quote the delimiter (put it in single quotes, so that the closing line stays the same)".to_owned(),
+    }
+}
+
+fn shell_list(shells: &[Shell]) -> String {
+    let mut names: Vec<&str> = shells.iter().map(|s| s.name()).collect();
+    names.sort_unstable();
+    names.dedup();
+    names.join(", ")
 }
 
 /// The message for the model: what, where, and the rewrite.
 pub fn reason(report: &Report, f: &Finding) -> String {
-    let h = &report.heredocs[f.heredoc];
-    let op = if h.strip_tabs { "<<-" } else { "<<" };
-    let written = clip(&h.delimiter.written, 40);
-    let closing = clip(&h.delimiter.closing, 40);
-    let quoted_form = if closing.contains('\'') {
-        "<<'EOF'".to_owned()
-    } else {
-        format!("{op}'{closing}'")
+    let h = f.heredoc.and_then(|i| report.heredocs.get(i));
+    let at = format!("line {}, column {}", f.pos.line, f.pos.column);
+    let excerpt = clip(&f.excerpt, 40);
+    let generic = Heredoc {
+        opener: f.pos,
+        written: String::new(),
+        closing: String::new(),
+        quoted: false,
+        ansi_c: false,
+        strip_tabs: false,
+        context: crate::shell::Context::TopLevel,
+        body_line: f.pos.line,
+        body: (0, 0),
+        closer: None,
+        runs: Vec::new(),
     };
-    let where_ = format!("line {}, column {}", f.pos.line, f.pos.column);
-    let opened = format!(
-        "{op}{written} (opened at line {}, column {})",
-        h.opener.line, h.opener.column
-    );
+    let h = h.unwrap_or(&generic);
     match &f.kind {
         FindingKind::Substitution(kind) => format!(
-            "heredoc-guard: {where_}: the body of the unquoted heredoc {opened} holds a {} \"{}\", which the shell runs on this machine before the command. If the body is data, quote the delimiter: {quoted_form}. If a value must expand, compute it first on its own line (v=$(cmd)) and use $v in the body.",
+            "heredoc-guard: {at}: the body of the unquoted heredoc {} holds a {} \"{excerpt}\", which the shell runs on this machine before the command. If the body is data, {}. If a value must expand, compute it first on its own line (v=$(cmd)) and use $v in the body.",
+            named(h),
             kind.describe(),
-            f.excerpt
+            quote_advice(h)
         ),
-        FindingKind::Boundary(BoundaryKind::JoinedCloser) => format!(
-            "heredoc-guard: {where_}: in the unquoted heredoc {opened}, a backslash at a line end joins lines, and bash ends the heredoc at the joined line \"{closing}\"; what follows runs as commands. Remove the trailing backslash, or quote the delimiter: {quoted_form}."
-        ),
-        FindingKind::Boundary(BoundaryKind::SwallowedCloser) => format!(
-            "heredoc-guard: {where_}: the last body line of the unquoted heredoc {opened} ends in a backslash, so bash joins the closing line into the body and reads on past it. Remove the trailing backslash (or write it as \\\\), or quote the delimiter: {quoted_form}."
-        ),
-        FindingKind::Boundary(BoundaryKind::EarlyEndInSubstitution) => format!(
-            "heredoc-guard: {where_}: inside $(...) the body line \"{}\" of heredoc {opened} starts with the delimiter and holds a `)`: bash ends the heredoc there and runs the rest of the line as code. Reword that line or pick a delimiter that no body line starts with.",
-            f.excerpt
+        FindingKind::Boundary => format!(
+            "heredoc-guard: {at}: {} read \"{excerpt}\" as commands, though it stands in a heredoc body: the heredoc ends elsewhere than it appears to (a backslash at a line end, a body line that starts with the delimiter inside $(...), or (( read as arithmetic). Write the closing line as the delimiter alone, put `)` on its own line, and {}.",
+            shell_list(&f.shells),
+            quote_advice(h)
         ),
         FindingKind::AnsiCDelimiter => format!(
-            "heredoc-guard: {where_}: ANSI-C/locale quoted delimiter {op}{written}: rewrite it with plain quotes, <<'EOF'."
+            "heredoc-guard: {at}: ANSI-C/locale quoted delimiter ($'...' or $\"...\"): bash closes on the decoded word, which readers get wrong. Rewrite it with plain single quotes, <<'EOF'."
+        ),
+        FindingKind::DelimiterExpansion => format!(
+            "heredoc-guard: {at}: the heredoc delimiter holds an expansion ($(...), ${{...}}, $[...] or backquotes): bash versions and zsh disagree on its closing line and on whether it quotes the body. Use a plain word as the delimiter, quoted: <<'EOF'."
+        ),
+        FindingKind::Unfollowed(what) => format!(
+            "heredoc-guard: {}: {what}; heredoc-guard denies what it cannot follow. Write `( (` with a space for nested subshells, and keep heredocs out of text bash reads twice.",
+            shell_list(&f.shells)
+        ),
+        FindingKind::ReadingOption(what) => format!(
+            "heredoc-guard: {at}: {what} changes how bash reads the lines after it (an alias can hold a heredoc the text does not show), which heredoc-guard does not follow. Run it as a command of its own, before this one."
         ),
     }
 }

@@ -3,14 +3,12 @@
 //!
 //! Quoted bodies are blanked; unquoted bodies are reduced to the substitutions in them
 //! (those run). Everything outside heredoc bodies is kept byte for byte, closing lines
-//! included. When the command cannot be read exactly (a parse failure, a limit, a body
-//! whose end bash reads differently, a body that cannot be mapped back to the source),
-//! `strip` gives an error, and the caller must scan the whole command.
+//! included. When the command cannot be read exactly (it cannot be read, or a shell reads
+//! its heredocs differently from how they appear), `strip` gives an error, and the caller
+//! must scan the whole command.
 
-use crate::analyze::{self, FindingKind};
-use crate::body;
-use crate::delimiter::Quoting;
-use crate::prefilter;
+use crate::check;
+use crate::report::FindingKind;
 use crate::verdict::Denial;
 
 /// Why a command could not be stripped.
@@ -18,10 +16,8 @@ use crate::verdict::Denial;
 pub enum StripError {
     /// The guard could not read the command (its deny says why).
     Unreadable(Denial),
-    /// Where bash ends a heredoc differs from the plain reading, or an ANSI-C delimiter.
+    /// A shell would end a heredoc elsewhere, or the command changes how it is read.
     UncertainBoundary,
-    /// A heredoc body could not be mapped back to the command's bytes.
-    Unmapped,
 }
 
 impl std::fmt::Display for StripError {
@@ -30,11 +26,7 @@ impl std::fmt::Display for StripError {
             StripError::Unreadable(d) => write!(f, "{}", d.reason),
             StripError::UncertainBoundary => write!(
                 f,
-                "a heredoc's end is uncertain (bash would read it differently); scan the whole command"
-            ),
-            StripError::Unmapped => write!(
-                f,
-                "a heredoc body could not be mapped back to the command; scan the whole command"
+                "a heredoc's end is uncertain (a shell would read it differently); scan the whole command"
             ),
         }
     }
@@ -42,51 +34,39 @@ impl std::fmt::Display for StripError {
 
 /// Removes heredoc bodies that are data from `command`.
 pub fn strip(command: &str) -> Result<String, StripError> {
-    if !prefilter::has_heredoc_operator(command.as_bytes()) {
-        return Ok(command.to_owned());
-    }
-    let report = analyze::inspect_with_spans(command).map_err(StripError::Unreadable)?;
-    if report.findings.iter().any(|f| {
-        matches!(
-            f.kind,
-            FindingKind::Boundary(_) | FindingKind::AnsiCDelimiter
-        )
-    }) {
+    let report = check::inspect(command).map_err(StripError::Unreadable)?;
+    if report
+        .findings
+        .iter()
+        .any(|f| !matches!(f.kind, FindingKind::Substitution(_)))
+    {
         return Err(StripError::UncertainBoundary);
     }
-    let mut cuts = Vec::with_capacity(report.heredocs.len());
-    for h in &report.heredocs {
-        // A heredoc read twice (from brush's rebuilt word and from the source) is cut
-        // once, where the source reading maps it.
-        let Some((start, end)) = h.body_span else {
-            let mapped_twin = report.heredocs.iter().any(|o| {
-                o.opener == h.opener && o.delimiter == h.delimiter && o.body_span.is_some()
-            });
-            if mapped_twin {
-                continue;
-            }
-            return Err(StripError::Unmapped);
-        };
-        let keep = match h.delimiter.quoting {
-            Quoting::Unquoted => body::substitutions(&h.body)
+    let mut cuts: Vec<(usize, usize, String)> = report
+        .heredocs
+        .iter()
+        .map(|h| {
+            let keep = h
+                .runs
                 .iter()
-                .map(|s| format!("{}\n", &h.body[s.start..s.end]))
-                .collect(),
-            Quoting::Quoted | Quoting::AnsiC => String::new(),
-        };
-        cuts.push((start, end, keep));
-    }
+                .filter_map(|&(s, e)| command.get(s..e))
+                .map(|s| format!("{s}\n"))
+                .collect::<String>();
+            (h.body.0, h.body.1, keep)
+        })
+        .collect();
     cuts.sort_by_key(|c| c.0);
     let mut out = String::with_capacity(command.len());
     let mut at = 0;
     for (start, end, keep) in cuts {
-        if start < at || end > command.len() {
-            return Err(StripError::Unmapped);
+        if start < at {
+            // A heredoc inside another's body (or one read twice): already cut.
+            continue;
         }
-        out.push_str(command.get(at..start).ok_or(StripError::Unmapped)?);
+        out.push_str(command.get(at..start).ok_or(StripError::UncertainBoundary)?);
         out.push_str(&keep);
         at = end;
     }
-    out.push_str(command.get(at..).ok_or(StripError::Unmapped)?);
+    out.push_str(command.get(at..).ok_or(StripError::UncertainBoundary)?);
     Ok(out)
 }

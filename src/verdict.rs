@@ -1,10 +1,10 @@
 //! The verdict type: what the guard decided about one hook event, and why.
 //!
 //! A [`Verdict`] is either an allow or a [`Denial`]. An allow can only be built from a
-//! [`crate::analyze::Checked`] token, which only the analysis module can create, so no
+//! [`crate::check::Checked`] token, which only the checked path can create, so no
 //! other path in the crate can turn a fault into an allow by accident.
 
-use crate::analyze::Checked;
+use crate::check::Checked;
 
 /// The stable rule ids written to the ledger and shown by `explain`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,6 +15,8 @@ pub enum Rule {
     HeredocBoundary,
     /// The delimiter is `$'…'` or `$"…"` quoted.
     AnsiCDelimiter,
+    /// The command changes how the shell reads the lines after it.
+    ReadingOption,
     /// The command could not be parsed.
     UnparsableCommand,
     /// The command is over an inspection limit.
@@ -32,6 +34,7 @@ impl Rule {
             Rule::CommandSubstitution => "heredoc-command-substitution",
             Rule::HeredocBoundary => "heredoc-boundary",
             Rule::AnsiCDelimiter => "ansi-c-delimiter",
+            Rule::ReadingOption => "reading-option",
             Rule::UnparsableCommand => "unparsable-command",
             Rule::InspectionLimit => "inspection-limit",
             Rule::InvalidEvent => "invalid-event",
@@ -49,6 +52,9 @@ impl Rule {
                 "the shell would end the heredoc somewhere other than where it appears to end"
             }
             Rule::AnsiCDelimiter => "heredoc delimiter uses $'...' or $\"...\" quoting",
+            Rule::ReadingOption => {
+                "the command defines an alias or changes how the shell reads later lines"
+            }
             Rule::UnparsableCommand => "the command could not be parsed",
             Rule::InspectionLimit => "the command is over an inspection limit",
             Rule::InvalidEvent => "the hook event could not be read",

@@ -1,25 +1,18 @@
-//! The shell is the oracle: generated heredoc commands run in real bash (and zsh when it
-//! is installed) in a sandbox; the guard must deny every command that ran the canary.
+//! The shells are the oracle: generated heredoc commands run in every shell the oracle has
+//! (bash 3.2 to 5.3, bash with extglob, zsh), each in a sandbox. The generator puts the
+//! canary word only inside heredoc bodies, so a canary run after an allow is a bypass,
+//! whatever the guard thinks of it: no excuse goes through the guard's own code.
 //!
 //! Size and seed: `HEREDOC_GUARD_DIFF_CASES` (default 3000) and `HEREDOC_GUARD_DIFF_SEED`.
-//! A failing case prints its seed, index and command, ready for fixtures/.
+//! Every bypass and false denial, with its seed, index and command, goes to
+//! `target/differential-report.txt`.
 //!
-//! A run of the canary is a bypass only when it came from heredoc text: when the guard
-//! allowed a command, the command is run again with its heredoc bodies removed (`strip`);
-//! if the canary still runs, it was ordinary, visible code (say, lines after a body that
-//! closed early), which this guard does not judge.
-//!
-//! Denied by design, left out of the false-denial rate: a heredoc without its closing line
-//! (bash runs such a body, but its extent is bash's guess), `$'…'`/`$"…"` delimiters,
-//! `${v@P}` (runs what the variable holds), and bash 5.3 `${ cmd; }` forms that bash 5.2
-//! rejects.
+//! A benign case is one where no shell ran the canary and bash 5.2 read it without a syntax
+//! error. Denied by design, and counted apart from false denials: a heredoc without its
+//! closing line, `$'…'` / `$"…"` delimiters, `${v@P}`, alias definitions.
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
-
-use heredoc_guard::analyze::{self, FindingKind};
-use heredoc_guard::body::SubstKind;
 
 use crate::generator as gen_;
 use crate::oracle::{self, Sandbox};
@@ -31,117 +24,96 @@ fn env_u64(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// Why the guard denied, as a report category.
-fn category(command: &str) -> String {
-    match analyze::inspect(command) {
-        Ok(report) => match report.findings.first().map(|f| &f.kind) {
-            Some(FindingKind::Substitution(k)) => format!("substitution: {k:?}"),
-            Some(FindingKind::Boundary(b)) => format!("boundary: {b:?}"),
-            Some(FindingKind::AnsiCDelimiter) => "ansi-c delimiter".to_owned(),
-            None => "allowed".to_owned(),
-        },
-        Err(d) => format!("{}: {}", d.rule.id(), d.failure.map_or("", |f| f.1)),
-    }
+/// Denied by design: not counted as false denials (decided from what the generator put
+/// in, never from the guard's answer).
+fn by_design(case: &gen_::Case) -> bool {
+    case.labels.iter().any(|l| {
+        matches!(
+            *l,
+            "missing-closer"
+                | "delim-ansi-c"
+                | "delim-locale"
+                | "prompt-transform"
+                | "delim-dollar-paren"
+                | "delim-quote-in-dollar-paren"
+                | "delim-dollar-brace"
+                | "delim-quote-in-dollar-brace"
+                | "delim-arith"
+                | "delim-backquote-part"
+        )
+    }) || matches!(case.shape, gen_::Shape::AliasHeredoc | gen_::Shape::InsideUnquotedBody)
 }
 
-/// Denied by design: not counted as false denials.
-fn by_design(case: &gen_::Case, category: &str) -> bool {
-    case.labels.contains(&"missing-closer")
-        || case.labels.contains(&"delim-ansi-c")
-        || category == "ansi-c delimiter"
-        || category == format!("substitution: {:?}", SubstKind::PromptExpansion)
-        || category == format!("substitution: {:?}", SubstKind::FunSub)
-}
-
+#[derive(Default)]
 struct Tally {
     cases: usize,
-    zsh_cases: usize,
     canary_cases: usize,
     benign: usize,
+    rejected_by_bash52: usize,
     bypasses: Vec<String>,
-    visible: usize,
     false_denials: BTreeMap<String, Vec<String>>,
     by_design: usize,
-}
-
-impl Tally {
-    fn new() -> Tally {
-        Tally {
-            cases: 0,
-            zsh_cases: 0,
-            canary_cases: 0,
-            benign: 0,
-            bypasses: Vec::new(),
-            visible: 0,
-            false_denials: BTreeMap::new(),
-            by_design: 0,
-        }
-    }
+    ran_in: BTreeMap<String, usize>,
 }
 
 fn run_suite(seed: u64, count: u64) -> Tally {
-    let bash = oracle::bash_path().expect("bash is required");
-    let zsh = oracle::zsh_path();
+    let shells = oracle::shells();
+    assert!(!shells.is_empty(), "no shell to run the oracle in");
+    let main_bash = shells
+        .iter()
+        .position(|s| s.name == "bash-5.2")
+        .or_else(|| shells.iter().position(|s| s.name == "system bash"))
+        .expect("a bash 5.2");
     let workers = 2u64;
     let results: Vec<Tally> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|w| {
-                let bash = bash.clone();
-                let zsh: Option<PathBuf> = zsh.clone();
                 scope.spawn(move || {
                     let sandbox = Sandbox::new();
-                    let mut t = Tally::new();
+                    let mut t = Tally::default();
                     let mut index = w;
                     while index < count {
                         let case = gen_::case(seed, index);
                         let command = case.render();
-                        let in_bash = sandbox.run(&bash, &command);
-                        let in_zsh = match (&zsh, case.bash_only) {
-                            (Some(z), false) => {
-                                t.zsh_cases += 1;
-                                Some(sandbox.run(z, &command))
-                            }
-                            _ => None,
-                        };
-                        let ran =
-                            in_bash.canary_ran || in_zsh.as_ref().is_some_and(|o| o.canary_ran);
+                        let outcomes: Vec<_> = shells.iter().map(|s| sandbox.run(s, &command)).collect();
+                        let ran: Vec<&str> = shells
+                            .iter()
+                            .zip(&outcomes)
+                            .filter(|(_, o)| o.canary_ran)
+                            .map(|(s, _)| s.name.as_str())
+                            .collect();
                         let denied = !heredoc_guard::check_command(&command).is_allow();
                         t.cases += 1;
                         let show = || {
                             format!(
-                                "seed {seed} index {index} shape {:?}\n---\n{command}\n---",
-                                case.shape
+                                "seed {seed} index {index} shape {:?} labels {:?}\n---\n{command}\n---",
+                                case.shape, case.labels
                             )
                         };
-                        if ran {
+                        if !ran.is_empty() {
                             t.canary_cases += 1;
-                            // Does the canary still run with every heredoc body removed?
-                            let visible = !denied
-                                && heredoc_guard::strip::strip(&command).is_ok_and(|stripped| {
-                                    (in_bash.canary_ran && sandbox.run(&bash, &stripped).canary_ran)
-                                        || (in_zsh.as_ref().is_some_and(|o| o.canary_ran)
-                                            && zsh.as_ref().is_some_and(|z| {
-                                                sandbox.run(z, &stripped).canary_ran
-                                            }))
-                                });
-                            if visible {
-                                t.visible += 1;
-                            } else if !denied {
-                                t.bypasses.push(format!(
-                                    "BYPASS (bash ran: {}, zsh ran: {:?}) {}",
-                                    in_bash.canary_ran,
-                                    in_zsh.as_ref().map(|o| o.canary_ran),
-                                    show()
-                                ));
+                            for r in &ran {
+                                *t.ran_in.entry((*r).to_owned()).or_default() += 1;
                             }
-                        } else if !in_bash.syntax_error && !in_bash.timed_out {
+                            if !denied {
+                                t.bypasses.push(format!("BYPASS (canary ran in {}) {}", ran.join(", "), show()));
+                            }
+                        } else if outcomes[main_bash].syntax_error || outcomes.iter().any(|o| o.timed_out) {
+                            t.rejected_by_bash52 += 1;
+                        } else {
                             t.benign += 1;
                             if denied {
-                                let cat = category(&command);
-                                if by_design(&case, &cat) {
+                                if by_design(&case) {
                                     t.by_design += 1;
                                 } else {
-                                    t.false_denials.entry(cat).or_default().push(show());
+                                    let rule = heredoc_guard::check_command(&command)
+                                        .into_denial()
+                                        .map(|d| d.rule.id())
+                                        .unwrap_or("?");
+                                    t.false_denials
+                                        .entry(format!("{rule} in {:?}", case.shape))
+                                        .or_default()
+                                        .push(show());
                                 }
                             }
                         }
@@ -156,17 +128,19 @@ fn run_suite(seed: u64, count: u64) -> Tally {
             .map(|h| h.join().expect("worker"))
             .collect()
     });
-    let mut total = Tally::new();
+    let mut total = Tally::default();
     for t in results {
         total.cases += t.cases;
-        total.zsh_cases += t.zsh_cases;
         total.canary_cases += t.canary_cases;
         total.benign += t.benign;
+        total.rejected_by_bash52 += t.rejected_by_bash52;
         total.bypasses.extend(t.bypasses);
-        total.visible += t.visible;
         total.by_design += t.by_design;
         for (k, v) in t.false_denials {
             total.false_denials.entry(k).or_default().extend(v);
+        }
+        for (k, v) in t.ran_in {
+            *total.ran_in.entry(k).or_default() += v;
         }
     }
     total
@@ -178,28 +152,27 @@ fn generated_heredoc_commands_never_run_the_canary_past_the_guard() {
     let seed = env_u64("HEREDOC_GUARD_DIFF_SEED", 0x5EED_2026);
     let t = run_suite(seed, count);
     let false_total: usize = t.false_denials.values().map(Vec::len).sum();
+    let shells: Vec<&str> = oracle::shells().iter().map(|s| s.name.as_str()).collect();
     let mut report = format!(
-        "differential: seed {seed}, {} cases ({} also under zsh{}), canary ran in {} ({} of them from visible code outside heredoc bodies), bypasses {}, benign {}, false denials {} ({:.2}%), denied by design {}\n",
+        "differential: seed {seed}, {} cases in {}; canary ran in {} cases ({}); bypasses {}; benign {}, false denials {} ({:.3}%), denied by design {}; rejected by bash 5.2 or timed out {}\n",
         t.cases,
-        t.zsh_cases,
-        if oracle::zsh_path().is_none() {
-            ", zsh not installed"
-        } else {
-            ""
-        },
+        shells.join(", "),
         t.canary_cases,
-        t.visible,
+        t.ran_in
+            .iter()
+            .map(|(k, v)| format!("{k}: {v}"))
+            .collect::<Vec<_>>()
+            .join(", "),
         t.bypasses.len(),
         t.benign,
         false_total,
         100.0 * false_total as f64 / t.benign.max(1) as f64,
-        t.by_design
+        t.by_design,
+        t.rejected_by_bash52,
     );
     for (cat, cases) in &t.false_denials {
         report.push_str(&format!("  false denials, {cat}: {}\n", cases.len()));
     }
-    // Printed past the test harness's capture, so a passing run shows its figures too;
-    // every bypass and false denial goes to target/differential-report.txt.
     let _ = std::io::stderr().write_all(report.as_bytes());
     let mut full = report.clone();
     for b in &t.bypasses {
@@ -214,34 +187,23 @@ fn generated_heredoc_commands_never_run_the_canary_past_the_guard() {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/differential-report.txt"),
         full,
     );
-    let examples: Vec<&String> = t
-        .false_denials
-        .values()
-        .flat_map(|v| v.iter().take(2))
-        .collect();
     assert!(
         t.bypasses.is_empty(),
         "{report}\n{}",
-        t.bypasses
-            .iter()
-            .take(5)
+        t.bypasses.iter().take(5).cloned().collect::<Vec<_>>().join("\n")
+    );
+    assert!(
+        false_total * 1000 <= t.benign,
+        "{report}\nfalse denials over 0.1%, e.g.:\n{}",
+        t.false_denials
+            .values()
+            .flat_map(|v| v.iter().take(2))
             .cloned()
             .collect::<Vec<_>>()
             .join("\n")
     );
-    assert!(
-        false_total * 50 <= t.benign,
-        "{report}\nfalse denials over 2%, e.g.:\n{}",
-        examples
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
-    assert!(
-        t.canary_cases > count as usize / 10,
-        "too few live cases: {report}"
-    );
+    assert!(t.canary_cases > count as usize / 10, "too few live cases: {report}");
+    assert!(t.benign > count as usize / 10, "too few benign cases: {report}");
 }
 
 #[test]

@@ -1,15 +1,5 @@
-//! The one integration-test binary: every test drives the built `heredoc-guard` binary
-//! the way an agent does (an event on stdin, an exit code and output back).
-
-mod cli;
+//! The one integration-test binary.
 mod differential;
-mod docs;
-mod fixtures;
 mod generator;
-mod launcher;
-mod ledger;
-mod limits;
 mod oracle;
-mod properties;
-mod subcommands;
 mod support;

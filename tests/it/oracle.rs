@@ -1,25 +1,105 @@
-//! The shell as oracle: run a command in real bash in a sandbox and see whether it ran the
-//! canary. The sandbox is a fresh temp dir, `env -i`, a PATH holding only `cat`, `true`
-//! and `canary`, stdin from /dev/null, and a timeout.
+//! The shells are the oracle: run a command in real shells, each in a sandbox, and see
+//! whether it ran the canary. The sandbox is a fresh temp dir, `env -i`, a PATH holding
+//! only `cat`, `true` and `canary`, stdin from /dev/null, and a timeout. Nothing here asks
+//! the guard anything.
+//!
+//! The shells: bash 3.2, 4.4, 5.1, 5.2 and 5.3 from `../shared/shells/` (CI has them),
+//! the system's bash, bash 5.2 with `extglob` on, and zsh. With `CI=true` a missing one
+//! fails the run; otherwise the suite uses what it finds and says which.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-/// Where bash is, if anywhere.
-pub fn bash_path() -> Option<PathBuf> {
-    ["/bin/bash", "/usr/bin/bash"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists())
+/// Words the generator writes only in heredoc bodies (tests/it/generator.rs). Each is a
+/// command in the sandbox that runs the canary: a shell that runs one of them as a command
+/// ran heredoc text, even where it did not run the word `canary`.
+pub const BODY_ONLY_WORDS: [&str; 17] = [
+    "plain", "text", "hash", "ends", "off", "50%", "a", "b", "c", "x", "EOF", "END-X", "_1", "EOS",
+    "Z9", "E.O", "it's",
+];
+
+/// One shell the oracle runs commands in.
+#[derive(Clone, Debug)]
+pub struct Oracle {
+    pub name: String,
+    pub path: PathBuf,
+    /// Extra arguments before `-c`.
+    pub args: Vec<&'static str>,
+    /// zsh: reads only what it shares with bash.
+    pub zsh: bool,
 }
 
-/// Where zsh is, if installed.
-pub fn zsh_path() -> Option<PathBuf> {
-    ["/bin/zsh", "/usr/bin/zsh"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists())
+fn find(candidates: &[&str]) -> Option<PathBuf> {
+    candidates.iter().map(PathBuf::from).find(|p| p.exists())
+}
+
+/// Where bash is, if anywhere (the system's).
+pub fn bash_path() -> Option<PathBuf> {
+    find(&["/bin/bash", "/usr/bin/bash"])
+}
+
+/// Every shell the oracle can use here; with `CI=true`, all of them or a panic.
+pub fn shells() -> &'static [Oracle] {
+    static SHELLS: OnceLock<Vec<Oracle>> = OnceLock::new();
+    SHELLS.get_or_init(|| {
+        let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/shells");
+        let mut out = Vec::new();
+        let mut missing = Vec::new();
+        for v in ["3.2", "4.4", "5.1", "5.2", "5.3"] {
+            let p = shared.join(format!("bash-{v}"));
+            if p.exists() {
+                out.push(Oracle {
+                    name: format!("bash-{v}"),
+                    path: p.clone(),
+                    args: vec![],
+                    zsh: false,
+                });
+                if v == "5.2" {
+                    out.push(Oracle {
+                        name: "bash-5.2+extglob".to_owned(),
+                        path: p,
+                        args: vec!["-O", "extglob"],
+                        zsh: false,
+                    });
+                }
+            } else {
+                missing.push(format!("bash-{v} ({})", p.display()));
+            }
+        }
+        match bash_path() {
+            Some(p) => out.push(Oracle {
+                name: "system bash".to_owned(),
+                path: p,
+                args: vec![],
+                zsh: false,
+            }),
+            None => missing.push("system bash (/bin/bash)".to_owned()),
+        }
+        match find(&["/usr/bin/zsh", "/bin/zsh"]) {
+            Some(p) => out.push(Oracle {
+                name: "zsh".to_owned(),
+                path: p,
+                args: vec![],
+                zsh: true,
+            }),
+            None => missing.push("zsh".to_owned()),
+        }
+        if !missing.is_empty() && std::env::var("CI").as_deref() == Ok("true") {
+            panic!("CI=true and shells are missing: {}", missing.join(", "));
+        }
+        eprintln!(
+            "oracle shells: {}{}",
+            out.iter().map(|o| o.name.as_str()).collect::<Vec<_>>().join(", "),
+            if missing.is_empty() {
+                String::new()
+            } else {
+                format!("; not found, skipped: {}", missing.join(", "))
+            }
+        );
+        out
+    })
 }
 
 fn find_tool(name: &str) -> PathBuf {
@@ -31,7 +111,7 @@ fn find_tool(name: &str) -> PathBuf {
 }
 
 /// What a sandboxed run showed.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub struct Outcome {
     pub canary_ran: bool,
     /// The shell reported a syntax error (or similar) on stderr.
@@ -49,30 +129,45 @@ impl Sandbox {
         let dir = tempfile::tempdir().expect("sandbox dir");
         let bin = dir.path().join("bin");
         std::fs::create_dir(&bin).expect("bin dir");
-        for tool in ["cat", "true"] {
-            std::os::unix::fs::symlink(find_tool(tool), bin.join(tool)).expect("symlink");
-        }
+        std::os::unix::fs::symlink(find_tool("true"), bin.join("true")).expect("symlink");
         let ran = dir.path().join("canary-ran");
         let script = format!("#!/bin/sh\necho ran >> '{}'\n", ran.display());
-        let canary = bin.join("canary");
-        std::fs::write(&canary, script).expect("canary");
+        // `cat` given heredoc text as an argument ran heredoc text too.
+        let words = std::iter::once("canary")
+            .chain(BODY_ONLY_WORDS)
+            .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
+            .collect::<Vec<_>>()
+            .join("|");
+        let cat = format!(
+            "#!/bin/sh\nfor a do case $a in {words}) echo ran >> '{}';; esac; done\nexec {} \"$@\"\n",
+            ran.display(),
+            find_tool("cat").display()
+        );
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&canary, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        std::fs::write(bin.join("cat"), cat).expect("cat");
+        std::fs::set_permissions(bin.join("cat"), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        for name in std::iter::once("canary").chain(BODY_ONLY_WORDS) {
+            let path = bin.join(name);
+            std::fs::write(&path, &script).expect("canary");
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        }
         std::fs::create_dir(dir.path().join("work")).expect("work dir");
         Sandbox { dir }
     }
 
     /// Runs `command` with `shell -c`.
-    pub fn run(&self, shell: &Path, command: &str) -> Outcome {
+    pub fn run(&self, shell: &Oracle, command: &str) -> Outcome {
         let ran = self.dir.path().join("canary-ran");
         let _ = std::fs::remove_file(&ran);
-        let mut child = Command::new(shell)
+        let work = self.dir.path().join("work");
+        let mut child = Command::new(&shell.path)
+            .args(&shell.args)
             .arg("-c")
             .arg(command)
             .env_clear()
             .env("PATH", self.dir.path().join("bin"))
-            .env("HOME", self.dir.path().join("work"))
-            .current_dir(self.dir.path().join("work"))
+            .env("HOME", &work)
+            .current_dir(&work)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -89,7 +184,7 @@ impl Sandbox {
                     timed_out = true;
                     break;
                 }
-                Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+                Ok(None) => std::thread::sleep(Duration::from_millis(1)),
                 Err(_) => break,
             }
         }
@@ -98,23 +193,35 @@ impl Sandbox {
             use std::io::Read;
             let _ = e.read_to_string(&mut stderr);
         }
+        // Whatever the commands wrote in the work dir goes, for the next run.
+        if let Ok(entries) = std::fs::read_dir(&work) {
+            for e in entries.flatten() {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
         Outcome {
             canary_ran: ran.exists(),
             syntax_error: stderr.contains("syntax error")
                 || stderr.contains("parse error")
-                || stderr.contains("bad substitution")
                 || stderr.contains("unexpected EOF")
-                || stderr.contains("here-document"),
+                || stderr.contains("unexpected end of file")
+                || stderr.contains("bad substitution")
+                || stderr.contains("unmatched"),
             timed_out,
         }
     }
 }
 
 #[test]
-fn sandbox_sees_a_canary_that_runs_and_one_that_does_not() {
-    let bash = bash_path().expect("bash");
+fn sandbox_sees_a_canary_that_runs_and_one_that_does_not_in_every_shell() {
     let sb = Sandbox::new();
-    assert!(sb.run(&bash, "canary").canary_ran);
-    assert!(!sb.run(&bash, "true").canary_ran);
-    assert!(!sb.run(&bash, "echo canary").canary_ran);
+    for shell in shells() {
+        assert!(sb.run(shell, "canary").canary_ran, "{}", shell.name);
+        assert!(!sb.run(shell, "true").canary_ran, "{}", shell.name);
+        assert!(!sb.run(shell, "echo canary").canary_ran, "{}", shell.name);
+        assert!(sb.run(shell, "plain text").canary_ran, "{}", shell.name);
+        assert!(!sb.run(shell, "no-such-command").canary_ran, "{}", shell.name);
+        assert!(sb.run(shell, "cat /dev/null plain").canary_ran, "{}", shell.name);
+        assert!(!sb.run(shell, "cat /dev/null").canary_ran, "{}", shell.name);
+    }
 }

@@ -1,0 +1,147 @@
+//! The one path from a command to a report and a verdict, shared by the hook, `explain`
+//! and `strip`: the fast path (nothing to read), the size limit, then the command read as
+//! every shell reads it, then the rules.
+//!
+//! This is the only module that can create a [`Checked`] token, so the only place an
+//! allow can come from.
+
+use crate::limits::{self, Limit};
+use crate::reason;
+use crate::report::Report;
+use crate::rules;
+use crate::shell::{self, Dialect, Reading, Shell};
+use crate::verdict::{Denial, Verdict};
+
+/// Proof that the checked path found nothing to deny. Only this module can make one.
+pub struct Checked(());
+
+/// Stack for the reading thread: the reader recurses once per nesting level, up to
+/// [`shell::MAX_NESTING`], in debug builds too.
+const READ_STACK_BYTES: usize = 256 * 1024 * 1024;
+
+/// Checks a shell command: the whole guard for one Bash command.
+pub fn check_command(command: &str) -> Verdict {
+    match inspect(command) {
+        Ok(report) => verdict_for(&report),
+        Err(denial) => Verdict::deny(denial),
+    }
+}
+
+/// Turns a report into a verdict: the first finding denies. Crate-private: a report built
+/// outside the checked path must not become an allow.
+pub(crate) fn verdict_for(report: &Report) -> Verdict {
+    match report.findings.first() {
+        None => Verdict::allow(Checked(())),
+        Some(f) => Verdict::deny(Denial::new(reason::rule_of(&f.kind), reason::reason(report, f))),
+    }
+}
+
+/// Reads `command` and applies the rules; a command that cannot be read is a denial.
+pub fn inspect(command: &str) -> Result<Report, Denial> {
+    let bytes = command.as_bytes();
+    if !shell::may_hold_heredoc(bytes) {
+        return Ok(Report::default());
+    }
+    if bytes.len() > limits::MAX_COMMAND_BYTES {
+        return Err(reason::limit_denial(Limit::CommandSize));
+    }
+    if let Some(at) = bytes.iter().position(|&b| matches!(b, 0 | 1 | 0x7f)) {
+        return Err(reason::parse_denial(
+            "a NUL, \\x01 or \\x7f byte, which bash treats specially",
+            "control byte",
+            shell::pos(bytes, at as u32),
+        ));
+    }
+    let readings = read_all(command)?;
+    let (intended, shells) = readings;
+    if let Some(e) = intended.error {
+        return Err(if e.limit {
+            reason::limit_denial(if e.cause == "number of heredocs" { Limit::Heredocs } else { Limit::Nesting })
+        } else {
+            reason::parse_denial(e.cause, "syntax error", shell::pos(bytes, e.at))
+        });
+    }
+    if let Some(h) = intended.heredocs.iter().find(|h| h.closer.is_none() && !h.ansi_c) {
+        return Err(reason::parse_denial(
+            "a heredoc has no closing line (a line holding only its delimiter)",
+            "heredoc without closing line",
+            shell::pos(bytes, h.op),
+        ));
+    }
+    if let Some(e) = shells.iter().find_map(|(_, r)| r.error.filter(|e| e.limit)) {
+        let _ = e;
+        return Err(reason::limit_denial(Limit::Nesting));
+    }
+    Ok(rules::report(command, &intended, &shells))
+}
+
+type Readings = (Reading, Vec<(Dialect, Reading)>);
+
+/// Reads the command as intended and as every shell, on a thread with a stack that holds
+/// the deepest nesting the reader follows; the thread is joined before this returns.
+fn read_all(command: &str) -> Result<Readings, Denial> {
+    let result = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("heredoc-guard-read".to_owned())
+            .stack_size(READ_STACK_BYTES)
+            .spawn_scoped(scope, || read_all_here(command))
+            .map(|handle| handle.join())
+    });
+    match result {
+        Ok(Ok(readings)) => Ok(readings),
+        Ok(Err(_panic)) => Err(reason::internal("the reader panicked")),
+        Err(_) => Err(reason::internal("could not start the reading thread")),
+    }
+}
+
+/// [`read_all`] on the calling thread (for the fuzzer, which must see panics); the caller
+/// provides a stack large enough for [`shell::MAX_NESTING`].
+pub fn read_all_here(command: &str) -> Readings {
+    let intended = shell::read(command, Dialect::new(Shell::Intended));
+    let mut shells = Vec::with_capacity(Shell::RUNNING.len() * 2);
+    let mut extglob = intended.features.extglob_chars;
+    for s in Shell::RUNNING {
+        let r = shell::read(command, Dialect::new(s));
+        extglob |= r.features.extglob_chars;
+        shells.push((Dialect::new(s), r));
+    }
+    if extglob {
+        // extglob is off in `bash -c`, but a user's shell may have it on: read both ways.
+        for s in Shell::RUNNING.into_iter().filter(|s| *s != Shell::Zsh) {
+            let d = Dialect { shell: s, extglob: true };
+            shells.push((d, shell::read(command, d)));
+        }
+    }
+    (intended, shells)
+}
+
+/// The outcome of one hook event: the verdict and the command bytes (for the ledger hash).
+pub struct EventVerdict {
+    pub verdict: Verdict,
+    /// The command, when the event held one; the ledger hashes it (empty otherwise).
+    pub command: Option<String>,
+}
+
+/// Checks one hook event as read from stdin.
+pub fn check_event(bytes: &[u8]) -> EventVerdict {
+    if bytes.len() > limits::MAX_EVENT_BYTES {
+        return EventVerdict {
+            verdict: Verdict::deny(reason::limit_denial(Limit::EventSize)),
+            command: None,
+        };
+    }
+    match crate::event::read(bytes) {
+        Ok(crate::event::Event::NotShell) => EventVerdict {
+            verdict: Verdict::allow(Checked(())),
+            command: None,
+        },
+        Ok(crate::event::Event::Shell(command)) => EventVerdict {
+            verdict: check_command(&command),
+            command: Some(command),
+        },
+        Err(e) => EventVerdict {
+            verdict: Verdict::deny(reason::invalid_event(e.cause, &e.detail)),
+            command: None,
+        },
+    }
+}

@@ -1,0 +1,208 @@
+//! What denies, from the readings of a command: text that any reading holds as a
+//! heredoc body (the intended reading's bodies and every shell's) must not be run by any
+//! shell, neither as a substitution the shell expands in an unquoted body nor as code it
+//! reads there. Plus the delimiters and commands the guard does not follow (`$'…'`
+//! delimiters, delimiters holding a command substitution, aliases and options that change
+//! how later lines are read).
+
+use crate::report::{Finding, FindingKind, Heredoc, Report};
+use crate::shell::{self, Dialect, Reading, Run, Shell};
+
+/// Turns the readings of `command` into the report.
+pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) -> Report {
+    let bytes = command.as_bytes();
+    let heredocs: Vec<Heredoc> = intended
+        .heredocs
+        .iter()
+        .enumerate()
+        .map(|(i, h)| Heredoc {
+            opener: shell::pos(bytes, h.op),
+            written: lossy(bytes, h.word.0, h.word.1),
+            closing: String::from_utf8_lossy(&h.closing).into_owned(),
+            quoted: h.quoted,
+            ansi_c: h.ansi_c,
+            strip_tabs: h.strip_tabs,
+            context: h.context,
+            body_line: shell::pos(bytes, h.body.0).line,
+            body: (h.body.0 as usize, h.body.1 as usize),
+            closer: h.closer.map(|(s, e)| (s as usize, e as usize)),
+            runs: intended
+                .exec
+                .iter()
+                .filter(|e| e.in_body == Some(i))
+                .map(|e| (e.at as usize, e.end as usize))
+                .collect(),
+        })
+        .collect();
+
+    // Every byte range that some reading holds as a heredoc body or closing line.
+    let mut regions: Vec<(u32, u32)> = intended
+        .heredocs
+        .iter()
+        .chain(shells.iter().flat_map(|(_, r)| r.heredocs.iter()))
+        .flat_map(|h| std::iter::once(h.body).chain(h.closer))
+        .filter(|(s, e)| s < e)
+        .collect();
+    regions.sort_unstable();
+    let regions = merge(regions);
+    let inside = |at: u32| {
+        let k = regions.partition_point(|&(s, _)| s <= at);
+        k > 0 && regions.get(k - 1).is_some_and(|&(_, e)| at < e)
+    };
+
+    let mut findings: Vec<Finding> = Vec::new();
+    let heredoc_of = |at: usize| heredocs.iter().position(|h| h.body.0 <= at && at < h.body.1);
+    for (dialect, reading) in shells {
+        for e in &reading.exec {
+            if !inside(e.at) {
+                continue;
+            }
+            let kind = match (e.what, e.in_body) {
+                (Run::Subst(k), Some(_)) => FindingKind::Substitution(k),
+                _ => FindingKind::Boundary,
+            };
+            let at = e.at as usize;
+            if let Some(f) = findings.iter_mut().find(|f| f.at == at && f.kind == kind) {
+                if !f.shells.contains(&dialect.shell) {
+                    f.shells.push(dialect.shell);
+                }
+                continue;
+            }
+            let excerpt = match kind {
+                FindingKind::Substitution(_) => lossy(bytes, e.at, e.end.max(e.at + 1)),
+                _ => line_from(bytes, at),
+            };
+            findings.push(Finding {
+                kind,
+                heredoc: heredoc_of(at),
+                at,
+                pos: shell::pos(bytes, e.at),
+                excerpt,
+                shells: vec![dialect.shell],
+            });
+        }
+    }
+    for (dialect, reading) in shells {
+        if let Some(what) = reading.unreliable {
+            if let Some(f) = findings.iter_mut().find(|f| f.kind == FindingKind::Unfollowed(what)) {
+                f.shells.push(dialect.shell);
+                continue;
+            }
+            findings.push(Finding {
+                kind: FindingKind::Unfollowed(what),
+                heredoc: None,
+                at: 0,
+                pos: shell::pos(bytes, 0),
+                excerpt: String::new(),
+                shells: vec![dialect.shell],
+            });
+        }
+    }
+    for (i, h) in intended.heredocs.iter().enumerate() {
+        let kind = if h.ansi_c {
+            FindingKind::AnsiCDelimiter
+        } else if h.word_has_expansion && delimiter_has_expansion(&bytes[h.word.0 as usize..h.word.1 as usize]) {
+            FindingKind::DelimiterExpansion
+        } else {
+            continue;
+        };
+        findings.push(Finding {
+            kind,
+            heredoc: Some(i),
+            at: h.word.0 as usize,
+            pos: shell::pos(bytes, h.word.0),
+            excerpt: lossy(bytes, h.word.0, h.word.1),
+            shells: vec![Shell::Intended],
+        });
+    }
+    for &(option, at) in &intended.options {
+        // Only lines read after the command can be read differently.
+        if !has_later_line(bytes, at as usize) {
+            continue;
+        }
+        findings.push(Finding {
+            kind: FindingKind::ReadingOption(option.describe()),
+            heredoc: None,
+            at: at as usize,
+            pos: shell::pos(bytes, at),
+            excerpt: line_from(bytes, at as usize),
+            shells: vec![Shell::Intended],
+        });
+    }
+    findings.sort_by_key(|f| (f.at, rank(&f.kind)));
+    Report { heredocs, findings }
+}
+
+/// Substitutions come first at one offset: they say the most.
+fn rank(k: &FindingKind) -> u8 {
+    match k {
+        FindingKind::Substitution(_) => 0,
+        FindingKind::AnsiCDelimiter | FindingKind::DelimiterExpansion => 1,
+        FindingKind::ReadingOption(_) => 2,
+        FindingKind::Boundary | FindingKind::Unfollowed(_) => 3,
+    }
+}
+
+fn merge(mut v: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
+    let mut out: Vec<(u32, u32)> = Vec::with_capacity(v.len());
+    for (s, e) in v.drain(..) {
+        match out.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => out.push((s, e)),
+        }
+    }
+    out
+}
+
+/// An expansion in a delimiter word outside quotes: `$(…)`, `${…}`, `$[…]`, `<(…)`, or
+/// backquotes holding quotes, a backslash or `$`. Shells read such words differently
+/// (measured): bash 5.2+ keeps its own re-print of a `$(…)` program, bash before 5.2
+/// removes the quotes inside them from the closing line and 4.4 and 5.1 count them as
+/// quoting, zsh counts quotes anywhere as quoting. A plain backquoted word reads the same
+/// everywhere but in quoting (3.2 and 4.4 count it as quoting), which the body rule covers.
+fn delimiter_has_expansion(word: &[u8]) -> bool {
+    let mut i = 0;
+    let mut quote = 0u8;
+    while i < word.len() {
+        let c = word[i];
+        match (quote, c) {
+            (0, b'\'' | b'"') => quote = c,
+            (q, _) if q != 0 && c == q => quote = 0,
+            (0 | b'"', b'\\') => i += 1,
+            (0, b'$') if matches!(word.get(i + 1), Some(b'(' | b'{' | b'[')) => return true,
+            (0, b'<' | b'>') if word.get(i + 1) == Some(&b'(') => return true,
+            (0, b'`') => {
+                let end = word[i + 1..].iter().position(|&b| b == b'`').map_or(word.len(), |p| i + 1 + p);
+                if word[i + 1..end].iter().any(|b| matches!(b, b'\'' | b'"' | b'\\' | b'$')) {
+                    return true;
+                }
+                i = end;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// True when a line with something on it follows the line holding `at`.
+fn has_later_line(bytes: &[u8], at: usize) -> bool {
+    let at = at.min(bytes.len());
+    match memchr::memchr(b'\n', &bytes[at..]) {
+        Some(n) => bytes[at + n..].iter().any(|c| !c.is_ascii_whitespace()),
+        None => false,
+    }
+}
+
+fn lossy(bytes: &[u8], start: u32, end: u32) -> String {
+    let end = (end as usize).min(bytes.len());
+    let start = (start as usize).min(end);
+    String::from_utf8_lossy(&bytes[start..end]).into_owned()
+}
+
+/// From `at` to the end of its line.
+fn line_from(bytes: &[u8], at: usize) -> String {
+    let at = at.min(bytes.len());
+    let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n);
+    String::from_utf8_lossy(&bytes[at..end]).into_owned()
+}

@@ -1,0 +1,484 @@
+//! bash's input layer, as `shell_getc`, `shell_ungetc`, `shell_ungets`, `push_string` and
+//! `read_a_line` in parse.y: the lexer reads one line at a time, with backslash-newline
+//! removed where bash removes it; heredoc lines are read from the stream after the current
+//! line; bash can push text back in front of what is left.
+
+use std::rc::Rc;
+
+use super::text::{Builder, Text};
+
+/// The current line buffer (bash's `shell_input_line`).
+#[derive(Clone, Debug)]
+enum Line {
+    /// No line read yet, or the stream ended.
+    Empty,
+    /// Bytes `start..end` of the stream, then `tail` (the newline bash adds, or a
+    /// backslash in place of it).
+    Stream {
+        start: usize,
+        end: usize,
+        tail: Option<u8>,
+    },
+    /// Text pushed back into the input; `true` when heredoc lines are read from it too.
+    Owned(Rc<Text<'static>>, bool),
+}
+
+impl Line {
+    fn len(&self) -> usize {
+        match self {
+            Line::Empty => 0,
+            Line::Stream { start, end, tail } => end - start + usize::from(tail.is_some()),
+            Line::Owned(t, _) => t.len(),
+        }
+    }
+}
+
+/// One heredoc line as `read_a_line` returns it.
+pub struct HereLine {
+    /// The line, newline included (joined when backslash-newlines are removed).
+    pub text: Text<'static>,
+    /// Stream offsets of the physical lines it came from.
+    pub start: usize,
+    pub end: usize,
+    /// The stream ended inside it (bash supplied the newline).
+    pub at_eof: bool,
+}
+
+/// The reader's input: a stream (the command, or a derived text) read line by line.
+pub struct Input<'s> {
+    stream: Rc<Text<'s>>,
+    /// Stream offset where the next line starts.
+    next: usize,
+    line: Line,
+    idx: usize,
+    /// Lines saved by `push_string`, restored when the pushed text runs out.
+    saved: Vec<(Line, usize)>,
+    /// bash's `eol_ungetc_lookahead`.
+    lookahead: Option<(u8, u32)>,
+    /// The origin of the last character returned.
+    last: u32,
+    /// What was read while capturing (nested captures share the outermost one).
+    capture: Option<Builder>,
+    capture_depth: usize,
+    /// Stream offset of the last character read, when it came from the stream.
+    last_stream: Option<usize>,
+    /// `last` and `last_stream` before the last two reads, for `ungetc`.
+    history: [(u32, Option<usize>); 2],
+}
+
+impl<'s> Input<'s> {
+    pub fn new(stream: Rc<Text<'s>>) -> Input<'s> {
+        Input {
+            stream,
+            next: 0,
+            line: Line::Empty,
+            idx: 0,
+            saved: Vec::new(),
+            lookahead: None,
+            last: 0,
+            capture: None,
+            capture_depth: 0,
+            last_stream: None,
+            history: [(0, None); 2],
+        }
+    }
+
+    /// Starts recording every character read (and every heredoc line).
+    pub fn capture_start(&mut self) {
+        if self.capture_depth == 0 {
+            self.capture = Some(Builder::default());
+        }
+        self.capture_depth += 1;
+    }
+
+    /// Stops recording; the outermost capture gives what was read.
+    pub fn capture_end(&mut self) -> Option<Text<'static>> {
+        self.capture_depth = self.capture_depth.saturating_sub(1);
+        if self.capture_depth == 0 {
+            let end = self.last;
+            self.capture.take().map(|b| b.finish(end + 1))
+        } else {
+            None
+        }
+    }
+
+    fn captured(&mut self, c: u8, origin: u32) {
+        if let Some(b) = self.capture.as_mut() {
+            b.push(c, origin);
+        }
+    }
+
+    pub fn stream(&self) -> &Text<'s> {
+        &self.stream
+    }
+
+    /// The command offset of the last character returned by [`Input::getc`].
+    pub fn last_origin(&self) -> u32 {
+        self.last
+    }
+
+    /// The command offset of the next character, without reading it.
+    pub fn next_origin(&self) -> u32 {
+        if let Some((_, o)) = self.lookahead {
+            return o;
+        }
+        if self.idx < self.line.len() {
+            return self.origin_in_line(self.idx);
+        }
+        self.stream.origin(self.next)
+    }
+
+    fn byte_in_line(&self, i: usize) -> Option<u8> {
+        match &self.line {
+            Line::Empty => None,
+            Line::Stream { start, end, tail } => {
+                if start + i < *end {
+                    self.stream.get(start + i)
+                } else if start + i == *end {
+                    *tail
+                } else {
+                    None
+                }
+            }
+            Line::Owned(t, _) => t.get(i),
+        }
+    }
+
+    fn origin_in_line(&self, i: usize) -> u32 {
+        match &self.line {
+            Line::Empty => self.stream.origin(self.next),
+            Line::Stream { start, .. } => self.stream.origin(start + i),
+            Line::Owned(t, _) => t.origin(i),
+        }
+    }
+
+    /// Reads the next physical line of the stream into the line buffer, as the top of
+    /// `shell_getc` does. False at the end of the stream.
+    fn fill(&mut self, remove_quoted_newline: bool) -> bool {
+        let bytes = self.stream.bytes();
+        let start = self.next;
+        if start >= bytes.len() {
+            self.line = Line::Empty;
+            self.idx = 0;
+            return false;
+        }
+        let rest = &bytes[start..];
+        let (end, next, newline) = match memchr::memchr(b'\n', rest) {
+            Some(n) => (start + n, start + n + 1, true),
+            None => (bytes.len(), bytes.len(), false),
+        };
+        // At the end of a string, a line ending in an unescaped backslash gets a
+        // backslash instead of the newline (when newlines are being removed).
+        let tail = if !newline && remove_quoted_newline && odd_trailing_backslashes(&bytes[start..end])
+        {
+            b'\\'
+        } else {
+            b'\n'
+        };
+        self.line = Line::Stream {
+            start,
+            end,
+            tail: Some(tail),
+        };
+        self.idx = 0;
+        self.next = next;
+        true
+    }
+
+    /// `shell_getc`: the next character, or `None` at the end of input.
+    pub fn getc(&mut self, remove_quoted_newline: bool) -> Option<u8> {
+        self.history = [self.history[1], (self.last, self.last_stream)];
+        if let Some((c, o)) = self.lookahead.take() {
+            self.last = o;
+            self.captured(c, o);
+            return Some(c);
+        }
+        loop {
+            if self.idx >= self.line.len() && self.saved.is_empty() && !self.fill(remove_quoted_newline) {
+                return None;
+            }
+            let mut c = self.byte_in_line(self.idx);
+            if c.is_some() {
+                self.idx += 1;
+            }
+            if c.is_none() {
+                // The pushed text ran out: back to the line it interrupted.
+                match self.saved.pop() {
+                    Some((line, idx)) => {
+                        self.line = line;
+                        self.idx = idx;
+                        c = self.byte_in_line(self.idx);
+                        if c.is_some() {
+                            self.idx += 1;
+                        } else {
+                            continue;
+                        }
+                    }
+                    None => continue,
+                }
+            }
+            let c = c?;
+            let origin = self.origin_in_line(self.idx - 1);
+            if c == b'\\' && remove_quoted_newline && self.byte_in_line(self.idx) == Some(b'\n') {
+                // `goto restart_read`: the pair disappears, the next line is read.
+                if !self.fill(remove_quoted_newline) {
+                    return None;
+                }
+                continue;
+            }
+            self.last = origin;
+            self.last_stream = match &self.line {
+                Line::Stream { start, .. } => Some(start + self.idx - 1),
+                _ => None,
+            };
+            self.captured(c, origin);
+            return Some(c);
+        }
+    }
+
+    /// `shell_ungetc`: gives back the last character read.
+    pub fn ungetc(&mut self, c: u8) {
+        if let Some(b) = self.capture.as_mut() {
+            b.pop();
+        }
+        let (last, last_stream) = self.history[1];
+        self.history = [self.history[0], self.history[0]];
+        let unread = self.last;
+        self.last = last;
+        self.last_stream = last_stream;
+        if self.idx > 0 {
+            self.idx -= 1;
+        } else {
+            self.lookahead = Some((c, unread));
+        }
+    }
+
+    /// `shell_ungets` when the current line is used up (the only way bash calls it):
+    /// the text becomes the current line.
+    pub fn ungets(&mut self, text: Text<'static>) {
+        if let Some(b) = self.capture.as_mut() {
+            // The pushed-back text is read again: what was captured of it goes.
+            for _ in 0..text.len() {
+                b.pop();
+            }
+        }
+        if self.idx < self.line.len() {
+            // The current line is not used up: the text comes first, then its rest.
+            self.push_string(text);
+        } else {
+            self.line = Line::Owned(Rc::new(text), false);
+            self.idx = 0;
+        }
+    }
+
+    /// `push_string`: reads `text` first, then the rest of the current line.
+    pub fn push_string(&mut self, text: Text<'static>) {
+        let line = std::mem::replace(&mut self.line, Line::Owned(Rc::new(text), false));
+        self.saved.push((line, self.idx));
+        self.idx = 0;
+    }
+
+    /// `push_string`, where heredoc lines are read from the pushed text itself.
+    pub fn push_string_own_heredocs(&mut self, text: Text<'static>) {
+        let line = std::mem::replace(&mut self.line, Line::Owned(Rc::new(text), true));
+        self.saved.push((line, self.idx));
+        self.idx = 0;
+    }
+
+    /// A heredoc line from pushed text that keeps its own heredoc lines.
+    fn read_pushed_line(&mut self) -> Option<HereLine> {
+        let Line::Owned(t, true) = &self.line else {
+            return None;
+        };
+        let t = Rc::clone(t);
+        if self.idx >= t.len() {
+            return None;
+        }
+        let rest = &t.bytes()[self.idx..];
+        let n = memchr::memchr(b'\n', rest).map_or(rest.len(), |n| n + 1);
+        let mut b = Builder::with_capacity(n + 1);
+        b.push_text(&t, self.idx, self.idx + n);
+        if b.last_byte() != Some(b'\n') {
+            b.push(b'\n', t.origin(t.len()));
+        }
+        let start = self.idx;
+        self.idx += n;
+        let text = b.finish(t.origin(self.idx));
+        Some(HereLine {
+            text,
+            start,
+            end: self.idx,
+            at_eof: false,
+        })
+    }
+
+    /// Drops what is left of the current line and any pushed text (bash's `reset_parser`).
+    pub fn discard_line(&mut self) {
+        self.line = Line::Empty;
+        self.idx = 0;
+        self.saved.clear();
+        self.lookahead = None;
+    }
+
+    /// True while pushed text is being read.
+    pub fn in_pushed_string(&self) -> bool {
+        !self.saved.is_empty()
+    }
+
+    /// `read_a_line`: the next heredoc line, read from the stream after the current line.
+    /// With `remove_quoted_newline` (an unquoted delimiter), backslash-newline pairs are
+    /// removed; a backslash keeps the character after it from being looked at.
+    pub fn read_line(&mut self, remove_quoted_newline: bool) -> Option<HereLine> {
+        let line = self.read_line_inner(remove_quoted_newline)?;
+        if let Some(b) = self.capture.as_mut() {
+            b.push_text(&line.text, 0, line.text.len());
+        }
+        Some(line)
+    }
+
+    fn read_line_inner(&mut self, remove_quoted_newline: bool) -> Option<HereLine> {
+        if let Some(l) = self.read_pushed_line() {
+            return Some(l);
+        }
+        let bytes = self.stream.bytes();
+        let start = self.next;
+        if start >= bytes.len() {
+            return None;
+        }
+        let rest = &bytes[start..];
+        let nl = memchr::memchr(b'\n', rest).map(|n| start + n);
+        let phys_end = nl.unwrap_or(bytes.len());
+        let has_backslash = memchr::memchr(b'\\', &bytes[start..phys_end]).is_some();
+        if !remove_quoted_newline || !has_backslash {
+            // One physical line, as it is.
+            let mut b = Builder::with_capacity(phys_end - start + 1);
+            b.push_text(&self.stream, start, phys_end);
+            let (end, at_eof) = match nl {
+                Some(n) => {
+                    b.push(b'\n', self.stream.origin(n));
+                    (n + 1, false)
+                }
+                None => {
+                    b.push(b'\n', self.stream.origin(bytes.len()));
+                    (bytes.len(), true)
+                }
+            };
+            self.next = end;
+            return Some(HereLine {
+                text: b.finish(self.stream.origin(end)),
+                start,
+                end,
+                at_eof,
+            });
+        }
+        // Joined lines: walk byte by byte as read_a_line does.
+        let mut b = Builder::with_capacity(phys_end - start + 1);
+        let mut i = start;
+        let mut pass_next = false;
+        let at_eof;
+        loop {
+            let Some(&c) = bytes.get(i) else {
+                // End of the stream: bash supplies the newline.
+                b.push(b'\n', self.stream.origin(bytes.len()));
+                at_eof = true;
+                break;
+            };
+            let origin = self.stream.origin(i);
+            i += 1;
+            if c == 0 {
+                continue;
+            }
+            if pass_next {
+                b.push(c, origin);
+                pass_next = false;
+            } else if c == b'\\' {
+                if bytes.get(i) == Some(&b'\n') {
+                    i += 1;
+                    continue;
+                }
+                pass_next = true;
+                b.push(c, origin);
+            } else {
+                b.push(c, origin);
+            }
+            if c == b'\n' {
+                at_eof = false;
+                break;
+            }
+        }
+        self.next = i;
+        Some(HereLine {
+            text: b.finish(self.stream.origin(i)),
+            start,
+            end: i,
+            at_eof,
+        })
+    }
+
+    /// The stream offset just past the last character read from the stream.
+    pub fn offset_after_last(&self) -> usize {
+        self.last_stream.map_or(self.next, |o| o + 1)
+    }
+
+    /// The stream offset where the next unread line starts.
+    pub fn next_line_offset(&self) -> usize {
+        self.next
+    }
+
+    /// True when nothing at all is left: no character in the line buffer, no pushed text,
+    /// no stream.
+    pub fn at_end(&self) -> bool {
+        self.lookahead.is_none()
+            && self.idx >= self.line.len()
+            && self.saved.is_empty()
+            && self.next >= self.stream.len()
+    }
+}
+
+fn odd_trailing_backslashes(line: &[u8]) -> bool {
+    line.iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_all(src: &str, rqn: bool) -> String {
+        let t = Rc::new(Text::command(src.as_bytes()));
+        let mut input = Input::new(t);
+        let mut out = Vec::new();
+        while let Some(c) = input.getc(rqn) {
+            out.push(c);
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    #[test]
+    fn getc_removes_backslash_newline_and_adds_the_final_newline() {
+        assert_eq!(read_all("a\\\nb", true), "ab\n");
+        assert_eq!(read_all("a\\\nb", false), "a\\\nb\n");
+        assert_eq!(read_all("a\\", true), "a\\\\");
+    }
+
+    #[test]
+    fn heredoc_lines_come_from_after_the_current_line() {
+        let t = Rc::new(Text::command(b"x\nbody\\\nmore\nEOF\nrest"));
+        let mut input = Input::new(t);
+        assert_eq!(input.getc(true), Some(b'x'));
+        assert_eq!(input.getc(true), Some(b'\n'));
+        let l = input.read_line(true).map(|l| l.text.bytes().to_vec());
+        assert_eq!(l.as_deref(), Some(&b"bodymore\n"[..]));
+        let l = input.read_line(false).map(|l| l.text.bytes().to_vec());
+        assert_eq!(l.as_deref(), Some(&b"EOF\n"[..]));
+        assert_eq!(input.getc(true), Some(b'r'));
+    }
+
+    #[test]
+    fn escaped_backslash_before_newline_joins_nothing() {
+        let t = Rc::new(Text::command(b"\na\\\\\nb\n"));
+        let mut input = Input::new(t);
+        input.getc(true);
+        let l = input.read_line(true).map(|l| l.text.bytes().to_vec());
+        assert_eq!(l.as_deref(), Some(&b"a\\\\\n"[..]));
+    }
+}

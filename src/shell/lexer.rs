@@ -1,0 +1,1198 @@
+//! bash's tokenizer: `read_token`, `read_token_word`, reserved words and the special
+//! cases of `special_case_tokens`, with the lexer state bash keeps in globals
+//! (`parser_state`, the last tokens read, pending heredocs, the end-of-substitution
+//! token). The grammar that drives it is in grammar.rs.
+
+use std::rc::Rc;
+
+use super::input::Input;
+use super::text::{Builder, Text};
+use super::{Context, Dialect, Exec, ReadError, Reading, Run, Shell, SubstKind};
+
+// parser_state flags (bash's parser.h).
+pub const PST_CASEPAT: u32 = 0x000001;
+pub const PST_ALLOWOPNBRC: u32 = 0x000004;
+pub const PST_SUBSHELL: u32 = 0x000020;
+pub const PST_CMDSUBST: u32 = 0x000040;
+pub const PST_CASESTMT: u32 = 0x000080;
+pub const PST_CONDCMD: u32 = 0x000100;
+pub const PST_CONDEXPR: u32 = 0x000200;
+pub const PST_EXTPAT: u32 = 0x001000;
+pub const PST_COMPASSIGN: u32 = 0x002000;
+pub const PST_ASSIGNOK: u32 = 0x004000;
+pub const PST_EOFTOKEN: u32 = 0x008000;
+pub const PST_REGEXP: u32 = 0x010000;
+pub const PST_REDIRLIST: u32 = 0x080000;
+pub const PST_NOEXPAND: u32 = 0x400000;
+pub const PST_FUNSUBST: u32 = 0x2000000;
+
+/// A token, as bash's `yylex` returns it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tok {
+    Word,
+    AssignmentWord,
+    Number,
+    RedirWord,
+    ArithCmd,
+    ArithForExprs,
+    CondCmd,
+    If,
+    Then,
+    Else,
+    Elif,
+    Fi,
+    Case,
+    Esac,
+    For,
+    Select,
+    While,
+    Until,
+    Do,
+    Done,
+    In,
+    Function,
+    Time,
+    TimeOpt,
+    TimeIgn,
+    LBrace,
+    RBrace,
+    Bang,
+    CondStart,
+    CondEnd,
+    Coproc,
+    AndAnd,
+    OrOr,
+    GreaterGreater,
+    LessLess,
+    LessLessMinus,
+    LessLessLess,
+    LessAnd,
+    GreaterAnd,
+    LessGreater,
+    GreaterBar,
+    AndGreater,
+    AndGreaterGreater,
+    BarAnd,
+    SemiSemi,
+    SemiAnd,
+    SemiSemiAnd,
+    /// `>`, `<`, `-`, `;`, `(`, `)`, `|`, `&`, newline.
+    Char(u8),
+    DolParen,
+    DolBrace,
+    Eof,
+    /// No token read yet (bash's 0).
+    None,
+}
+
+const RESERVED: [(&[u8], Tok); 22] = [
+    (b"if", Tok::If),
+    (b"then", Tok::Then),
+    (b"else", Tok::Else),
+    (b"elif", Tok::Elif),
+    (b"fi", Tok::Fi),
+    (b"case", Tok::Case),
+    (b"esac", Tok::Esac),
+    (b"for", Tok::For),
+    (b"select", Tok::Select),
+    (b"while", Tok::While),
+    (b"until", Tok::Until),
+    (b"do", Tok::Do),
+    (b"done", Tok::Done),
+    (b"in", Tok::In),
+    (b"function", Tok::Function),
+    (b"time", Tok::Time),
+    (b"{", Tok::LBrace),
+    (b"}", Tok::RBrace),
+    (b"!", Tok::Bang),
+    (b"[[", Tok::CondStart),
+    (b"]]", Tok::CondEnd),
+    (b"coproc", Tok::Coproc),
+];
+
+/// What a `$` construct in a word was.
+pub enum Expansion {
+    Dollar,
+    Quoted,
+}
+
+/// The word of the last WORD-like token.
+#[derive(Clone, Debug)]
+pub struct Word {
+    /// The token's text as bash builds it (quotes kept).
+    pub text: Text<'static>,
+    /// Command offsets of the word as written.
+    pub start: u32,
+    pub end: u32,
+    pub quoted: bool,
+    pub dollar: bool,
+    /// `$'…'` / `$"…"` somewhere in it.
+    pub ansi_c: bool,
+    /// Holds `$(…)`, backquotes, `${…}`, `$[…]` or `<(…)` (not counting quoting).
+    pub expansion: bool,
+    /// Spans of the text (byte offsets) already read as programs at parse time.
+    pub parsed: Vec<(usize, usize)>,
+}
+
+impl Word {
+    fn empty() -> Word {
+        Word {
+            text: Builder::default().finish(0),
+            start: 0,
+            end: 0,
+            quoted: false,
+            dollar: false,
+            ansi_c: false,
+            expansion: false,
+            parsed: Vec::new(),
+        }
+    }
+}
+
+/// A heredoc waiting for its body (bash's `redir_stack`).
+#[derive(Clone, Debug)]
+pub struct Pending {
+    pub op: u32,
+    pub strip_tabs: bool,
+    pub word: Word,
+}
+
+/// The reader of one text (the command, or text derived from it) as one shell.
+pub struct Reader<'s, 'o> {
+    pub d: Dialect,
+    pub input: Input<'s>,
+    pub out: &'o mut Reading,
+    pub depth: usize,
+    /// The depth this reader started at.
+    pub base_depth: usize,
+    pub context: Context,
+
+    pub parser_state: u32,
+    pub last_read_token: Tok,
+    pub token_before_that: Tok,
+    pub two_tokens_ago: Tok,
+    pub current_token: Tok,
+    pub token_to_read: Option<Tok>,
+    pub word_to_read: Option<Word>,
+    pub esacs_needed: i32,
+    pub expecting_in: i32,
+    /// bash 5.3's `expecting_in_command`.
+    pub expecting_in_command: Tok,
+    pub open_brace_count: i32,
+    pub need_here_doc: Vec<Pending>,
+    pub shell_eof_token: u8,
+    pub dstack: Vec<u8>,
+    pub extended_glob: bool,
+    pub eof_reached: bool,
+
+    /// The last word read.
+    pub word: Word,
+    /// The grammar's lookahead token and its word.
+    pub peeked: Option<(Tok, Option<Word>)>,
+    /// Command offsets of `$(…)` read as programs at parse time (start, end).
+    pub parsed: Vec<(u32, u32)>,
+    /// Command offset of the last token's first character.
+    pub tok_at: u32,
+}
+
+pub type R<T> = Result<T, ReadError>;
+
+pub fn shellmeta(c: u8) -> bool {
+    matches!(c, b'(' | b')' | b'<' | b'>' | b';' | b'&' | b'|')
+}
+
+pub fn shellbreak(c: u8) -> bool {
+    shellmeta(c) || matches!(c, b' ' | b'\t' | b'\n')
+}
+
+pub fn shellblank(c: u8) -> bool {
+    c == b' ' || c == b'\t'
+}
+
+pub fn shellquote(c: u8) -> bool {
+    matches!(c, b'"' | b'`' | b'\'')
+}
+
+fn shellexp(c: u8) -> bool {
+    matches!(c, b'$' | b'<' | b'>')
+}
+
+fn pattern_char(c: u8) -> bool {
+    matches!(c, b'@' | b'*' | b'+' | b'?' | b'!')
+}
+
+/// Characters a backslash escapes inside double quotes.
+pub fn bs_dquote(c: u8) -> bool {
+    matches!(c, b'\\' | b'`' | b'$' | b'"' | b'\n')
+}
+
+pub fn legal_variable_starter(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_'
+}
+
+pub fn legal_variable_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+pub fn legal_identifier(s: &[u8]) -> bool {
+    match s.split_first() {
+        Some((&c, rest)) => legal_variable_starter(c) && rest.iter().all(|&c| legal_variable_char(c)),
+        None => false,
+    }
+}
+
+/// Skips a `[…]` subscript starting at `s[i] == '['`; returns the index of the `]` or
+/// past the end (subst.c `skipsubscript`, simplified to brackets and quotes).
+fn skip_subscript(s: &[u8], i: usize) -> usize {
+    let mut depth = 0usize;
+    let mut j = i;
+    while j < s.len() {
+        match s[j] {
+            b'\\' => j += 1,
+            b'\'' => {
+                j += 1;
+                while j < s.len() && s[j] != b'\'' {
+                    j += 1;
+                }
+            }
+            b'"' => {
+                j += 1;
+                while j < s.len() && s[j] != b'"' {
+                    if s[j] == b'\\' {
+                        j += 1;
+                    }
+                    j += 1;
+                }
+            }
+            b'[' => depth += 1,
+            b']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return j;
+                }
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    s.len()
+}
+
+/// general.c `assignment`: the index of the `=` when `s` is an assignment word.
+pub fn assignment(s: &[u8], compound: bool) -> Option<usize> {
+    let &c = s.first()?;
+    if compound && c != b'[' {
+        return None;
+    }
+    if !compound && !legal_variable_starter(c) {
+        return None;
+    }
+    let mut i = 0;
+    while let Some(&c) = s.get(i) {
+        if c == b'=' {
+            return Some(i);
+        }
+        if c == b'[' {
+            let mut n = skip_subscript(s, i);
+            if s.get(n) != Some(&b']') {
+                return None;
+            }
+            n += 1;
+            if s.get(n) == Some(&b'+') && s.get(n + 1) == Some(&b'=') {
+                return Some(n + 1);
+            }
+            return (s.get(n) == Some(&b'=')).then_some(n);
+        }
+        if c == b'+' && s.get(i + 1) == Some(&b'=') {
+            return Some(i + 1);
+        }
+        if !legal_variable_char(c) {
+            return None;
+        }
+        i += 1;
+    }
+    None
+}
+
+fn legal_number(s: &[u8]) -> Option<i64> {
+    let s = std::str::from_utf8(s).ok()?;
+    let t = s.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\n');
+    t.parse::<i64>().ok()
+}
+
+impl<'s, 'o> Reader<'s, 'o> {
+    pub fn new(
+        d: Dialect,
+        text: Rc<Text<'s>>,
+        out: &'o mut Reading,
+        depth: usize,
+        context: Context,
+    ) -> Reader<'s, 'o> {
+        Reader {
+            d,
+            input: Input::new(text),
+            out,
+            depth,
+            base_depth: depth,
+            context,
+            parser_state: 0,
+            last_read_token: Tok::Char(b'\n'),
+            token_before_that: Tok::None,
+            two_tokens_ago: Tok::None,
+            current_token: Tok::Char(b'\n'),
+            token_to_read: None,
+            word_to_read: None,
+            esacs_needed: 0,
+            expecting_in: 0,
+            expecting_in_command: Tok::None,
+            open_brace_count: 0,
+            need_here_doc: Vec::new(),
+            shell_eof_token: 0,
+            dstack: Vec::new(),
+            extended_glob: d.extglob,
+            eof_reached: false,
+            word: Word::empty(),
+            peeked: None,
+            parsed: Vec::new(),
+            tok_at: 0,
+        }
+    }
+
+    pub fn is53(&self) -> bool {
+        matches!(self.d.shell, Shell::Bash53 | Shell::Intended)
+    }
+
+    pub fn err(&self, cause: &'static str) -> ReadError {
+        ReadError {
+            cause,
+            at: self.input.last_origin(),
+            limit: false,
+            discard: false,
+        }
+    }
+
+    pub fn limit(&self, cause: &'static str) -> ReadError {
+        ReadError {
+            cause,
+            at: self.input.last_origin(),
+            limit: true,
+            discard: false,
+        }
+    }
+
+    /// bash's `reset_parser` after an error it recovers from: the rest of the line goes,
+    /// and the parser starts afresh on the next one.
+    pub fn reset_parser(&mut self) {
+        self.dstack.clear();
+        self.open_brace_count = 0;
+        self.parser_state = 0;
+        self.need_here_doc.clear();
+        self.esacs_needed = 0;
+        self.expecting_in = 0;
+        self.expecting_in_command = Tok::None;
+        self.current_token = Tok::Char(b'\n');
+        self.last_read_token = Tok::Char(b'\n');
+        self.token_before_that = Tok::None;
+        self.token_to_read = None;
+        self.word_to_read = None;
+        self.peeked = None;
+        self.shell_eof_token = 0;
+        self.extended_glob = self.d.extglob;
+        self.depth = self.base_depth;
+        self.input.discard_line();
+    }
+
+    /// Enters one level of nesting; fails past the limit.
+    pub fn enter(&mut self) -> R<()> {
+        self.depth += 1;
+        if self.depth > super::MAX_NESTING {
+            return Err(self.limit("nesting depth"));
+        }
+        Ok(())
+    }
+
+    pub fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    pub fn run(&mut self, at: u32, end: u32, what: Run) {
+        self.out.exec.push(Exec {
+            at,
+            end,
+            what,
+            in_body: None,
+        });
+    }
+
+    fn getc(&mut self, rqn: bool) -> Option<u8> {
+        self.input.getc(rqn)
+    }
+
+    /// `yylex`: the next token, keeping the last three.
+    pub fn yylex(&mut self) -> R<Tok> {
+        self.two_tokens_ago = self.token_before_that;
+        self.token_before_that = self.last_read_token;
+        self.last_read_token = self.current_token;
+        let t = self.read_token()?;
+        self.current_token = t;
+        Ok(t)
+    }
+
+    /// Pushes a token back to be read next (bash's `token_to_read`).
+    pub fn unread(&mut self, t: Tok) {
+        self.token_to_read = Some(t);
+        if matches!(t, Tok::Word | Tok::AssignmentWord) {
+            self.word_to_read = Some(self.word.clone());
+        }
+    }
+
+    pub fn reserved_word_acceptable(&self, t: Tok) -> bool {
+        match t {
+            Tok::Char(b'\n' | b';' | b'(' | b')' | b'|' | b'&')
+            | Tok::LBrace
+            | Tok::RBrace
+            | Tok::AndAnd
+            | Tok::ArithCmd
+            | Tok::Bang
+            | Tok::BarAnd
+            | Tok::CondEnd
+            | Tok::Do
+            | Tok::Done
+            | Tok::Elif
+            | Tok::Else
+            | Tok::Esac
+            | Tok::Fi
+            | Tok::If
+            | Tok::OrOr
+            | Tok::SemiSemi
+            | Tok::SemiAnd
+            | Tok::SemiSemiAnd
+            | Tok::Then
+            | Tok::Time
+            | Tok::TimeOpt
+            | Tok::TimeIgn
+            | Tok::Coproc
+            | Tok::Until
+            | Tok::While
+            | Tok::None
+            | Tok::DolParen => true,
+            Tok::DolBrace if self.is53() => true,
+            _ => {
+                self.last_read_token == Tok::Word
+                    && matches!(self.token_before_that, Tok::Coproc | Tok::Function)
+            }
+        }
+    }
+
+    fn parsing_redirection(t: Tok) -> bool {
+        matches!(
+            t,
+            Tok::Char(b'<' | b'>')
+                | Tok::GreaterGreater
+                | Tok::GreaterBar
+                | Tok::LessGreater
+                | Tok::LessLessMinus
+                | Tok::LessLess
+                | Tok::LessLessLess
+                | Tok::LessAnd
+                | Tok::GreaterAnd
+                | Tok::AndGreater
+        )
+    }
+
+    pub fn command_token_position(&self, t: Tok) -> bool {
+        t == Tok::AssignmentWord
+            || (self.parser_state & PST_REDIRLIST != 0 && !Self::parsing_redirection(t))
+            || (!matches!(t, Tok::SemiSemi | Tok::SemiAnd | Tok::SemiSemiAnd)
+                && self.reserved_word_acceptable(t))
+    }
+
+    pub fn assignment_acceptable(&self, t: Tok) -> bool {
+        self.command_token_position(t) && self.parser_state & PST_CASEPAT == 0
+    }
+
+    fn time_command_acceptable(&self) -> bool {
+        match self.last_read_token {
+            Tok::None | Tok::Char(b';' | b'\n') if self.token_before_that == Tok::Char(b'|') => false,
+            Tok::None
+            | Tok::Char(b';' | b'\n' | b'&' | b'(' | b')')
+            | Tok::AndAnd
+            | Tok::OrOr
+            | Tok::While
+            | Tok::Do
+            | Tok::Until
+            | Tok::If
+            | Tok::Then
+            | Tok::Elif
+            | Tok::Else
+            | Tok::LBrace
+            | Tok::Bang
+            | Tok::Time
+            | Tok::TimeOpt
+            | Tok::TimeIgn
+            | Tok::DolParen => true,
+            _ => false,
+        }
+    }
+
+    /// `read_token (READ)`.
+    pub fn read_token(&mut self) -> R<Tok> {
+        if let Some(t) = self.token_to_read.take() {
+            if let Some(w) = self.word_to_read.take() {
+                self.word = w;
+            }
+            return Ok(t);
+        }
+        if self.parser_state & (PST_CONDCMD | PST_CONDEXPR) == PST_CONDCMD {
+            self.parser_state |= PST_CONDEXPR;
+            self.out.features.cond = true;
+            let end = self.parse_cond_command()?;
+            if end != Tok::CondEnd {
+                return Err(self.err("syntax error in conditional expression"));
+            }
+            self.token_to_read = Some(Tok::CondEnd);
+            self.parser_state &= !(PST_CONDEXPR | PST_CONDCMD);
+            return Ok(Tok::CondCmd);
+        }
+        let mut c = loop {
+            match self.getc(true) {
+                Some(c) if shellblank(c) => continue,
+                other => break other,
+            }
+        };
+        let Some(mut ch) = c.take() else {
+            self.eof_reached = true;
+            self.tok_at = self.input.next_origin();
+            return Ok(Tok::Eof);
+        };
+        self.tok_at = self.input.last_origin();
+        if ch == b'#' {
+            // A comment: discard to the end of the line.
+            loop {
+                match self.getc(false) {
+                    None => {
+                        if self.is53() {
+                            self.eof_reached = true;
+                            return Ok(Tok::Eof);
+                        }
+                        break;
+                    }
+                    Some(b'\n') => {
+                        self.input.ungetc(b'\n');
+                        break;
+                    }
+                    Some(_) => {}
+                }
+            }
+            // shell_getc (0) reads the newline again.
+            match self.getc(false) {
+                Some(_) => {}
+                None => {
+                    self.eof_reached = true;
+                    return Ok(Tok::Eof);
+                }
+            }
+            self.tok_at = self.input.last_origin();
+            ch = b'\n';
+        }
+        if ch == b'\n' {
+            if !self.need_here_doc.is_empty() {
+                self.gather_here_documents()?;
+            }
+            self.parser_state &= !PST_ASSIGNOK;
+            return Ok(Tok::Char(b'\n'));
+        }
+        if self.parser_state & PST_REGEXP != 0 {
+            return self.read_token_word(ch);
+        }
+        if shellmeta(ch) {
+            self.parser_state &= !PST_ASSIGNOK;
+            let peek = if self.parser_state & PST_CMDSUBST != 0 && ch == self.shell_eof_token {
+                self.getc(false)
+            } else {
+                self.getc(true)
+            };
+            if peek == Some(ch) {
+                match ch {
+                    b'<' => {
+                        let p2 = self.getc(true);
+                        return Ok(match p2 {
+                            Some(b'-') => Tok::LessLessMinus,
+                            Some(b'<') => Tok::LessLessLess,
+                            other => {
+                                if let Some(o) = other {
+                                    self.input.ungetc(o);
+                                }
+                                Tok::LessLess
+                            }
+                        });
+                    }
+                    b'>' => return Ok(Tok::GreaterGreater),
+                    b';' => {
+                        self.parser_state |= PST_CASEPAT;
+                        let p2 = self.getc(true);
+                        if p2 == Some(b'&') {
+                            return Ok(Tok::SemiSemiAnd);
+                        }
+                        if let Some(o) = p2 {
+                            self.input.ungetc(o);
+                        }
+                        return Ok(Tok::SemiSemi);
+                    }
+                    b'&' => return Ok(Tok::AndAnd),
+                    b'|' => return Ok(Tok::OrOr),
+                    b'(' => {
+                        if let Some(t) = self.parse_dparen()? {
+                            return Ok(t);
+                        }
+                    }
+                    _ => {}
+                }
+            } else {
+                match (ch, peek) {
+                    (b'<', Some(b'&')) => return Ok(Tok::LessAnd),
+                    (b'>', Some(b'&')) => return Ok(Tok::GreaterAnd),
+                    (b'<', Some(b'>')) => return Ok(Tok::LessGreater),
+                    (b'>', Some(b'|')) => return Ok(Tok::GreaterBar),
+                    (b'&', Some(b'>')) => {
+                        let p2 = self.getc(true);
+                        if p2 == Some(b'>') {
+                            return Ok(Tok::AndGreaterGreater);
+                        }
+                        if let Some(o) = p2 {
+                            self.input.ungetc(o);
+                        }
+                        return Ok(Tok::AndGreater);
+                    }
+                    (b'|', Some(b'&')) => return Ok(Tok::BarAnd),
+                    (b';', Some(b'&')) => {
+                        self.parser_state |= PST_CASEPAT;
+                        return Ok(Tok::SemiAnd);
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(p) = peek {
+                self.input.ungetc(p);
+            }
+            if ch == b')' && self.last_read_token == Tok::Char(b'(') && self.token_before_that == Tok::Word {
+                self.parser_state |= PST_ALLOWOPNBRC;
+            }
+            let subshell_paren = if self.is53() {
+                ch == b'(' && self.parser_state & (PST_CASEPAT | PST_CONDCMD) == 0 && self.last_read_token != Tok::Word
+            } else {
+                ch == b'(' && self.parser_state & PST_CASEPAT == 0
+            };
+            if subshell_paren {
+                self.parser_state |= PST_SUBSHELL;
+            } else if self.parser_state & PST_CASEPAT != 0 && ch == b')' {
+                self.parser_state &= !PST_CASEPAT;
+            } else if self.parser_state & PST_SUBSHELL != 0 && ch == b')' {
+                self.parser_state &= !PST_SUBSHELL;
+            }
+            if (ch != b'>' && ch != b'<') || peek != Some(b'(') {
+                return Ok(Tok::Char(ch));
+            }
+            // `<(` / `>(`: a word (process substitution).
+            return self.read_token_word(ch);
+        }
+        if ch == b'-' && matches!(self.last_read_token, Tok::LessAnd | Tok::GreaterAnd) {
+            return Ok(Tok::Char(b'-'));
+        }
+        self.read_token_word(ch)
+    }
+
+    /// `read_token_word`; a word (not a reserved word) is recorded as code this shell
+    /// reads, at its first character.
+    pub fn read_token_word(&mut self, first: u8) -> R<Tok> {
+        let t = self.read_token_word_inner(first)?;
+        if matches!(t, Tok::Word | Tok::AssignmentWord | Tok::Number | Tok::RedirWord) {
+            let at = self.word.start;
+            self.run(at, at, Run::Token);
+        }
+        Ok(t)
+    }
+
+    fn read_token_word_inner(&mut self, first: u8) -> R<Tok> {
+        use super::matched::{P_ALLOWESC, P_ARITH, P_ARRAYSUB, P_COMMAND, P_DOLBRACE, P_FIRSTCLOSE};
+        let start = self.input.last_origin();
+        let mut b = Builder::with_capacity(16);
+        let mut w = Word::empty();
+        w.start = start;
+        let mut all_digits = first.is_ascii_digit();
+        let mut dollar_present = false;
+        let mut quoted = false;
+        let mut pass_next = false;
+        let mut character = Some(first);
+        let mut origin = start;
+        enum Step {
+            Char,
+            Next,
+            Token,
+        }
+        while let Some(c) = character {
+            let cd = self.dstack.last().copied().unwrap_or(0);
+            let step = if pass_next {
+                pass_next = false;
+                Step::Char
+            } else if c == b'\\' {
+                if self.parser_state & PST_NOEXPAND != 0 {
+                    pass_next = true;
+                    quoted = true;
+                    Step::Char
+                } else {
+                    let peek = self.getc(false);
+                    if peek == Some(b'\n') {
+                        Step::Next
+                    } else {
+                        if let Some(p) = peek {
+                            self.input.ungetc(p);
+                            if cd == 0 || cd == b'`' || (cd == b'"' && bs_dquote(p)) {
+                                pass_next = true;
+                            }
+                        }
+                        quoted = true;
+                        Step::Char
+                    }
+                }
+            } else if self.parser_state & PST_FUNSUBST != 0
+                && b.is_empty()
+                && !quoted
+                && self.reserved_word_acceptable(self.last_read_token)
+                && c == b'}'
+            {
+                b.push(c, origin);
+                all_digits = false;
+                dollar_present = false;
+                character = None;
+                Step::Token
+            } else if shellquote(c) {
+                self.dstack.push(c);
+                b.push(c, origin);
+                if c == b'`' {
+                    self.out.features.backquote = true;
+                    w.expansion = true;
+                    self.parse_matched_pair(c, c, c, P_COMMAND, &mut b)?;
+                    if matches!(self.d.shell, Shell::Bash32 | Shell::Bash44) {
+                        quoted = true;
+                    }
+                } else {
+                    self.parse_matched_pair(c, c, c, 0, &mut b)?;
+                    quoted = true;
+                    if c == b'"' {
+                        dollar_present |= b.bytes().contains(&b'$');
+                    }
+                }
+                self.dstack.pop();
+                all_digits = false;
+                Step::Next
+            } else if self.parser_state & PST_REGEXP != 0 && (c == b'(' || c == b'|') {
+                if c == b'|' {
+                    Step::Char
+                } else {
+                    self.dstack.push(c);
+                    b.push(c, origin);
+                    self.raw_capture(|r| r.parse_matched_pair(cd, b'(', b')', 0, &mut b))?;
+                    self.dstack.pop();
+                    dollar_present = false;
+                    all_digits = false;
+                    Step::Next
+                }
+            } else if self.word_extglob(c, cd, origin, &mut b)? {
+                dollar_present = false;
+                all_digits = false;
+                Step::Next
+            } else if let Some(step) = self.word_expansion(c, cd, origin, &mut b, &mut w)? {
+                match step {
+                    Expansion::Dollar => {
+                        dollar_present = true;
+                        all_digits = false;
+                    }
+                    Expansion::Quoted => {
+                        quoted = true;
+                        all_digits = false;
+                    }
+                }
+                Step::Next
+            } else if c == b'['
+                && ((!b.is_empty()
+                    && self.assignment_acceptable(self.last_read_token)
+                    && legal_identifier(b.bytes()))
+                    || (b.is_empty() && self.parser_state & PST_COMPASSIGN != 0))
+            {
+                b.push(c, origin);
+                self.parse_matched_pair(cd, b'[', b']', P_ARRAYSUB, &mut b)?;
+                all_digits = false;
+                Step::Next
+            } else if c == b'='
+                && !b.is_empty()
+                && (self.assignment_acceptable(self.last_read_token)
+                    || self.parser_state & PST_ASSIGNOK != 0)
+                && token_is_assignment(b.bytes())
+                && self.peek_is(b'(')
+            {
+                b.push(b'=', origin);
+                b.push(b'(', self.input.last_origin());
+                self.parse_compound_assignment(&mut b)?;
+                b.push(b')', self.input.last_origin());
+                all_digits = false;
+                Step::Next
+            } else if shellbreak(c) {
+                self.input.ungetc(c);
+                Step::Token
+            } else {
+                Step::Char
+            };
+            match step {
+                Step::Token => break,
+                Step::Char => {
+                    b.push(c, origin);
+                    all_digits &= c.is_ascii_digit();
+                    dollar_present |= c == b'$';
+                }
+                Step::Next => {}
+            }
+            let cd = self.dstack.last().copied().unwrap_or(0);
+            character = self.getc(cd != b'\'' && !pass_next);
+            origin = self.input.last_origin();
+        }
+        let _ = (P_ALLOWESC, P_ARITH, P_DOLBRACE, P_FIRSTCLOSE);
+        let next_is_redir = matches!(character, Some(b'<' | b'>'));
+        w.end = self.input.next_origin();
+        let text = b.finish(w.end);
+        let bytes = text.bytes().to_vec();
+        w.quoted = quoted;
+        w.dollar = dollar_present;
+        w.text = text;
+        self.word = w;
+
+        // NUMBER: all digits before `<` / `>`, or after `<&` / `>&`.
+        if all_digits
+            && (next_is_redir || matches!(self.last_read_token, Tok::LessAnd | Tok::GreaterAnd))
+            && legal_number(&bytes).is_some_and(|n| i32::try_from(n).is_ok())
+        {
+            return Ok(Tok::Number);
+        }
+        if let Some(t) = self.special_case_tokens(&bytes) {
+            return Ok(t);
+        }
+        if !dollar_present
+            && !quoted
+            && self.reserved_word_acceptable(self.last_read_token)
+            && let Some(t) = self.check_reserved(&bytes)
+        {
+            return Ok(t);
+        }
+        let is_assignment = assignment(&bytes, self.parser_state & PST_COMPASSIGN != 0).is_some();
+        let nosplit = is_assignment
+            && (self.assignment_acceptable(self.last_read_token)
+                || self.parser_state & PST_COMPASSIGN != 0);
+        if self.command_token_position(self.last_read_token)
+            && (is_assignment_builtin(&bytes) || bytes == b"eval" || bytes == b"let")
+        {
+            self.parser_state |= PST_ASSIGNOK;
+        }
+        if bytes.first() == Some(&b'{')
+            && bytes.last() == Some(&b'}')
+            && next_is_redir
+            && bytes.len() >= 2
+            && legal_identifier(&bytes[1..bytes.len() - 1])
+        {
+            return Ok(Tok::RedirWord);
+        }
+        let result = if nosplit { Tok::AssignmentWord } else { Tok::Word };
+        match self.last_read_token {
+            Tok::Function => {
+                self.parser_state |= PST_ALLOWOPNBRC;
+            }
+            Tok::Case | Tok::Select | Tok::For => {
+                self.expecting_in += 1;
+            }
+            _ => {}
+        }
+        Ok(result)
+    }
+
+    /// Reads one character and gives it back; true when it is `want` (which is then
+    /// consumed).
+    fn peek_is(&mut self, want: u8) -> bool {
+        match self.getc(true) {
+            Some(c) if c == want => true,
+            Some(c) => {
+                self.input.ungetc(c);
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// An extended pattern `@(…)`, `!(…)`… in a word, when extglob is on.
+    fn word_extglob(&mut self, c: u8, cd: u8, origin: u32, b: &mut Builder) -> R<bool> {
+        if !pattern_char(c) {
+            return Ok(false);
+        }
+        if !self.extended_glob {
+            // Seen, for deciding whether extglob could change the reading.
+            if let Some(p) = self.getc(true) {
+                if p == b'(' {
+                    self.out.features.extglob_chars = true;
+                }
+                self.input.ungetc(p);
+            }
+            return Ok(false);
+        }
+        if !self.peek_is(b'(') {
+            return Ok(false);
+        }
+        self.out.features.extglob_chars = true;
+        self.dstack.push(b'(');
+        b.push(c, origin);
+        b.push(b'(', self.input.last_origin());
+        self.raw_capture(|r| r.parse_matched_pair(cd, b'(', b')', 0, b))?;
+        self.dstack.pop();
+        Ok(true)
+    }
+
+    /// Text bash reads as a pattern and expands only when it runs (an extended pattern,
+    /// a `=~` group): what the scan meets on the way (a `"$(…)"` it reads as a program)
+    /// is not what runs, which the word's expansion finds. Only the features are kept.
+    fn raw_capture(&mut self, f: impl FnOnce(&mut Self) -> R<()>) -> R<()> {
+        let saved = std::mem::take(&mut *self.out);
+        let parsed = self.parsed.len();
+        let r = f(self);
+        let scratch = std::mem::replace(&mut *self.out, saved);
+        self.parsed.truncate(parsed);
+        self.out.features.merge(scratch.features);
+        if self.out.unreliable.is_none() {
+            self.out.unreliable = scratch.unreliable;
+        }
+        r
+    }
+
+    /// `$(…)`, `<(…)`, `>(…)`, `${…}`, `$[…]`, `$'…'`, `$"…"`, `$$` in a word.
+    fn word_expansion(&mut self, c: u8, cd: u8, origin: u32, b: &mut Builder, w: &mut Word) -> R<Option<Expansion>> {
+        use super::matched::{P_ALLOWESC, P_ARITH, P_COMMAND, P_DOLBRACE, P_FIRSTCLOSE};
+        if !shellexp(c) {
+            return Ok(None);
+        }
+        let peek = self.getc(true);
+        let peek_at = self.input.last_origin();
+        let bash32 = self.d.shell == Shell::Bash32;
+        match peek {
+            Some(b'(') => {
+                b.push(c, origin);
+                b.push(b'(', peek_at);
+                w.expansion = true;
+                self.dstack.push(b'(');
+                let kind = if c == b'$' { SubstKind::Dollar } else { SubstKind::Process };
+                let r = self.parse_comsub(cd, b'(', b')', P_COMMAND, b, origin, kind);
+                self.dstack.pop();
+                r?;
+                Ok(Some(Expansion::Dollar))
+            }
+            Some(p @ (b'{' | b'[')) if c == b'$' => {
+                b.push(c, origin);
+                b.push(p, peek_at);
+                w.expansion = true;
+                if p == b'{' {
+                    self.out.features.dollar_brace = true;
+                    if self.d.funsub() && self.peek_funsub_char() {
+                        self.dstack.push(b'{');
+                        let r = self.parse_comsub(cd, b'{', b'}', P_COMMAND, b, origin, SubstKind::FunSub);
+                        self.dstack.pop();
+                        r?;
+                    } else {
+                        let flags = if bash32 { P_FIRSTCLOSE } else { P_FIRSTCLOSE | P_DOLBRACE };
+                        self.parse_matched_pair(cd, b'{', b'}', flags, b)?;
+                    }
+                } else {
+                    self.out.features.arith = true;
+                    self.parse_matched_pair(cd, b'[', b']', if bash32 { 0 } else { P_ARITH }, b)?;
+                }
+                Ok(Some(Expansion::Dollar))
+            }
+            Some(q @ (b'\'' | b'"')) if c == b'$' => {
+                b.push(c, origin);
+                b.push(q, peek_at);
+                self.dstack.push(q);
+                let flags = if q == b'\'' { P_ALLOWESC } else { 0 };
+                let r = self.parse_matched_pair(q, q, q, flags, b);
+                self.dstack.pop();
+                r?;
+                w.ansi_c = true;
+                Ok(Some(Expansion::Quoted))
+            }
+            Some(b'$') if c == b'$' => {
+                b.push(b'$', origin);
+                b.push(b'$', peek_at);
+                Ok(Some(Expansion::Dollar))
+            }
+            other => {
+                if let Some(o) = other {
+                    self.input.ungetc(o);
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    /// True when the next character may follow `${` in a bash 5.3 `${ cmd; }` (not read).
+    fn peek_funsub_char(&mut self) -> bool {
+        match self.getc(true) {
+            Some(c) => {
+                self.input.ungetc(c);
+                funsub_char(c)
+            }
+            None => false,
+        }
+    }
+
+    /// CHECK_FOR_RESERVED_WORD.
+    fn check_reserved(&mut self, tok: &[u8]) -> Option<Tok> {
+        let &(_, t) = RESERVED.iter().find(|(w, _)| *w == tok)?;
+        if self.parser_state & PST_CASEPAT != 0 && t != Tok::Esac {
+            return None;
+        }
+        if t == Tok::Time && !self.time_command_acceptable() {
+            return None;
+        }
+        if self.parser_state & PST_CASEPAT != 0
+            && matches!(self.last_read_token, Tok::Char(b'|') | Tok::Char(b'('))
+            && t == Tok::Esac
+        {
+            return None;
+        }
+        match t {
+            Tok::Esac => {
+                self.parser_state &= !(PST_CASEPAT | PST_CASESTMT);
+                self.esacs_needed -= 1;
+            }
+            Tok::Case => {
+                self.parser_state |= PST_CASESTMT;
+                if self.is53() {
+                    self.expecting_in_command = Tok::Case;
+                }
+                self.out.features.case = true;
+            }
+            Tok::CondEnd => self.parser_state &= !(PST_CONDCMD | PST_CONDEXPR),
+            Tok::CondStart => self.parser_state |= PST_CONDCMD,
+            Tok::For if self.is53() => self.expecting_in_command = Tok::For,
+            Tok::LBrace => self.open_brace_count += 1,
+            Tok::RBrace if self.open_brace_count > 0 => self.open_brace_count -= 1,
+            _ => {}
+        }
+        Some(t)
+    }
+
+    /// `special_case_tokens`.
+    fn special_case_tokens(&mut self, tok: &[u8]) -> Option<Tok> {
+        let is53 = self.is53();
+        if self.last_read_token == Tok::Word
+            && matches!(self.token_before_that, Tok::For | Tok::Case | Tok::Select)
+            && tok == b"in"
+        {
+            let case = if is53 {
+                self.expecting_in_command == Tok::Case
+            } else {
+                self.token_before_that == Tok::Case
+            };
+            if case {
+                self.parser_state |= PST_CASEPAT;
+                self.esacs_needed += 1;
+            }
+            if self.expecting_in > 0 {
+                self.expecting_in -= 1;
+            }
+            self.expecting_in_command = Tok::None;
+            return Some(Tok::In);
+        }
+        if self.expecting_in > 0
+            && matches!(self.last_read_token, Tok::Word | Tok::Char(b'\n'))
+            && tok == b"in"
+        {
+            let case = if is53 {
+                self.expecting_in_command == Tok::Case && self.parser_state & PST_CASESTMT != 0
+            } else {
+                self.parser_state & PST_CASESTMT != 0
+            };
+            if case {
+                self.parser_state |= PST_CASEPAT;
+                self.esacs_needed += 1;
+            }
+            self.expecting_in -= 1;
+            self.expecting_in_command = Tok::None;
+            return Some(Tok::In);
+        } else if self.expecting_in > 0
+            && matches!(self.last_read_token, Tok::Char(b'\n' | b';'))
+            && tok == b"do"
+        {
+            self.expecting_in -= 1;
+            self.expecting_in_command = Tok::None;
+            return Some(Tok::Do);
+        }
+        if self.last_read_token == Tok::Word
+            && matches!(self.token_before_that, Tok::For | Tok::Select)
+            && tok == b"do"
+        {
+            if self.expecting_in > 0 {
+                self.expecting_in -= 1;
+            }
+            self.expecting_in_command = Tok::None;
+            return Some(Tok::Do);
+        }
+        if self.esacs_needed > 0 && self.last_read_token == Tok::In && tok == b"esac" {
+            self.esacs_needed -= 1;
+            self.parser_state &= !PST_CASEPAT;
+            return Some(Tok::Esac);
+        }
+        if self.parser_state & PST_ALLOWOPNBRC != 0 {
+            self.parser_state &= !PST_ALLOWOPNBRC;
+            if tok == b"{" {
+                self.open_brace_count += 1;
+                return Some(Tok::LBrace);
+            }
+        }
+        if self.last_read_token == Tok::ArithForExprs && tok == b"do" {
+            return Some(Tok::Do);
+        }
+        if self.last_read_token == Tok::ArithForExprs && tok == b"{" {
+            self.open_brace_count += 1;
+            return Some(Tok::LBrace);
+        }
+        if self.open_brace_count > 0 && self.reserved_word_acceptable(self.last_read_token) && tok == b"}" {
+            self.open_brace_count -= 1;
+            return Some(Tok::RBrace);
+        }
+        if self.last_read_token == Tok::Time && tok == b"-p" {
+            return Some(Tok::TimeOpt);
+        }
+        if self.last_read_token == Tok::Time && tok == b"--" {
+            return Some(Tok::TimeIgn);
+        }
+        if self.last_read_token == Tok::TimeOpt && tok == b"--" {
+            return Some(Tok::TimeIgn);
+        }
+        if self.parser_state & PST_CONDEXPR != 0 && tok == b"]]" {
+            return Some(Tok::CondEnd);
+        }
+        None
+    }
+}
+
+/// bash 5.3: what may follow `${` for a command substitution run in this shell.
+pub fn funsub_char(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'|')
+}
+
+fn token_is_assignment(token: &[u8]) -> bool {
+    let mut t = token.to_vec();
+    t.push(b'=');
+    assignment(&t, false) == Some(token.len())
+}
+
+fn is_assignment_builtin(w: &[u8]) -> bool {
+    matches!(
+        w,
+        b"alias" | b"declare" | b"export" | b"local" | b"readonly" | b"typeset"
+    )
+}

@@ -1,0 +1,337 @@
+//! The one place that reads shell text: a reader of bash modelled on bash's own parser
+//! (parse.y: `shell_getc`, `read_token`, `read_token_word`, `parse_matched_pair`,
+//! `parse_comsub`, `gather_here_documents`, make_cmd.c: `make_here_document`), run once
+//! per shell the command may meet.
+//!
+//! A [`Reading`] says, for one shell, where every heredoc body is and what that shell
+//! runs: every token it reads as code and every substitution it expands, each as an
+//! offset in the command. The rules compare readings: text that one shell reads as a
+//! heredoc body and another runs is found wherever it sits.
+//!
+//! Total by construction: every byte is read by one state of the reader; a construct that
+//! does not close, a state the reader does not know, or a byte it cannot place ends the
+//! reading with a [`ReadError`].
+
+mod expand;
+mod grammar;
+mod heredoc;
+mod input;
+mod lexer;
+mod matched;
+mod old;
+mod prefilter;
+mod settings;
+mod text;
+
+pub use prefilter::may_hold_heredoc;
+pub use text::{Pos, Text, pos};
+
+/// The shells a command is read as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Shell {
+    /// The reading a careful person has: bash 5.3's grammar without its quirks (heredocs
+    /// close on a physical line equal to the delimiter, or the delimiter and `)` inside a
+    /// command substitution; text bash pushes back keeps its own heredoc bodies). Not a
+    /// shell that runs anything: its bodies are what the command's author meant as bodies.
+    Intended,
+    Bash32,
+    Bash44,
+    Bash51,
+    Bash52,
+    Bash53,
+    Zsh,
+}
+
+impl Shell {
+    /// Every shell that runs commands, in the order they are read.
+    pub const RUNNING: [Shell; 6] = [
+        Shell::Bash52,
+        Shell::Bash53,
+        Shell::Bash51,
+        Shell::Bash44,
+        Shell::Bash32,
+        Shell::Zsh,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Shell::Intended => "the intended reading",
+            Shell::Bash32 => "bash 3.2",
+            Shell::Bash44 => "bash 4.4",
+            Shell::Bash51 => "bash 5.1",
+            Shell::Bash52 => "bash 5.2",
+            Shell::Bash53 => "bash 5.3",
+            Shell::Zsh => "zsh",
+        }
+    }
+}
+
+/// A shell and the options that change how it reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dialect {
+    pub shell: Shell,
+    /// bash's `extglob` (off in `bash -c` unless the command turns it on).
+    pub extglob: bool,
+}
+
+impl Dialect {
+    pub fn new(shell: Shell) -> Dialect {
+        Dialect {
+            shell,
+            extglob: false,
+        }
+    }
+
+    /// `$(…)` is parsed by a recursive call of the parser (bash 5.2+, zsh).
+    pub(crate) fn recursive_comsub(self) -> bool {
+        matches!(
+            self.shell,
+            Shell::Intended | Shell::Bash52 | Shell::Bash53 | Shell::Zsh
+        )
+    }
+
+    /// bash 5.3's `${ cmd; }` and `${| cmd; }`.
+    pub(crate) fn funsub(self) -> bool {
+        matches!(self.shell, Shell::Intended | Shell::Bash53)
+    }
+
+    /// A heredoc line that starts with the delimiter and holds a `)` ends the heredoc
+    /// inside `$(…)` (make_here_document's backwards-compatibility branch, bash 5.2+).
+    pub(crate) fn early_end(self) -> bool {
+        matches!(self.shell, Shell::Bash52 | Shell::Bash53)
+    }
+
+    /// Heredoc lines of an unquoted delimiter are joined before the closing line is
+    /// looked for (every real shell); the intended reading looks at physical lines.
+    pub(crate) fn joins_closer(self) -> bool {
+        !matches!(self.shell, Shell::Intended)
+    }
+
+    /// bash reads heredoc lines from the input stream even while it reads text it pushed
+    /// back (parse_dparen's nested subshell); the intended reading reads them from the
+    /// pushed text.
+    pub(crate) fn heredoc_from_stream(self) -> bool {
+        !matches!(self.shell, Shell::Intended | Shell::Zsh)
+    }
+
+    /// Quote removal on every delimiter, quoted or not (bash before 5.2).
+    pub(crate) fn always_quote_removal(self) -> bool {
+        matches!(self.shell, Shell::Bash32 | Shell::Bash44 | Shell::Bash51)
+    }
+
+    pub(crate) fn is_zsh(self) -> bool {
+        self.shell == Shell::Zsh
+    }
+
+    /// Which algorithm finds the end of `$(…)` at parse time.
+    pub(crate) fn comsub_scanner(self) -> ComsubScanner {
+        match self.shell {
+            Shell::Bash32 => ComsubScanner::MatchedPair,
+            Shell::Bash44 => ComsubScanner::Old44,
+            Shell::Bash51 => ComsubScanner::Old51,
+            _ => ComsubScanner::Recursive,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ComsubScanner {
+    Recursive,
+    Old51,
+    Old44,
+    MatchedPair,
+}
+
+/// Where a heredoc sits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Context {
+    TopLevel,
+    /// Inside `$(…)`, `<(…)`, `>(…)` or bash 5.3 `${ …; }`.
+    Substitution,
+    /// Inside a backquoted command.
+    Backquote,
+    /// In text bash reads twice (arithmetic, patterns) or pushes back.
+    Reread,
+}
+
+/// One heredoc as a shell reads it.
+#[derive(Clone, Debug)]
+pub struct Heredoc {
+    /// Command offset of the `<<` / `<<-` operator.
+    pub op: u32,
+    pub strip_tabs: bool,
+    /// Command offsets of the delimiter word as written.
+    pub word: (u32, u32),
+    /// Any quoting in the delimiter: the body is data.
+    pub quoted: bool,
+    /// `$'…'` or `$"…"` in the delimiter.
+    pub ansi_c: bool,
+    /// The delimiter holds a substitution (`$(…)`, backquotes, `${…}`, `$[…]`): bash closes
+    /// on the word as it keeps it, which is not always the word as written.
+    pub word_has_expansion: bool,
+    /// The closing line the shell waits for.
+    pub closing: Vec<u8>,
+    /// Command offsets of the body (from the first body line to the closing line).
+    pub body: (u32, u32),
+    /// Command offsets of the closing line; `None` when the input ended first.
+    pub closer: Option<(u32, u32)>,
+    /// Ended by a line that starts with the delimiter and holds the `)` of the enclosing
+    /// substitution (bash 5.2+); the rest of that line was read as code.
+    pub early_end: bool,
+    /// For an unquoted delimiter: the text the shell expands (lines joined, tabs stripped).
+    pub document: Option<Text<'static>>,
+    pub context: Context,
+}
+
+/// What runs at a command offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Run {
+    /// A token read as code.
+    Token,
+    /// A substitution in a word or in a heredoc body.
+    Subst(SubstKind),
+}
+
+/// A construct that makes the shell run a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SubstKind {
+    /// `$(…)`, also nested in `${…}`, `$((…))` or `$[…]`.
+    Dollar,
+    /// `` `…` ``.
+    Backtick,
+    /// `<(…)` / `>(…)`.
+    Process,
+    /// bash 5.3 `${ cmd; }` / `${| cmd; }`.
+    FunSub,
+    /// `${name@P}`: prompt expansion runs substitutions held in the variable.
+    PromptExpansion,
+    /// zsh `${(e)x}` / `${(%)x}`: evaluates substitutions held in the variable.
+    ZshEvaluation,
+}
+
+impl SubstKind {
+    /// A few words for a person.
+    pub fn describe(self) -> &'static str {
+        match self {
+            SubstKind::Dollar => "command substitution $(...)",
+            SubstKind::Backtick => "backtick command substitution",
+            SubstKind::Process => "process substitution <(...)",
+            SubstKind::FunSub => "bash 5.3 ${ cmd; } substitution",
+            SubstKind::PromptExpansion => "${name@P} prompt expansion",
+            SubstKind::ZshEvaluation => "zsh ${(e)...} evaluation",
+        }
+    }
+}
+
+/// Something a shell runs, and where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exec {
+    pub at: u32,
+    /// Where the construct ends (for excerpts); equal to `at` for tokens.
+    pub end: u32,
+    pub what: Run,
+    /// Found in the body of heredoc number `n` of the same reading.
+    pub in_body: Option<usize>,
+}
+
+/// A command that changes how the shell reads the lines after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Setting {
+    /// `alias name=value`: with alias expansion on, the value replaces the word.
+    AliasDefinition,
+    /// `shopt -s expand_aliases`, `set -o posix`, `POSIXLY_CORRECT=…`.
+    AliasExpansion,
+    /// `set -H` / `set -o histexpand`: `!` rewrites later lines.
+    HistoryExpansion,
+    /// `shopt -s extglob`.
+    Extglob,
+    /// `BASH_COMPAT=…` / `shopt -s compat…`.
+    Compat,
+}
+
+impl Setting {
+    /// A few words for a person.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Setting::AliasDefinition => "an alias definition",
+            Setting::AliasExpansion => "a command that turns alias expansion or POSIX mode on",
+            Setting::HistoryExpansion => "a command that turns history expansion on",
+            Setting::Extglob => "shopt -s extglob",
+            Setting::Compat => "a bash compatibility setting",
+        }
+    }
+}
+
+/// One shell's reading of a command.
+#[derive(Clone, Debug, Default)]
+pub struct Reading {
+    pub heredocs: Vec<Heredoc>,
+    pub exec: Vec<Exec>,
+    /// Commands that change how later lines are read, with the offset of the command.
+    pub options: Vec<(Setting, u32)>,
+    /// The constructs seen, for deciding which other shells could read differently.
+    pub features: Features,
+    /// For bash: the reading stopped at a syntax error after complete commands that bash
+    /// runs before it reads on.
+    pub error: Option<ReadError>,
+    /// The shell reads part of the command in a way the reader does not follow (what).
+    pub unreliable: Option<&'static str>,
+}
+
+/// Constructs where shells are known to read differently.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    pub heredoc: bool,
+    pub comsub: bool,
+    pub backquote: bool,
+    pub arith: bool,
+    pub dollar_brace: bool,
+    pub extglob_chars: bool,
+    pub cond: bool,
+    pub case: bool,
+    pub dparen_subshell: bool,
+}
+
+impl Features {
+    pub fn merge(&mut self, o: Features) {
+        self.heredoc |= o.heredoc;
+        self.comsub |= o.comsub;
+        self.backquote |= o.backquote;
+        self.arith |= o.arith;
+        self.dollar_brace |= o.dollar_brace;
+        self.extglob_chars |= o.extglob_chars;
+        self.cond |= o.cond;
+        self.case |= o.case;
+        self.dparen_subshell |= o.dparen_subshell;
+    }
+}
+
+/// Why a text could not be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadError {
+    /// A short static cause.
+    pub cause: &'static str,
+    /// Command offset near which it happened.
+    pub at: u32,
+    /// Over a limit rather than malformed.
+    pub limit: bool,
+    /// bash drops the rest of the line and reads on (an error inside `a=(…)`).
+    pub discard: bool,
+}
+
+/// Deepest nesting of constructs the reader follows.
+pub const MAX_NESTING: usize = 500;
+/// Most heredocs in one command, nested ones included.
+pub const MAX_HEREDOCS: usize = 1_000;
+
+/// Reads `command` as `dialect` reads it.
+pub fn read(command: &str, dialect: Dialect) -> Reading {
+    let text = std::rc::Rc::new(Text::command(command.as_bytes()));
+    let mut out = Reading::default();
+    let result = lexer::Reader::new(dialect, text, &mut out, 0, Context::TopLevel).read_program();
+    if let Err(e) = result {
+        out.error = Some(e);
+    }
+    out.exec.sort_by_key(|e| e.at);
+    out
+}

@@ -1,0 +1,208 @@
+//! The texts the reader reads: the command itself, or a text bash derives from it (a
+//! heredoc line with its backslash-newlines joined, a backquoted command after bash's
+//! backslash removal, a string bash pushes back into its input). Every byte keeps the
+//! offset in the command it came from, so every finding points at the source.
+
+use std::borrow::Cow;
+
+/// A text and, for each byte, the command offset it came from.
+#[derive(Clone, Debug)]
+pub struct Text<'s> {
+    bytes: Cow<'s, [u8]>,
+    /// Where each run of consecutive bytes starts: (offset here, offset in the command).
+    /// Within a run, offsets advance together. Empty means the text is the command.
+    runs: Vec<(u32, u32)>,
+    /// The command offset just past the text (for a byte bash adds at the end).
+    end: u32,
+}
+
+impl<'s> Text<'s> {
+    /// The command itself.
+    pub fn command(bytes: &'s [u8]) -> Text<'s> {
+        Text {
+            bytes: Cow::Borrowed(bytes),
+            runs: Vec::new(),
+            end: bytes.len() as u32,
+        }
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    pub fn get(&self, i: usize) -> Option<u8> {
+        self.bytes.get(i).copied()
+    }
+
+    /// The command offset of byte `i`; past the end, the end of the source.
+    pub fn origin(&self, i: usize) -> u32 {
+        if i >= self.bytes.len() {
+            return self.end;
+        }
+        if self.runs.is_empty() {
+            return i as u32;
+        }
+        let i = i as u32;
+        let k = self.runs.partition_point(|&(at, _)| at <= i);
+        match k.checked_sub(1).and_then(|k| self.runs.get(k)) {
+            Some(&(at, src)) => src + (i - at),
+            None => self.end,
+        }
+    }
+
+    /// An owned copy of bytes `start..end` with their origins.
+    pub fn slice(&self, start: usize, end: usize) -> Text<'static> {
+        let end = end.min(self.bytes.len());
+        let start = start.min(end);
+        let mut b = Builder::with_capacity(end - start);
+        for i in start..end {
+            b.push(self.bytes[i], self.origin(i));
+        }
+        b.finish(self.origin(end))
+    }
+}
+
+/// Builds a derived text byte by byte.
+#[derive(Default)]
+pub struct Builder {
+    bytes: Vec<u8>,
+    runs: Vec<(u32, u32)>,
+    last: Option<u32>,
+}
+
+impl Builder {
+    pub fn with_capacity(n: usize) -> Builder {
+        Builder {
+            bytes: Vec::with_capacity(n),
+            runs: Vec::new(),
+            last: None,
+        }
+    }
+
+    /// Appends one byte that came from command offset `origin`.
+    pub fn push(&mut self, byte: u8, origin: u32) {
+        if self.last.map(|l| l + 1) != Some(origin) {
+            self.runs.push((self.bytes.len() as u32, origin));
+        }
+        self.last = Some(origin);
+        self.bytes.push(byte);
+    }
+
+    /// Appends bytes `start..end` of `text`.
+    pub fn push_text(&mut self, text: &Text<'_>, start: usize, end: usize) {
+        for i in start..end.min(text.len()) {
+            self.push(text.bytes[i], text.origin(i));
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    pub fn last_byte(&self) -> Option<u8> {
+        self.bytes.last().copied()
+    }
+
+    /// Drops the last byte (bash's `retind--`).
+    pub fn pop(&mut self) {
+        if self.bytes.pop().is_some() {
+            let len = self.bytes.len() as u32;
+            while self.runs.last().is_some_and(|&(at, _)| at >= len) {
+                self.runs.pop();
+            }
+            self.last = if self.bytes.is_empty() {
+                None
+            } else {
+                self.runs.last().map(|&(at, src)| src + (len - 1 - at))
+            };
+        }
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The text; `end` is the command offset just past it.
+    pub fn finish(self, end: u32) -> Text<'static> {
+        Text {
+            bytes: Cow::Owned(self.bytes),
+            runs: self.runs,
+            end,
+        }
+    }
+}
+
+/// A line and column (both from 1; columns count characters) of a command offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Pos {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// Line and column of command offset `offset` in `command`.
+pub fn pos(command: &[u8], offset: u32) -> Pos {
+    let offset = (offset as usize).min(command.len());
+    let before = &command[..offset];
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    let column = 1 + before[line_start..]
+        .iter()
+        .filter(|&&b| (b & 0xC0) != 0x80)
+        .count();
+    Pos { line, column }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn derived_text_maps_every_byte_to_its_origin() {
+        let mut b = Builder::default();
+        for (i, byte) in b"ab".iter().enumerate() {
+            b.push(*byte, i as u32);
+        }
+        b.push(b'c', 9);
+        b.push(b'd', 10);
+        let t = b.finish(11);
+        assert_eq!(
+            (0..5).map(|i| t.origin(i)).collect::<Vec<_>>(),
+            vec![0, 1, 9, 10, 11]
+        );
+        let s = t.slice(1, 3);
+        assert_eq!(s.bytes(), b"bc");
+        assert_eq!((s.origin(0), s.origin(1)), (1, 9));
+    }
+
+    #[test]
+    fn popping_a_byte_keeps_the_map_whole() {
+        let mut b = Builder::default();
+        b.push(b'a', 0);
+        b.push(b'\\', 1);
+        b.pop();
+        b.push(b'x', 3);
+        let t = b.finish(4);
+        assert_eq!((t.origin(0), t.origin(1)), (0, 3));
+    }
+
+    #[test]
+    fn positions_count_lines_and_characters() {
+        assert_eq!(pos(b"ab\ncd", 4), Pos { line: 2, column: 2 });
+        assert_eq!(
+            pos("é$(x)".as_bytes(), 2),
+            Pos { line: 1, column: 2 }
+        );
+    }
+}
