@@ -13,3 +13,4 @@ mod oracle;
 mod properties;
 mod subcommands;
 mod support;
+mod tools;
