@@ -5,14 +5,18 @@
 
 pub mod analyze;
 pub mod body;
+pub mod client;
 mod collect;
 pub mod config;
 pub mod delimiter;
+pub mod doctor;
 pub mod event;
 pub mod explain;
+pub mod install;
 pub mod ledger;
 mod lex;
 pub mod limits;
+pub mod log;
 pub mod output;
 pub mod prefilter;
 pub mod reason;

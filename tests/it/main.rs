@@ -14,3 +14,4 @@ mod properties;
 mod subcommands;
 mod support;
 mod tools;
+mod verdict_first;
