@@ -2,6 +2,7 @@
 //! the way an agent does (an event on stdin, an exit code and output back).
 
 mod cli;
+mod clients;
 mod differential;
 mod docs;
 mod fixtures;
