@@ -85,7 +85,8 @@ pub fn check(ledger_dir: &Path) -> Option<Section> {
         ));
     }
     Some(Section {
-        name: title,
+        name: "claude".to_owned(),
+        title,
         checks,
     })
 }

@@ -49,7 +49,8 @@ pub fn check(ledger_dir: &Path) -> Option<Section> {
                     ),
                 ));
                 return Some(Section {
-                    name: title,
+                    name: "codex".to_owned(),
+                    title,
                     checks,
                 });
             }
@@ -75,7 +76,8 @@ pub fn check(ledger_dir: &Path) -> Option<Section> {
         check_hook(hook, ledger_dir, &mut checks);
     }
     Some(Section {
-        name: title,
+        name: "codex".to_owned(),
+        title,
         checks,
     })
 }

@@ -30,6 +30,7 @@ pub fn run() -> Report {
     if report.sections.is_empty() {
         report.sections.push(Section {
             name: "agents".to_owned(),
+            title: "agents".to_owned(),
             checks: vec![Check::fail(
                 "neither claude nor codex is on PATH, and neither has settings here: nothing to guard",
                 "install Claude Code or Codex, then heredoc-guard install claude (or codex)",
@@ -67,6 +68,7 @@ fn ledger() -> Section {
     };
     Section {
         name: "ledger".to_owned(),
+        title: "ledger".to_owned(),
         checks: vec![check],
     }
 }

@@ -35,7 +35,10 @@ impl Check {
 /// The checks of one agent (or of the ledger).
 #[derive(Clone, Debug)]
 pub struct Section {
+    /// Short name: `claude`, `codex`, `ledger`, `agents`.
     pub name: String,
+    /// The heading shown above the checks (binary, version).
+    pub title: String,
     pub checks: Vec<Check>,
 }
 
@@ -71,7 +74,7 @@ impl Report {
                     .iter()
                     .map(|c| json!({"ok": c.ok, "check": c.text, "fix": c.fix}))
                     .collect();
-                json!({"name": s.name, "checks": checks})
+                json!({"name": s.name, "title": s.title, "checks": checks})
             })
             .collect();
         json!({
@@ -84,7 +87,7 @@ impl Report {
 
     pub fn print_text(&self, out: &mut dyn Write) -> std::io::Result<()> {
         for s in &self.sections {
-            writeln!(out, "{}", s.name)?;
+            writeln!(out, "{}", s.title)?;
             for c in &s.checks {
                 writeln!(out, "  {}  {}", if c.ok { "ok  " } else { "FAIL" }, c.text)?;
             }
@@ -101,7 +104,7 @@ impl Report {
                 .sections
                 .iter()
                 .map(|s| s.name.as_str())
-                .filter(|n| !n.starts_with("ledger"))
+                .filter(|n| *n == "claude" || *n == "codex")
                 .collect();
             writeln!(
                 out,
