@@ -34,13 +34,12 @@ impl Finished {
 /// its own, and the whole group is killed at the deadline (so a shell's children go too).
 pub fn run(mut command: Command, stdin: &[u8], timeout: Duration) -> Result<Finished, String> {
     use std::os::unix::process::CommandExt;
-    let mut child = command
+    command
         .process_group(0)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start {:?}: {e}", command.get_program()))?;
+        .stderr(Stdio::piped());
+    let mut child = spawn(&mut command)?;
     let input = stdin.to_vec();
     let writer = child.stdin.take().map(|mut pipe| {
         std::thread::spawn(move || {
@@ -97,6 +96,22 @@ pub fn run(mut command: Command, stdin: &[u8], timeout: Duration) -> Result<Fini
         stderr: err.join().unwrap_or_default(),
         timed_out,
     })
+}
+
+/// Spawns `command`, retrying for a moment on ETXTBSY (a file just written is briefly
+/// "busy" while a process forked meanwhile still holds its write descriptor).
+fn spawn(command: &mut Command) -> Result<std::process::Child, String> {
+    let mut tries = 0;
+    loop {
+        match command.spawn() {
+            Ok(child) => return Ok(child),
+            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) && tries < 20 => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(25));
+            }
+            Err(e) => return Err(format!("cannot start {:?}: {e}", command.get_program())),
+        }
+    }
 }
 
 /// Kills the process group `pgid` (a child started with `process_group(0)`), through

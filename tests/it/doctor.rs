@@ -95,8 +95,12 @@ fn doctor_fails_when_the_hook_binary_is_gone_or_allows_everything() {
     assert_eq!(sb.run(&["install", "claude"]).code, Some(0));
     // A stand-in that allows everything: registered, fail-closed, and still no guard.
     let stand_in = sb.home().join("stand-in");
-    std::fs::copy(sb.guard(), &stand_in).unwrap();
+    crate::support::place_guard(&stand_in);
+    // Removed first: the guard in bin/ may be a hard link to the built binary.
+    std::fs::remove_file(sb.guard()).unwrap();
     std::fs::write(sb.guard(), "#!/bin/sh\ncat >/dev/null\nexit 0\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(sb.guard(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let mut command = std::process::Command::new(&stand_in);
     command
         .arg("doctor")

@@ -173,7 +173,7 @@ fn installing_from_a_new_binary_path_replaces_the_old_entry() {
     assert_eq!(sb.run(&["install", "claude"]).code, Some(0));
     let other = sb.home().join("other/heredoc-guard");
     std::fs::create_dir_all(other.parent().unwrap()).unwrap();
-    std::fs::copy(sb.guard(), &other).unwrap();
+    crate::support::place_guard(&other);
     let mut command = std::process::Command::new(&other);
     command
         .args(["install", "claude"])

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::support::{Run, guard_path, run_command};
+use crate::support::{Run, run_command};
 
 pub struct Sandbox {
     pub dir: tempfile::TempDir,
@@ -18,7 +18,7 @@ impl Sandbox {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("bin")).unwrap();
         std::fs::create_dir_all(dir.path().join("work")).unwrap();
-        std::fs::copy(guard_path(), dir.path().join("bin/heredoc-guard")).unwrap();
+        crate::support::place_guard(&dir.path().join("bin/heredoc-guard"));
         Sandbox {
             dir,
             path_front: Vec::new(),

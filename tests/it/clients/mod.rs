@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use crate::support::{Run, guard_path, run_command};
+use crate::support::{Run, run_command};
 
 pub const CLAUDE_PACKAGE: &str = "@anthropic-ai/claude-code";
 pub const CLAUDE_VERSION: &str = "2.1.328";
@@ -98,7 +98,7 @@ impl Home {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::create_dir_all(dir.path().join("bin")).unwrap();
         std::fs::create_dir_all(dir.path().join("work")).unwrap();
-        std::fs::copy(guard_path(), dir.path().join("bin/heredoc-guard")).unwrap();
+        crate::support::place_guard(&dir.path().join("bin/heredoc-guard"));
         Home { dir }
     }
 
