@@ -32,7 +32,10 @@ pub fn check_command(command: &str) -> Verdict {
 pub(crate) fn verdict_for(report: &Report) -> Verdict {
     match report.findings.first() {
         None => Verdict::allow(Checked(())),
-        Some(f) => Verdict::deny(Denial::new(reason::rule_of(&f.kind), reason::reason(report, f))),
+        Some(f) => Verdict::deny(Denial::new(
+            reason::rule_of(&f.kind),
+            reason::reason(report, f),
+        )),
     }
 }
 
@@ -56,12 +59,20 @@ pub fn inspect(command: &str) -> Result<Report, Denial> {
     let (intended, shells) = readings;
     if let Some(e) = intended.error {
         return Err(if e.limit {
-            reason::limit_denial(if e.cause == "number of heredocs" { Limit::Heredocs } else { Limit::Nesting })
+            reason::limit_denial(if e.cause == "number of heredocs" {
+                Limit::Heredocs
+            } else {
+                Limit::Nesting
+            })
         } else {
             reason::parse_denial(e.cause, "syntax error", shell::pos(bytes, e.at))
         });
     }
-    if let Some(h) = intended.heredocs.iter().find(|h| h.closer.is_none() && !h.ansi_c) {
+    if let Some(h) = intended
+        .heredocs
+        .iter()
+        .find(|h| h.closer.is_none() && !h.ansi_c)
+    {
         return Err(reason::parse_denial(
             "a heredoc has no closing line (a line holding only its delimiter)",
             "heredoc without closing line",
@@ -100,7 +111,14 @@ pub fn read_all_here(command: &str) -> Readings {
     let intended = shell::read(command, Dialect::new(Shell::Intended));
     let mut shells = Vec::with_capacity(Shell::RUNNING.len() * 2);
     let mut extglob = intended.features.extglob_chars;
+    let every = needs_every_shell(&intended);
     for s in Shell::RUNNING {
+        if !every
+            && s != Shell::Bash52
+            && !(s == Shell::Zsh && intended.heredocs.iter().any(|h| h.strip_tabs))
+        {
+            continue;
+        }
         let r = shell::read(command, Dialect::new(s));
         extglob |= r.features.extglob_chars;
         shells.push((Dialect::new(s), r));
@@ -108,11 +126,30 @@ pub fn read_all_here(command: &str) -> Readings {
     if extglob {
         // extglob is off in `bash -c`, but a user's shell may have it on: read both ways.
         for s in Shell::RUNNING.into_iter().filter(|s| *s != Shell::Zsh) {
-            let d = Dialect { shell: s, extglob: true };
+            let d = Dialect {
+                shell: s,
+                extglob: true,
+            };
             shells.push((d, shell::read(command, d)));
         }
     }
     (intended, shells)
+}
+
+/// Whether shells other than bash 5.2 could read the command differently: every
+/// construct where their readers differ (measured) is a reason. A command of plain words
+/// and heredocs at the top level or in compound commands reads the same in every bash.
+fn needs_every_shell(intended: &Reading) -> bool {
+    let f = intended.features;
+    f.comsub
+        || f.backquote
+        || f.arith
+        || f.dollar_brace
+        || f.extglob_chars
+        || f.cond
+        || f.dparen_subshell
+        || intended.unreliable.is_some()
+        || intended.error.is_some()
 }
 
 /// The outcome of one hook event: the verdict and the command bytes (for the ledger hash).

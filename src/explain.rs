@@ -104,7 +104,11 @@ impl Explanation {
         match &self.denial {
             None => out.push_str(&format!("verdict: {}\n", paint("32", "allow"))),
             Some(d) => {
-                out.push_str(&format!("verdict: {} ({})\n", paint("31", "deny"), d.rule.id()));
+                out.push_str(&format!(
+                    "verdict: {} ({})\n",
+                    paint("31", "deny"),
+                    d.rule.id()
+                ));
                 out.push_str(&format!("reason: {}\n", d.reason));
             }
         }

@@ -3,14 +3,19 @@
 //! command, never its text.
 //!
 //! Default path `~/.claude/logs/heredoc-guard-ledger.jsonl`; `HEREDOC_GUARD_LEDGER` moves
-//! it (a leading `~` is expanded). Failing to write never changes a verdict.
+//! it (a leading `~` is expanded). Failing to write never changes a verdict, and the
+//! verdict never waits on the ledger: the caller prints it first, and the file is opened
+//! with O_NONBLOCK and written only when it is a regular file, so a FIFO, a device or a
+//! socket at the path cannot hang the hook.
 
-use std::fs::{DirBuilder, OpenOptions};
+use std::fs::{DirBuilder, File, OpenOptions};
 use std::io::Write;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::PathBuf;
 
-use serde_json::json;
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::verdict::Denial;
@@ -28,20 +33,19 @@ pub fn command_sha256(command: &[u8]) -> String {
     hex
 }
 
-/// The ledger line for a deny (without newline).
+/// The ledger line for a deny (without newline), keys in sorted order.
 pub fn record(denial: &Denial, command: &[u8]) -> String {
     let ts = chrono::Local::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, false);
-    let mut line = json!({
-        "ts": ts,
-        "command_sha256": command_sha256(command),
-        "rule": denial.rule.id(),
-        "reason": denial.rule.summary(),
-    });
-    if let (Some((stage, cause)), Some(map)) = (denial.failure, line.as_object_mut()) {
-        map.insert("stage".to_owned(), json!(stage.id()));
-        map.insert("cause".to_owned(), json!(cause));
+    let mut line: BTreeMap<&str, Value> = BTreeMap::new();
+    line.insert("ts", json!(ts));
+    line.insert("command_sha256", json!(command_sha256(command)));
+    line.insert("rule", json!(denial.rule.id()));
+    line.insert("reason", json!(denial.rule.summary()));
+    if let Some((stage, cause)) = denial.failure {
+        line.insert("stage", json!(stage.id()));
+        line.insert("cause", json!(cause));
     }
-    line.to_string()
+    serde_json::to_string(&line).unwrap_or_default()
 }
 
 /// Where the ledger is, read from the environment at call time.
@@ -68,6 +72,26 @@ pub fn path() -> Result<PathBuf, String> {
     }
 }
 
+/// Opens the ledger for appending without ever blocking: O_NONBLOCK (a FIFO without a
+/// reader fails at once instead of waiting for one), created 0600, and refused unless the
+/// opened file is a regular file. Also used by `doctor` to check the ledger is writable.
+pub fn open_for_append(path: &std::path::Path) -> Result<File, String> {
+    let file = OpenOptions::new()
+        .append(true)
+        .create(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("cannot stat {}: {e}", path.display()))?;
+    if !meta.file_type().is_file() {
+        return Err(format!("{} is not a regular file", path.display()));
+    }
+    Ok(file)
+}
+
 /// Appends one record. Errors are returned for a note on stderr; they never change the
 /// verdict.
 pub fn append(denial: &Denial, command: &[u8]) -> Result<(), String> {
@@ -85,12 +109,7 @@ pub fn append(denial: &Denial, command: &[u8]) -> Result<(), String> {
     }
     let mut line = record(denial, command);
     line.push('\n');
-    let mut file = OpenOptions::new()
-        .append(true)
-        .create(true)
-        .mode(0o600)
-        .open(&path)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let mut file = open_for_append(&path)?;
     let written = file
         .write(line.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;

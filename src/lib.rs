@@ -6,11 +6,15 @@
 //! their types.
 
 mod check;
+pub mod client;
 pub mod config;
-mod event;
+pub mod doctor;
+pub mod event;
 pub mod explain;
+pub mod install;
 pub mod ledger;
 pub mod limits;
+pub mod log;
 pub mod output;
 pub mod reason;
 mod report;

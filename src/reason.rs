@@ -130,7 +130,12 @@ fn op(h: &Heredoc) -> &'static str {
 /// cannot be shown.
 fn named(h: &Heredoc) -> String {
     match showable(&h.written) {
-        Some(w) => format!("{}{w} (opened at line {}, column {})", op(h), h.opener.line, h.opener.column),
+        Some(w) => format!(
+            "{}{w} (opened at line {}, column {})",
+            op(h),
+            h.opener.line,
+            h.opener.column
+        ),
         None => format!(
             "opened at line {}, column {}{}",
             h.opener.line,
@@ -143,8 +148,13 @@ fn named(h: &Heredoc) -> String {
 /// The quoted form to suggest, or advice worded without the delimiter.
 fn quote_advice(h: &Heredoc) -> String {
     match showable(&h.closing) {
-        Some(c) if !c.contains('\'') && !c.is_empty() => format!("quote the delimiter: {}'{c}'", op(h)),
-        _ => "quote the delimiter (put it in single quotes, so that the closing line stays the same)".to_owned(),
+        Some(c) if !c.contains('\'') && !c.is_empty() => {
+            format!("quote the delimiter: {}'{c}'", op(h))
+        }
+        _ => {
+            "quote the delimiter (put it in single quotes, so that the closing line stays the same)"
+                .to_owned()
+        }
     }
 }
 

@@ -51,9 +51,21 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
     };
 
     let mut findings: Vec<Finding> = Vec::new();
-    let heredoc_of = |at: usize| heredocs.iter().position(|h| h.body.0 <= at && at < h.body.1);
-    for (dialect, reading) in shells {
-        for e in &reading.exec {
+    let heredoc_of = |at: usize| {
+        heredocs
+            .iter()
+            .position(|h| h.body.0 <= at && at < h.body.1)
+    };
+    // The intended reading runs nothing, but what its unquoted bodies would run counts:
+    // a command a shell rejects only for a slip elsewhere runs once the slip is fixed.
+    let intended_dialect = Dialect::new(Shell::Intended);
+    let intended_runs = intended.exec.iter().filter(|e| e.in_body.is_some());
+    let all = shells
+        .iter()
+        .flat_map(|(d, r)| r.exec.iter().map(move |e| (*d, e)))
+        .chain(intended_runs.map(|e| (intended_dialect, e)));
+    for (dialect, e) in all {
+        {
             if !inside(e.at) {
                 continue;
             }
@@ -84,7 +96,10 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
     }
     for (dialect, reading) in shells {
         if let Some(what) = reading.unreliable {
-            if let Some(f) = findings.iter_mut().find(|f| f.kind == FindingKind::Unfollowed(what)) {
+            if let Some(f) = findings
+                .iter_mut()
+                .find(|f| f.kind == FindingKind::Unfollowed(what))
+            {
                 f.shells.push(dialect.shell);
                 continue;
             }
@@ -101,7 +116,9 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
     for (i, h) in intended.heredocs.iter().enumerate() {
         let kind = if h.ansi_c {
             FindingKind::AnsiCDelimiter
-        } else if h.word_has_expansion && delimiter_has_expansion(&bytes[h.word.0 as usize..h.word.1 as usize]) {
+        } else if h.word_has_expansion
+            && delimiter_has_expansion(&bytes[h.word.0 as usize..h.word.1 as usize])
+        {
             FindingKind::DelimiterExpansion
         } else {
             continue;
@@ -172,8 +189,14 @@ fn delimiter_has_expansion(word: &[u8]) -> bool {
             (0, b'$') if matches!(word.get(i + 1), Some(b'(' | b'{' | b'[')) => return true,
             (0, b'<' | b'>') if word.get(i + 1) == Some(&b'(') => return true,
             (0, b'`') => {
-                let end = word[i + 1..].iter().position(|&b| b == b'`').map_or(word.len(), |p| i + 1 + p);
-                if word[i + 1..end].iter().any(|b| matches!(b, b'\'' | b'"' | b'\\' | b'$')) {
+                let end = word[i + 1..]
+                    .iter()
+                    .position(|&b| b == b'`')
+                    .map_or(word.len(), |p| i + 1 + p);
+                if word[i + 1..end]
+                    .iter()
+                    .any(|b| matches!(b, b'\'' | b'"' | b'\\' | b'$'))
+                {
                     return true;
                 }
                 i = end;

@@ -63,7 +63,11 @@ pub fn strip(command: &str) -> Result<String, StripError> {
             // A heredoc inside another's body (or one read twice): already cut.
             continue;
         }
-        out.push_str(command.get(at..start).ok_or(StripError::UncertainBoundary)?);
+        out.push_str(
+            command
+                .get(at..start)
+                .ok_or(StripError::UncertainBoundary)?,
+        );
         out.push_str(&keep);
         at = end;
     }

@@ -24,13 +24,22 @@ pub fn body_substitutions(doc: &Text<'_>) -> Vec<(u32, u32, SubstKind)> {
         i += off;
         match b[i] {
             b'\\' => {
-                i += if matches!(b.get(i + 1), Some(b'$' | b'`' | b'\\')) { 2 } else { 1 };
+                i += if matches!(b.get(i + 1), Some(b'$' | b'`' | b'\\')) {
+                    2
+                } else {
+                    1
+                };
             }
             b'`' => {
                 let end = backquote_end(b, i + 1);
                 // A command of blanks alone runs nothing.
-                if !blank(&b[(i + 1).min(end)..end.saturating_sub(1).max(i + 1)]) || end == b.len() {
-                    found.push((doc.origin(i), doc.origin(end.saturating_sub(1)) + 1, SubstKind::Backtick));
+                if !blank(&b[(i + 1).min(end)..end.saturating_sub(1).max(i + 1)]) || end == b.len()
+                {
+                    found.push((
+                        doc.origin(i),
+                        doc.origin(end.saturating_sub(1)) + 1,
+                        SubstKind::Backtick,
+                    ));
                 }
                 i = end;
             }
@@ -40,8 +49,14 @@ pub fn body_substitutions(doc: &Text<'_>) -> Vec<(u32, u32, SubstKind)> {
                         i += 3;
                     } else {
                         let end = paren_end(b, i + 2);
-                        if !blank(&b[(i + 2).min(end)..end.saturating_sub(1).max(i + 2)]) || end == b.len() {
-                            found.push((doc.origin(i), doc.origin(end.saturating_sub(1)) + 1, SubstKind::Dollar));
+                        if !blank(&b[(i + 2).min(end)..end.saturating_sub(1).max(i + 2)])
+                            || end == b.len()
+                        {
+                            found.push((
+                                doc.origin(i),
+                                doc.origin(end.saturating_sub(1)) + 1,
+                                SubstKind::Dollar,
+                            ));
                         }
                         i = end;
                     }
@@ -88,7 +103,9 @@ fn paren_end(b: &[u8], from: usize) -> usize {
     while j < b.len() {
         match b[j] {
             b'\\' => j += 1,
-            b'\'' => j = memchr::memchr(b'\'', &b[(j + 1).min(b.len())..]).map_or(b.len(), |p| j + 1 + p),
+            b'\'' => {
+                j = memchr::memchr(b'\'', &b[(j + 1).min(b.len())..]).map_or(b.len(), |p| j + 1 + p)
+            }
             b'"' => j = dquote_end(b, j + 1).saturating_sub(1),
             b'`' => j = backquote_end(b, j + 1).saturating_sub(1),
             b'(' => depth += 1,
@@ -171,7 +188,9 @@ fn chk_arithsub(s: &[u8]) -> bool {
         }
         match s[i] {
             b'\\' => i += 2,
-            b'\'' => i = memchr::memchr(b'\'', &s[(i + 1).min(s.len())..]).map_or(s.len(), |p| i + 2 + p),
+            b'\'' => {
+                i = memchr::memchr(b'\'', &s[(i + 1).min(s.len())..]).map_or(s.len(), |p| i + 2 + p)
+            }
             b'"' => i = dquote_end(s, i + 1),
             _ => i += 1,
         }
@@ -215,8 +234,15 @@ enum Mode {
 impl<'s> Reader<'s, '_> {
     /// Expands a word of a command: finds what it runs that was not read yet.
     pub fn expand_word(&mut self, w: &Word) -> R<()> {
+        if self.extent_only {
+            return Ok(());
+        }
         let t = w.text.clone();
-        if !t.bytes().iter().any(|&c| matches!(c, b'`' | b'$' | b'<' | b'>')) {
+        if !t
+            .bytes()
+            .iter()
+            .any(|&c| matches!(c, b'`' | b'$' | b'<' | b'>'))
+        {
             return Ok(());
         }
         let depth = self.depth;
@@ -226,6 +252,9 @@ impl<'s> Reader<'s, '_> {
 
     /// Expands an arithmetic expression (`((…))`, `for ((…))`).
     pub fn expand_arith(&mut self, t: &Text<'static>) -> R<()> {
+        if self.extent_only {
+            return Ok(());
+        }
         if !t.bytes().iter().any(|&c| matches!(c, b'`' | b'$')) {
             return Ok(());
         }
@@ -292,7 +321,11 @@ impl<'s> Reader<'s, '_> {
                             i = self.raw_comsub(t, i, i + 2, b'}', SubstKind::FunSub)?;
                         } else {
                             // Walk the inside; quotes there are read as in a word.
-                            let inner = if mode == Mode::Word { Mode::Word } else { Mode::Dquote };
+                            let inner = if mode == Mode::Word {
+                                Mode::Word
+                            } else {
+                                Mode::Dquote
+                            };
                             i = self.walk_brace(t, i + 2, inner)?;
                         }
                     }
@@ -360,14 +393,21 @@ impl<'s> Reader<'s, '_> {
         let b = t.bytes();
         let end = backquote_end(b, i + 1);
         let closed = b.get(end.wrapping_sub(1)) == Some(&b'`') && end > i + 1;
-        self.run(t.origin(i), t.origin(end.saturating_sub(1)) + 1, Run::Subst(SubstKind::Backtick));
+        self.run(
+            t.origin(i),
+            t.origin(end.saturating_sub(1)) + 1,
+            Run::Subst(SubstKind::Backtick),
+        );
         self.out.features.backquote = true;
         let inner_end = if closed { end - 1 } else { end };
         // de_backslash: `\$`, `` \` `` and `\\` lose their backslash.
         let mut nb = Builder::with_capacity(inner_end.saturating_sub(i + 1));
         let mut j = i + 1;
         while j < inner_end {
-            if b[j] == b'\\' && matches!(b.get(j + 1), Some(b'$' | b'`' | b'\\')) && j + 1 < inner_end {
+            if b[j] == b'\\'
+                && matches!(b.get(j + 1), Some(b'$' | b'`' | b'\\'))
+                && j + 1 < inner_end
+            {
                 j += 1;
             }
             nb.push(b[j], t.origin(j));
@@ -412,13 +452,30 @@ impl<'s> Reader<'s, '_> {
 
     /// A command substitution found when the word is expanded: its end found as this
     /// bash finds it then, its program read.
-    fn raw_comsub(&mut self, t: &Text<'static>, i: usize, from: usize, close: u8, kind: SubstKind) -> R<usize> {
+    fn raw_comsub(
+        &mut self,
+        t: &Text<'static>,
+        i: usize,
+        from: usize,
+        close: u8,
+        kind: SubstKind,
+    ) -> R<usize> {
         self.out.features.comsub = true;
         let at = t.origin(i);
         let end = if self.d.comsub_scanner() == ComsubScanner::MatchedPair {
-            super::old::extract_delimited_32(t.bytes(), from)
+            super::old::extract_delimited_32(t.bytes(), from, kind == SubstKind::Dollar)
         } else {
-            self.extent_by_parse(t, from, close)?
+            let depth = self.depth;
+            match self.extent_by_parse(t, from, close) {
+                Ok(end) => end,
+                // bash runs what it read when a heredoc took the rest of the word (a
+                // body running to the end, `)` and all): measured in bash 5.1.
+                Err(e) if !e.limit => {
+                    self.depth = depth;
+                    t.len()
+                }
+                Err(e) => return Err(e),
+            }
         };
         self.run(at, t.origin(end.saturating_sub(1)) + 1, Run::Subst(kind));
         let inner = t.slice(from, end.saturating_sub(1));
@@ -431,11 +488,23 @@ impl<'s> Reader<'s, '_> {
     fn extent_by_parse(&mut self, t: &Text<'static>, from: usize, close: u8) -> R<usize> {
         self.enter()?;
         let rest = Rc::new(t.slice(from, t.len()));
-        let mut scratch = Reading::default();
+        self.spend(rest.len())?;
+        let mut scratch = Reading {
+            work: self.out.work,
+            ..Reading::default()
+        };
         let consumed = {
-            let mut r = Reader::new(self.d, Rc::clone(&rest), &mut scratch, self.depth, Context::Substitution);
+            let mut r = Reader::new(
+                self.d,
+                Rc::clone(&rest),
+                &mut scratch,
+                self.depth,
+                Context::Substitution,
+            );
+            r.extent_only = true;
             r.read_dolparen(close)?
         };
+        self.out.work = scratch.work;
         self.leave();
         Ok(from + consumed)
     }
@@ -444,6 +513,7 @@ impl<'s> Reader<'s, '_> {
     /// expansion) as a program of its own; what it finds goes into this reading.
     pub fn read_nested(&mut self, text: Text<'static>, context: Context) -> R<()> {
         self.enter()?;
+        self.spend(text.len())?;
         let depth = self.depth;
         let d = self.d;
         let mut nested = Reader::new(d, Rc::new(text), &mut *self.out, depth, context);
@@ -458,12 +528,26 @@ impl<'s> Reader<'s, '_> {
 }
 
 impl Reader<'_, '_> {
+    /// Counts text read again; past the budget, the reading stops at a limit (older bash
+    /// reads nested substitutions once per level).
+    fn spend(&mut self, n: usize) -> R<()> {
+        self.out.work = self.out.work.saturating_add(n);
+        if self.out.work > super::MAX_REREAD_BYTES {
+            return Err(self.limit("text read again"));
+        }
+        Ok(())
+    }
+
     /// For [`Reader::extent_by_parse`]: the program of a command substitution and its
     /// closing token, read from the start of this reader's text; the stream offset after it.
     pub fn read_dolparen(&mut self, close: u8) -> R<usize> {
         self.parser_state |= super::lexer::PST_CMDSUBST | super::lexer::PST_EOFTOKEN;
         self.shell_eof_token = close;
-        self.token_to_read = Some(if close == b')' { Tok::DolParen } else { Tok::DolBrace });
+        self.token_to_read = Some(if close == b')' {
+            Tok::DolParen
+        } else {
+            Tok::DolBrace
+        });
         self.parse_comsub_program(close)?;
         if !self.need_here_doc.is_empty() {
             self.gather_here_documents()?;
@@ -475,7 +559,10 @@ impl Reader<'_, '_> {
 impl Shell {
     /// Shells whose `$(…)` in a word is read at parse time.
     pub fn parses_comsub_early(self) -> bool {
-        matches!(self, Shell::Intended | Shell::Bash52 | Shell::Bash53 | Shell::Zsh)
+        matches!(
+            self,
+            Shell::Intended | Shell::Bash52 | Shell::Bash53 | Shell::Zsh
+        )
     }
 }
 

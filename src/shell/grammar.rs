@@ -4,7 +4,9 @@
 //! the order bison reads them (one token of lookahead), so the lexer state that depends
 //! on the last tokens read is bash's.
 
-use super::lexer::{PST_CONDCMD, PST_EXTPAT, PST_REDIRLIST, PST_REGEXP, Pending, R, Reader, Tok, Word};
+use super::lexer::{
+    PST_CONDCMD, PST_EXTPAT, PST_REDIRLIST, PST_REGEXP, Pending, R, Reader, Tok, Word,
+};
 
 /// `[[ ]]` unary operators (`test_unop`).
 fn test_unop(w: &[u8]) -> bool {
@@ -15,7 +17,19 @@ fn test_unop(w: &[u8]) -> bool {
 fn test_binop(w: &[u8]) -> bool {
     matches!(
         w,
-        b"=" | b"==" | b"!=" | b"<" | b">" | b"-nt" | b"-ot" | b"-ef" | b"-eq" | b"-ne" | b"-lt" | b"-le" | b"-gt" | b"-ge"
+        b"=" | b"=="
+            | b"!="
+            | b"<"
+            | b">"
+            | b"-nt"
+            | b"-ot"
+            | b"-ef"
+            | b"-eq"
+            | b"-ne"
+            | b"-lt"
+            | b"-le"
+            | b"-gt"
+            | b"-ge"
     )
 }
 
@@ -79,8 +93,11 @@ impl Reader<'_, '_> {
             return Ok(*t);
         }
         let t = self.yylex()?;
-        let w = matches!(t, Tok::Word | Tok::AssignmentWord | Tok::RedirWord | Tok::Number)
-            .then(|| self.word.clone());
+        let w = matches!(
+            t,
+            Tok::Word | Tok::AssignmentWord | Tok::RedirWord | Tok::Number
+        )
+        .then(|| self.word.clone());
         self.peeked = Some((t, w));
         Ok(t)
     }
@@ -91,18 +108,27 @@ impl Reader<'_, '_> {
             return Ok(p);
         }
         let t = self.yylex()?;
-        let w = matches!(t, Tok::Word | Tok::AssignmentWord | Tok::RedirWord | Tok::Number)
-            .then(|| self.word.clone());
+        let w = matches!(
+            t,
+            Tok::Word | Tok::AssignmentWord | Tok::RedirWord | Tok::Number
+        )
+        .then(|| self.word.clone());
         Ok((t, w))
     }
 
     fn expect(&mut self, want: Tok, what: &'static str) -> R<()> {
         let (t, _) = self.next()?;
-        if t == want { Ok(()) } else { Err(self.err(what)) }
+        if t == want {
+            Ok(())
+        } else {
+            Err(self.err(what))
+        }
     }
 
     fn syntax(&self) -> super::ReadError {
-        if std::env::var_os("HG_DEBUG").is_some() { eprintln!("{}", std::backtrace::Backtrace::force_capture()); }
+        if std::env::var_os("HG_DEBUG").is_some() {
+            eprintln!("{}", std::backtrace::Backtrace::force_capture());
+        }
         self.err("syntax error")
     }
 
@@ -196,7 +222,6 @@ impl Reader<'_, '_> {
     /// `compound_list`: a list with newlines as separators, as inside `{ }`, `( )`,
     /// `if`, loops and command substitutions.
     fn compound_list(&mut self) -> R<()> {
-        self.enter()?;
         self.newline_list()?;
         self.pipeline_command()?;
         loop {
@@ -220,7 +245,6 @@ impl Reader<'_, '_> {
         if !self.need_here_doc.is_empty() && self.last_read_token == Tok::Char(b'\n') {
             self.gather_here_documents()?;
         }
-        self.leave();
         Ok(())
     }
 
@@ -333,7 +357,9 @@ impl Reader<'_, '_> {
     }
 
     fn redirection_list(&mut self) -> R<()> {
-        while matches!(self.peek()?, Tok::Number | Tok::RedirWord) || is_redirection_op(self.peek()?) {
+        while matches!(self.peek()?, Tok::Number | Tok::RedirWord)
+            || is_redirection_op(self.peek()?)
+        {
             self.redirection()?;
         }
         Ok(())
@@ -373,7 +399,8 @@ impl Reader<'_, '_> {
                 _ if is_redirection_op(t) => self.redirection()?,
                 _ => break,
             }
-            if elements == 0 && matches!(t, Tok::Number | Tok::RedirWord) || (elements == 0 && is_redirection_op(t)) {
+            if elements == 0 && (matches!(t, Tok::Number | Tok::RedirWord) || is_redirection_op(t))
+            {
                 self.parser_state |= PST_REDIRLIST;
             }
             elements += 1;
@@ -508,7 +535,9 @@ impl Reader<'_, '_> {
                     self.next()?;
                     loop {
                         match self.next()? {
-                            (Tok::Word | Tok::AssignmentWord | Tok::Number, Some(w)) => self.expand_word(&w)?,
+                            (Tok::Word | Tok::AssignmentWord | Tok::Number, Some(w)) => {
+                                self.expand_word(&w)?
+                            }
                             (Tok::Char(b'\n' | b';'), _) => break,
                             _ => return Err(self.err("syntax error in a for loop")),
                         }
@@ -557,7 +586,9 @@ impl Reader<'_, '_> {
             // pattern: WORD ('|' WORD)*
             loop {
                 match t {
-                    (Tok::Word | Tok::AssignmentWord | Tok::Number, Some(w)) => self.expand_word(&w)?,
+                    (Tok::Word | Tok::AssignmentWord | Tok::Number, Some(w)) => {
+                        self.expand_word(&w)?
+                    }
                     _ => return Err(self.err("syntax error in a case pattern")),
                 }
                 match self.next()?.0 {
@@ -585,7 +616,11 @@ impl Reader<'_, '_> {
         if !matches!(first, Tok::DolParen | Tok::DolBrace) {
             return Err(self.syntax());
         }
-        let closing = if close == b'}' { Tok::RBrace } else { Tok::Char(close) };
+        let closing = if close == b'}' {
+            Tok::RBrace
+        } else {
+            Tok::Char(close)
+        };
         self.newline_list()?;
         if self.peek()? == closing {
             self.next()?;
@@ -604,8 +639,11 @@ impl Reader<'_, '_> {
         loop {
             let t = self.read_token()?;
             if t != Tok::Char(b'\n') {
-                let w = matches!(t, Tok::Word | Tok::AssignmentWord | Tok::Number | Tok::RedirWord)
-                    .then(|| self.word.clone());
+                let w = matches!(
+                    t,
+                    Tok::Word | Tok::AssignmentWord | Tok::Number | Tok::RedirWord
+                )
+                .then(|| self.word.clone());
                 return Ok((t, w));
             }
         }
@@ -621,22 +659,36 @@ impl Reader<'_, '_> {
 
     fn cond_or(&mut self) -> R<Tok> {
         let t = self.cond_and()?;
-        if t == Tok::OrOr { self.cond_or() } else { Ok(t) }
+        if t == Tok::OrOr {
+            self.cond_or()
+        } else {
+            Ok(t)
+        }
     }
 
     fn cond_and(&mut self) -> R<Tok> {
         let t = self.cond_term()?;
-        if t == Tok::AndAnd { self.cond_and() } else { Ok(t) }
+        if t == Tok::AndAnd {
+            self.cond_and()
+        } else {
+            Ok(t)
+        }
     }
 
     fn cond_word(t: Tok) -> bool {
-        matches!(t, Tok::Word | Tok::AssignmentWord | Tok::Number | Tok::RedirWord)
+        matches!(
+            t,
+            Tok::Word | Tok::AssignmentWord | Tok::Number | Tok::RedirWord
+        )
     }
 
     fn cond_term(&mut self) -> R<Tok> {
         self.enter()?;
         let (tok, word) = self.cond_skip_newlines()?;
-        let bytes = word.as_ref().map(|w| w.text.bytes().to_vec()).unwrap_or_default();
+        let bytes = word
+            .as_ref()
+            .map(|w| w.text.bytes().to_vec())
+            .unwrap_or_default();
         let r = if tok == Tok::CondEnd {
             Err(self.err("unexpected `]]'"))
         } else if tok == Tok::Char(b'(') {

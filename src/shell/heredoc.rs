@@ -3,9 +3,39 @@
 //! input after the current line, until the closing line (or, in bash 5.2+ inside a
 //! command substitution, a line that starts with the delimiter and holds the `)`).
 
+use super::input::Here;
 use super::lexer::{PST_EOFTOKEN, Pending, R, Reader};
 use super::text::{Builder, Text};
 use super::{Exec, Heredoc, Run, Shell};
+
+/// A piece of an unquoted heredoc's document: bytes of the stream, or a joined line.
+enum Part {
+    Stream(usize, usize),
+    Owned(Text<'static>),
+}
+
+/// The document an unquoted heredoc expands: one slice of the stream when its lines came
+/// from there in a row (tabs a `<<-` strips change nothing a substitution needs), else the
+/// pieces put together.
+fn document(stream: &Text<'_>, parts: Vec<Part>, end: u32) -> Text<'static> {
+    let in_a_row = parts
+        .windows(2)
+        .all(|w| matches!(w, [Part::Stream(_, a), Part::Stream(b, _)] if a == b));
+    match (parts.first(), parts.last()) {
+        (None, _) => Builder::default().finish(end),
+        (Some(Part::Stream(s, _)), Some(Part::Stream(_, e))) if in_a_row => stream.slice(*s, *e),
+        _ => {
+            let mut b = Builder::default();
+            for part in &parts {
+                match part {
+                    Part::Stream(s, e) => b.push_text(stream, *s, *e),
+                    Part::Owned(t) => b.push_text(t, 0, t.len()),
+                }
+            }
+            b.finish(end)
+        }
+    }
+}
 
 /// Quote removal on a delimiter word, as `string_quote_removal` does it: quotes go,
 /// a backslash keeps the character after it (inside double quotes only before `$`, `` ` ``,
@@ -67,7 +97,7 @@ pub fn quote_removal(word: &[u8]) -> Vec<u8> {
 /// physical lines; what it expands is still joined).
 fn join_lines(doc: &Text<'static>) -> Text<'static> {
     let bytes = doc.bytes();
-    if memchr::memchr(b'\\', bytes).is_none() {
+    if memchr::memmem::find(bytes, b"\\\n").is_none() {
         return doc.clone();
     }
     let mut b = Builder::with_capacity(bytes.len());
@@ -119,76 +149,104 @@ impl Reader<'_, '_> {
             closing.drain(..n);
         }
         let physical = !self.d.joins_closer();
-        let early_end_rule = self.d.early_end()
-            && self.parser_state & PST_EOFTOKEN != 0
-            && self.shell_eof_token != 0;
-        let intended_paren_end = self.d.shell == Shell::Intended
-            && self.parser_state & PST_EOFTOKEN != 0
-            && self.shell_eof_token != 0;
-        let mut doc = unquoted.then(Builder::default);
-        let body_start = self.input.next_origin();
+        let eof_token = (self.parser_state & PST_EOFTOKEN != 0 && self.shell_eof_token != 0)
+            .then_some(self.shell_eof_token);
+        let early_end_rule = self.d.early_end() && eof_token.is_some();
+        let intended_paren_end = self.d.shell == Shell::Intended && eof_token.is_some();
+        let stream = std::rc::Rc::clone(self.input.stream_rc());
+        let mut parts: Vec<Part> = Vec::new();
+        let body_start = self.input.next_line_origin();
         let mut body_end = body_start;
         let mut closer = None;
         let mut early_end = false;
-        let len = closing.len();
-        loop {
-            let Some(line) = self.input.read_line(unquoted && !physical) else {
-                break;
+        while let Some(here) = self.input.next_here(unquoted && !physical) {
+            let line_start = match &here {
+                Here::Stream { start, .. } => stream.origin(*start),
+                Here::Owned(h) => h.text.origin(0),
             };
-            let t = &line.text;
-            let l = t.bytes();
-            let line_start = t.origin(0);
-            let line_end = t.origin(l.len());
-            // The intended reading closes only on a line that stands in the command as it
-            // is (not one made by joining lines or removing backslashes).
-            let contiguous = |from: usize| !physical || (from..l.len().saturating_sub(1)).all(|i| t.origin(i + 1) == t.origin(i) + 1);
-            let is_closer = |s: &[u8]| s.len() == len + 1 && s.starts_with(&closing) && s[len] == b'\n';
+            // The line's text (no newline), its end, and whether it stands in the command
+            // as it is (the intended reading closes only on such lines).
+            let (text, owned, at_eof, line_end) = match &here {
+                Here::Stream { start, end, at_eof } => (
+                    &stream.bytes()[*start..*end],
+                    None,
+                    *at_eof,
+                    stream.origin(*end) + 1,
+                ),
+                Here::Owned(h) => {
+                    let b = h.text.bytes();
+                    let content = b.strip_suffix(b"\n").unwrap_or(b);
+                    (content, Some(&h.text), h.at_eof, h.text.origin(b.len()))
+                }
+            };
+            let contiguous = |from: usize| {
+                !physical
+                    || match (&here, owned) {
+                        (Here::Stream { start, end, .. }, _) => {
+                            stream.contiguous(start + from, *end)
+                        }
+                        (_, Some(t)) => t.contiguous(from, text.len()),
+                        _ => true,
+                    }
+            };
             let mut off = 0;
-            if p.strip_tabs && !l.is_empty() {
-                if !zsh && is_closer(l) && contiguous(0) {
+            if p.strip_tabs {
+                if !zsh && text == closing.as_slice() && contiguous(0) {
                     closer = Some((line_start, line_end));
                     break;
                 }
-                off = l.iter().take_while(|&&c| c == b'\t').count();
+                off = text.iter().take_while(|&&c| c == b'\t').count();
             }
-            let rest = &l[off..];
-            if rest.is_empty() {
-                continue;
-            }
-            if is_closer(rest) && contiguous(off) {
+            let rest = &text[off..];
+            if rest == closing.as_slice() && contiguous(off) {
                 closer = Some((line_start, line_end));
                 break;
             }
-            let starts = rest.starts_with(&closing);
-            if starts && early_end_rule && rest[len..].contains(&self.shell_eof_token) {
-                self.early_end_here(t, off + len, line_start, &mut closer);
-                early_end = true;
-                break;
-            }
-            if starts && intended_paren_end && contiguous(off) {
-                let after = &rest[len..];
-                let blanks = after.iter().take_while(|&&c| c == b' ' || c == b'\t').count();
-                if after.get(blanks) == Some(&self.shell_eof_token) {
-                    self.early_end_here(t, off + len, line_start, &mut closer);
+            if let Some(eof) = eof_token.filter(|_| rest.starts_with(&closing)) {
+                let after = &rest[closing.len()..];
+                let blanks = after
+                    .iter()
+                    .take_while(|&&c| c == b' ' || c == b'\t')
+                    .count();
+                let ends = (early_end_rule && after.contains(&eof))
+                    || (intended_paren_end && after.get(blanks) == Some(&eof) && contiguous(off));
+                if ends {
+                    let line = match (&here, owned) {
+                        (Here::Stream { start, end, .. }, _) => {
+                            let to = if at_eof { *end } else { end + 1 };
+                            stream.slice(*start, to)
+                        }
+                        (_, Some(t)) => (*t).clone(),
+                        _ => stream.slice(0, 0),
+                    };
+                    self.early_end_here(&line, off + closing.len(), line_start, &mut closer);
                     early_end = true;
                     break;
                 }
             }
-            if let Some(d) = doc.as_mut() {
-                d.push_text(t, off, l.len());
+            if unquoted {
+                parts.push(match (&here, owned) {
+                    (Here::Stream { start, end, at_eof }, _) => {
+                        Part::Stream(*start, if *at_eof { *end } else { end + 1 })
+                    }
+                    (_, Some(t)) => Part::Owned((*t).clone()),
+                    _ => Part::Stream(0, 0),
+                });
             }
             body_end = line_end;
-            if line.at_eof {
+            if at_eof {
                 break;
             }
         }
-        let document = doc.map(|d| {
-            let text = d.finish(body_end);
-            if physical { join_lines(&text) } else { text }
-        });
         let index = self.out.heredocs.len();
-        if let Some(document) = &document {
-            for (at, end, kind) in super::expand::body_substitutions(document) {
+        if unquoted {
+            let document = document(&stream, parts, body_end);
+            let document = if physical {
+                join_lines(&document)
+            } else {
+                document
+            };
+            for (at, end, kind) in super::expand::body_substitutions(&document) {
                 self.out.exec.push(Exec {
                     at,
                     end,
@@ -209,7 +267,6 @@ impl Reader<'_, '_> {
             body: (body_start, body_end.max(body_start)),
             closer,
             early_end,
-            document,
             context: self.context,
         });
         self.out.features.heredoc = true;
@@ -218,7 +275,13 @@ impl Reader<'_, '_> {
 
     /// The heredoc ends inside this line: the delimiter closes it, the rest of the line
     /// (from byte `from`) is read again as code.
-    fn early_end_here(&mut self, line: &Text<'static>, from: usize, line_start: u32, closer: &mut Option<(u32, u32)>) {
+    fn early_end_here(
+        &mut self,
+        line: &Text<'static>,
+        from: usize,
+        line_start: u32,
+        closer: &mut Option<(u32, u32)>,
+    ) {
         let rest = line.slice(from, line.len());
         *closer = Some((line_start, line.origin(from)));
         self.input.ungets(rest);

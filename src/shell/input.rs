@@ -33,13 +33,21 @@ impl Line {
     }
 }
 
+/// One heredoc line: bytes `start..end` of the stream as they are (the newline after them
+/// not included), or a line that had to be joined or came from pushed text.
+pub enum Here {
+    Stream {
+        start: usize,
+        end: usize,
+        at_eof: bool,
+    },
+    Owned(HereLine),
+}
+
 /// One heredoc line as `read_a_line` returns it.
 pub struct HereLine {
     /// The line, newline included (joined when backslash-newlines are removed).
     pub text: Text<'static>,
-    /// Stream offsets of the physical lines it came from.
-    pub start: usize,
-    pub end: usize,
     /// The stream ended inside it (bash supplied the newline).
     pub at_eof: bool,
 }
@@ -108,13 +116,25 @@ impl<'s> Input<'s> {
         }
     }
 
-    pub fn stream(&self) -> &Text<'s> {
-        &self.stream
-    }
-
     /// The command offset of the last character returned by [`Input::getc`].
     pub fn last_origin(&self) -> u32 {
         self.last
+    }
+
+    pub fn stream_rc(&self) -> &Rc<Text<'s>> {
+        &self.stream
+    }
+
+    /// The command offset where the next unread line of the stream starts, counted from
+    /// the end of the line before it (a derived text can drop a line's first bytes).
+    pub fn next_line_origin(&self) -> u32 {
+        if let Line::Owned(_, true) = &self.line {
+            return self.next_origin();
+        }
+        match self.next.checked_sub(1) {
+            Some(prev) => self.stream.origin(prev) + 1,
+            None => self.stream.origin(0),
+        }
     }
 
     /// The command offset of the next character, without reading it.
@@ -169,12 +189,12 @@ impl<'s> Input<'s> {
         };
         // At the end of a string, a line ending in an unescaped backslash gets a
         // backslash instead of the newline (when newlines are being removed).
-        let tail = if !newline && remove_quoted_newline && odd_trailing_backslashes(&bytes[start..end])
-        {
-            b'\\'
-        } else {
-            b'\n'
-        };
+        let tail =
+            if !newline && remove_quoted_newline && odd_trailing_backslashes(&bytes[start..end]) {
+                b'\\'
+            } else {
+                b'\n'
+            };
         self.line = Line::Stream {
             start,
             end,
@@ -194,7 +214,10 @@ impl<'s> Input<'s> {
             return Some(c);
         }
         loop {
-            if self.idx >= self.line.len() && self.saved.is_empty() && !self.fill(remove_quoted_newline) {
+            if self.idx >= self.line.len()
+                && self.saved.is_empty()
+                && !self.fill(remove_quoted_newline)
+            {
                 return None;
             }
             let mut c = self.byte_in_line(self.idx);
@@ -301,13 +324,10 @@ impl<'s> Input<'s> {
         if b.last_byte() != Some(b'\n') {
             b.push(b'\n', t.origin(t.len()));
         }
-        let start = self.idx;
         self.idx += n;
         let text = b.finish(t.origin(self.idx));
         Some(HereLine {
             text,
-            start,
-            end: self.idx,
             at_eof: false,
         })
     }
@@ -320,9 +340,30 @@ impl<'s> Input<'s> {
         self.lookahead = None;
     }
 
-    /// True while pushed text is being read.
-    pub fn in_pushed_string(&self) -> bool {
-        !self.saved.is_empty()
+    /// The next heredoc line, in place in the stream when it needs no joining (the fast
+    /// path of [`Input::read_line`]).
+    pub fn next_here(&mut self, remove_quoted_newline: bool) -> Option<Here> {
+        if !matches!(self.line, Line::Owned(_, true)) {
+            let bytes = self.stream.bytes();
+            let start = self.next;
+            if start >= bytes.len() {
+                return None;
+            }
+            let nl = memchr::memchr(b'\n', &bytes[start..]).map(|n| start + n);
+            let end = nl.unwrap_or(bytes.len());
+            if !(remove_quoted_newline && odd_trailing_backslashes(&bytes[start..end])) {
+                self.next = nl.map_or(bytes.len(), |n| n + 1);
+                if let Some(b) = self.capture.as_mut() {
+                    b.push_text(&self.stream, start, self.next);
+                }
+                return Some(Here::Stream {
+                    start,
+                    end,
+                    at_eof: nl.is_none(),
+                });
+            }
+        }
+        self.read_line(remove_quoted_newline).map(Here::Owned)
     }
 
     /// `read_a_line`: the next heredoc line, read from the stream after the current line.
@@ -366,8 +407,6 @@ impl<'s> Input<'s> {
             self.next = end;
             return Some(HereLine {
                 text: b.finish(self.stream.origin(end)),
-                start,
-                end,
                 at_eof,
             });
         }
@@ -409,8 +448,6 @@ impl<'s> Input<'s> {
         self.next = i;
         Some(HereLine {
             text: b.finish(self.stream.origin(i)),
-            start,
-            end: i,
             at_eof,
         })
     }
@@ -418,20 +455,6 @@ impl<'s> Input<'s> {
     /// The stream offset just past the last character read from the stream.
     pub fn offset_after_last(&self) -> usize {
         self.last_stream.map_or(self.next, |o| o + 1)
-    }
-
-    /// The stream offset where the next unread line starts.
-    pub fn next_line_offset(&self) -> usize {
-        self.next
-    }
-
-    /// True when nothing at all is left: no character in the line buffer, no pushed text,
-    /// no stream.
-    pub fn at_end(&self) -> bool {
-        self.lookahead.is_none()
-            && self.idx >= self.line.len()
-            && self.saved.is_empty()
-            && self.next >= self.stream.len()
     }
 }
 

@@ -130,8 +130,6 @@ pub struct Word {
     pub ansi_c: bool,
     /// Holds `$(…)`, backquotes, `${…}`, `$[…]` or `<(…)` (not counting quoting).
     pub expansion: bool,
-    /// Spans of the text (byte offsets) already read as programs at parse time.
-    pub parsed: Vec<(usize, usize)>,
 }
 
 impl Word {
@@ -144,7 +142,6 @@ impl Word {
             dollar: false,
             ansi_c: false,
             expansion: false,
-            parsed: Vec::new(),
         }
     }
 }
@@ -191,6 +188,10 @@ pub struct Reader<'s, 'o> {
     pub peeked: Option<(Tok, Option<Word>)>,
     /// Command offsets of `$(…)` read as programs at parse time (start, end).
     pub parsed: Vec<(u32, u32)>,
+    /// Inside text bash reads again: command substitutions keep their text in the word.
+    pub want_text: usize,
+    /// Reading only for where a construct ends (`xparse_dolparen`): words are not expanded.
+    pub extent_only: bool,
     /// Command offset of the last token's first character.
     pub tok_at: u32,
 }
@@ -236,7 +237,9 @@ pub fn legal_variable_char(c: u8) -> bool {
 
 pub fn legal_identifier(s: &[u8]) -> bool {
     match s.split_first() {
-        Some((&c, rest)) => legal_variable_starter(c) && rest.iter().all(|&c| legal_variable_char(c)),
+        Some((&c, rest)) => {
+            legal_variable_starter(c) && rest.iter().all(|&c| legal_variable_char(c))
+        }
         None => false,
     }
 }
@@ -354,6 +357,8 @@ impl<'s, 'o> Reader<'s, 'o> {
             word: Word::empty(),
             peeked: None,
             parsed: Vec::new(),
+            want_text: 0,
+            extent_only: false,
             tok_at: 0,
         }
     }
@@ -438,14 +443,6 @@ impl<'s, 'o> Reader<'s, 'o> {
         Ok(t)
     }
 
-    /// Pushes a token back to be read next (bash's `token_to_read`).
-    pub fn unread(&mut self, t: Tok) {
-        self.token_to_read = Some(t);
-        if matches!(t, Tok::Word | Tok::AssignmentWord) {
-            self.word_to_read = Some(self.word.clone());
-        }
-    }
-
     pub fn reserved_word_acceptable(&self, t: Tok) -> bool {
         match t {
             Tok::Char(b'\n' | b';' | b'(' | b')' | b'|' | b'&')
@@ -513,7 +510,9 @@ impl<'s, 'o> Reader<'s, 'o> {
 
     fn time_command_acceptable(&self) -> bool {
         match self.last_read_token {
-            Tok::None | Tok::Char(b';' | b'\n') if self.token_before_that == Tok::Char(b'|') => false,
+            Tok::None | Tok::Char(b';' | b'\n') if self.token_before_that == Tok::Char(b'|') => {
+                false
+            }
             Tok::None
             | Tok::Char(b';' | b'\n' | b'&' | b'(' | b')')
             | Tok::AndAnd
@@ -675,11 +674,16 @@ impl<'s, 'o> Reader<'s, 'o> {
             if let Some(p) = peek {
                 self.input.ungetc(p);
             }
-            if ch == b')' && self.last_read_token == Tok::Char(b'(') && self.token_before_that == Tok::Word {
+            if ch == b')'
+                && self.last_read_token == Tok::Char(b'(')
+                && self.token_before_that == Tok::Word
+            {
                 self.parser_state |= PST_ALLOWOPNBRC;
             }
             let subshell_paren = if self.is53() {
-                ch == b'(' && self.parser_state & (PST_CASEPAT | PST_CONDCMD) == 0 && self.last_read_token != Tok::Word
+                ch == b'('
+                    && self.parser_state & (PST_CASEPAT | PST_CONDCMD) == 0
+                    && self.last_read_token != Tok::Word
             } else {
                 ch == b'(' && self.parser_state & PST_CASEPAT == 0
             };
@@ -706,7 +710,10 @@ impl<'s, 'o> Reader<'s, 'o> {
     /// reads, at its first character.
     pub fn read_token_word(&mut self, first: u8) -> R<Tok> {
         let t = self.read_token_word_inner(first)?;
-        if matches!(t, Tok::Word | Tok::AssignmentWord | Tok::Number | Tok::RedirWord) {
+        if matches!(
+            t,
+            Tok::Word | Tok::AssignmentWord | Tok::Number | Tok::RedirWord
+        ) {
             let at = self.word.start;
             self.run(at, at, Run::Token);
         }
@@ -714,7 +721,9 @@ impl<'s, 'o> Reader<'s, 'o> {
     }
 
     fn read_token_word_inner(&mut self, first: u8) -> R<Tok> {
-        use super::matched::{P_ALLOWESC, P_ARITH, P_ARRAYSUB, P_COMMAND, P_DOLBRACE, P_FIRSTCLOSE};
+        use super::matched::{
+            P_ALLOWESC, P_ARITH, P_ARRAYSUB, P_COMMAND, P_DOLBRACE, P_FIRSTCLOSE,
+        };
         let start = self.input.last_origin();
         let mut b = Builder::with_capacity(16);
         let mut w = Word::empty();
@@ -900,7 +909,11 @@ impl<'s, 'o> Reader<'s, 'o> {
         {
             return Ok(Tok::RedirWord);
         }
-        let result = if nosplit { Tok::AssignmentWord } else { Tok::Word };
+        let result = if nosplit {
+            Tok::AssignmentWord
+        } else {
+            Tok::Word
+        };
         match self.last_read_token {
             Tok::Function => {
                 self.parser_state |= PST_ALLOWOPNBRC;
@@ -959,7 +972,9 @@ impl<'s, 'o> Reader<'s, 'o> {
     fn raw_capture(&mut self, f: impl FnOnce(&mut Self) -> R<()>) -> R<()> {
         let saved = std::mem::take(&mut *self.out);
         let parsed = self.parsed.len();
+        self.want_text += 1;
         let r = f(self);
+        self.want_text -= 1;
         let scratch = std::mem::replace(&mut *self.out, saved);
         self.parsed.truncate(parsed);
         self.out.features.merge(scratch.features);
@@ -970,7 +985,14 @@ impl<'s, 'o> Reader<'s, 'o> {
     }
 
     /// `$(…)`, `<(…)`, `>(…)`, `${…}`, `$[…]`, `$'…'`, `$"…"`, `$$` in a word.
-    fn word_expansion(&mut self, c: u8, cd: u8, origin: u32, b: &mut Builder, w: &mut Word) -> R<Option<Expansion>> {
+    fn word_expansion(
+        &mut self,
+        c: u8,
+        cd: u8,
+        origin: u32,
+        b: &mut Builder,
+        w: &mut Word,
+    ) -> R<Option<Expansion>> {
         use super::matched::{P_ALLOWESC, P_ARITH, P_COMMAND, P_DOLBRACE, P_FIRSTCLOSE};
         if !shellexp(c) {
             return Ok(None);
@@ -984,7 +1006,11 @@ impl<'s, 'o> Reader<'s, 'o> {
                 b.push(b'(', peek_at);
                 w.expansion = true;
                 self.dstack.push(b'(');
-                let kind = if c == b'$' { SubstKind::Dollar } else { SubstKind::Process };
+                let kind = if c == b'$' {
+                    SubstKind::Dollar
+                } else {
+                    SubstKind::Process
+                };
                 let r = self.parse_comsub(cd, b'(', b')', P_COMMAND, b, origin, kind);
                 self.dstack.pop();
                 r?;
@@ -998,11 +1024,23 @@ impl<'s, 'o> Reader<'s, 'o> {
                     self.out.features.dollar_brace = true;
                     if self.d.funsub() && self.peek_funsub_char() {
                         self.dstack.push(b'{');
-                        let r = self.parse_comsub(cd, b'{', b'}', P_COMMAND, b, origin, SubstKind::FunSub);
+                        let r = self.parse_comsub(
+                            cd,
+                            b'{',
+                            b'}',
+                            P_COMMAND,
+                            b,
+                            origin,
+                            SubstKind::FunSub,
+                        );
                         self.dstack.pop();
                         r?;
                     } else {
-                        let flags = if bash32 { P_FIRSTCLOSE } else { P_FIRSTCLOSE | P_DOLBRACE };
+                        let flags = if bash32 {
+                            P_FIRSTCLOSE
+                        } else {
+                            P_FIRSTCLOSE | P_DOLBRACE
+                        };
                         self.parse_matched_pair(cd, b'{', b'}', flags, b)?;
                     }
                 } else {
@@ -1159,7 +1197,10 @@ impl<'s, 'o> Reader<'s, 'o> {
             self.open_brace_count += 1;
             return Some(Tok::LBrace);
         }
-        if self.open_brace_count > 0 && self.reserved_word_acceptable(self.last_read_token) && tok == b"}" {
+        if self.open_brace_count > 0
+            && self.reserved_word_acceptable(self.last_read_token)
+            && tok == b"}"
+        {
             self.open_brace_count -= 1;
             return Some(Tok::RBrace);
         }

@@ -5,8 +5,8 @@
 
 use super::lexer::{
     PST_ALLOWOPNBRC, PST_ASSIGNOK, PST_CASEPAT, PST_CMDSUBST, PST_COMPASSIGN, PST_CONDCMD,
-    PST_CONDEXPR, PST_EOFTOKEN, PST_EXTPAT, PST_FUNSUBST, PST_NOEXPAND, PST_REDIRLIST,
-    PST_REGEXP, PST_SUBSHELL, Pending, R, Reader, Tok, funsub_char, shellblank, shellquote,
+    PST_CONDEXPR, PST_EOFTOKEN, PST_EXTPAT, PST_FUNSUBST, PST_NOEXPAND, PST_REDIRLIST, PST_REGEXP,
+    PST_SUBSHELL, Pending, R, Reader, Tok, funsub_char, shellquote,
 };
 use super::text::Builder;
 use super::{ComsubScanner, Context, Run, Shell, SubstKind};
@@ -83,13 +83,27 @@ impl Reader<'_, '_> {
 
     /// `parse_matched_pair`: reads up to the `close` that matches, appending what it
     /// reads (the closing character included) to `b`.
-    pub fn parse_matched_pair(&mut self, qc: u8, open: u8, close: u8, flags: u32, b: &mut Builder) -> R<()> {
+    pub fn parse_matched_pair(
+        &mut self,
+        qc: u8,
+        open: u8,
+        close: u8,
+        flags: u32,
+        b: &mut Builder,
+    ) -> R<()> {
         self.enter()?;
+        let arith = flags & P_ARITH != 0;
+        if arith {
+            self.want_text += 1;
+        }
         let r = if self.d.shell == Shell::Bash32 {
             self.matched_pair_32(qc, open, close, flags, b)
         } else {
             self.matched_pair(qc, open, close, flags, b)
         };
+        if arith {
+            self.want_text -= 1;
+        }
         self.leave();
         r
     }
@@ -105,10 +119,19 @@ impl Reader<'_, '_> {
         };
         let mut count = 1usize;
         let mut tflags = 0u32;
-        if flags & P_COMMAND != 0 && qc != b'`' && qc != b'\'' && qc != b'"' && flags & P_DQUOTE == 0 {
+        if flags & P_COMMAND != 0
+            && qc != b'`'
+            && qc != b'\''
+            && qc != b'"'
+            && flags & P_DQUOTE == 0
+        {
             tflags |= LEX_CKCOMMENT;
         }
-        let rflags = if qc == b'"' { P_DQUOTE } else { flags & P_DQUOTE };
+        let rflags = if qc == b'"' {
+            P_DQUOTE
+        } else {
+            flags & P_DQUOTE
+        };
         // This call's own text: its length and last character.
         let base = b.len();
         let mut prev_at = self.input.last_origin();
@@ -118,7 +141,9 @@ impl Reader<'_, '_> {
             let ch = self
                 .input
                 .getc(qc != b'\'' && tflags & LEX_PASSNEXT == 0)
-                .ok_or_else(|| self.err("unexpected end of input in a quoted or bracketed construct"))?;
+                .ok_or_else(|| {
+                    self.err("unexpected end of input in a quoted or bracketed construct")
+                })?;
             let origin = self.input.last_origin();
             this_at = origin;
             if tflags & LEX_INCOMMENT != 0 {
@@ -145,9 +170,11 @@ impl Reader<'_, '_> {
                 continue;
             } else if ch == close {
                 count -= 1;
-            } else if open != close && tflags & LEX_WASDOL != 0 && open == b'{' && ch == open {
-                count += 1;
-            } else if flags & P_FIRSTCLOSE == 0 && ch == open {
+            } else if ch == open
+                && ((open != close && tflags & LEX_WASDOL != 0 && open == b'{')
+                    || flags & P_FIRSTCLOSE == 0)
+            {
+                // A nested `${`, or a nested opener.
                 count += 1;
             }
             b.push(ch, origin);
@@ -166,7 +193,9 @@ impl Reader<'_, '_> {
             if flags & P_DOLBRACE != 0 {
                 let n = b.len() - base;
                 dolbrace = match dolbrace {
-                    DolBrace::Param if n > 1 && matches!(ch, b'%' | b'#' | b'^' | b',') => DolBrace::Quote,
+                    DolBrace::Param if n > 1 && matches!(ch, b'%' | b'#' | b'^' | b',') => {
+                        DolBrace::Quote
+                    }
                     DolBrace::Param if n > 1 && ch == b'/' => DolBrace::Quote2,
                     DolBrace::Param if b"#%^,~:-=?+/".contains(&ch) => DolBrace::Op,
                     DolBrace::Op if !b"#%^,~:-=?+/".contains(&ch) => DolBrace::Word,
@@ -187,22 +216,18 @@ impl Reader<'_, '_> {
                     }
                     self.parse_matched_pair(ch, ch, ch, nflags, b)?;
                     self.dstack.pop();
-                } else if flags & (P_ARRAYSUB | P_DOLBRACE) != 0
-                    && tflags & LEX_WASDOL != 0
-                    && matches!(ch, b'(' | b'{' | b'[')
-                {
-                    dollar_word = true;
-                } else if v52 && flags & P_ARITH != 0 && tflags & LEX_WASDOL != 0 && ch == b'(' {
-                    dollar_word = true;
-                } else if self.d.funsub()
-                    && flags & P_ARITH != 0
-                    && tflags & LEX_WASDOL != 0
-                    && ch == b'{'
-                    && self.peek_funsub()
-                {
-                    dollar_word = true;
-                } else if v51 && flags & (P_ARRAYSUB | P_DOLBRACE) != 0 && tflags & LEX_GTLT != 0 && ch == b'(' {
-                    dollar_word = true;
+                } else {
+                    let wasdol = tflags & LEX_WASDOL != 0;
+                    let subscript_or_brace = flags & (P_ARRAYSUB | P_DOLBRACE) != 0;
+                    let arith = flags & P_ARITH != 0;
+                    // `$(`, `${`, `$[` in a subscript or `${…}`; `$(` in arithmetic (5.2+);
+                    // `${ cmd; }` in arithmetic (5.3); `<(` in a subscript or `${…}` (5.1+).
+                    dollar_word = (subscript_or_brace
+                        && wasdol
+                        && matches!(ch, b'(' | b'{' | b'['))
+                        || (v52 && arith && wasdol && ch == b'(')
+                        || (self.d.funsub() && arith && wasdol && ch == b'{' && self.peek_funsub())
+                        || (v51 && subscript_or_brace && tflags & LEX_GTLT != 0 && ch == b'(');
                 }
             } else if open == b'"' && ch == b'`' {
                 self.out.features.backquote = true;
@@ -219,15 +244,41 @@ impl Reader<'_, '_> {
                 match ch {
                     b'(' => {
                         let was_gtlt = tflags & LEX_GTLT != 0;
-                        let kind = if was_gtlt { SubstKind::Process } else { SubstKind::Dollar };
-                        self.parse_comsub(0, b'(', b')', (rflags | P_COMMAND) & !P_DQUOTE, b, at, kind)?;
+                        let kind = if was_gtlt {
+                            SubstKind::Process
+                        } else {
+                            SubstKind::Dollar
+                        };
+                        self.parse_comsub(
+                            0,
+                            b'(',
+                            b')',
+                            (rflags | P_COMMAND) & !P_DQUOTE,
+                            b,
+                            at,
+                            kind,
+                        )?;
                     }
                     b'{' => {
                         self.out.features.dollar_brace = true;
                         if self.d.funsub() && self.peek_funsub() {
-                            self.parse_comsub(0, b'{', b'}', rflags | P_COMMAND, b, at, SubstKind::FunSub)?;
+                            self.parse_comsub(
+                                0,
+                                b'{',
+                                b'}',
+                                rflags | P_COMMAND,
+                                b,
+                                at,
+                                SubstKind::FunSub,
+                            )?;
                         } else {
-                            self.parse_matched_pair(0, b'{', b'}', P_FIRSTCLOSE | P_DOLBRACE | rflags, b)?;
+                            self.parse_matched_pair(
+                                0,
+                                b'{',
+                                b'}',
+                                P_FIRSTCLOSE | P_DOLBRACE | rflags,
+                                b,
+                            )?;
                         }
                     }
                     _ => {
@@ -257,20 +308,33 @@ impl Reader<'_, '_> {
     }
 
     /// bash 3.2's `parse_matched_pair`.
-    fn matched_pair_32(&mut self, qc: u8, open: u8, close: u8, flags: u32, b: &mut Builder) -> R<()> {
+    fn matched_pair_32(
+        &mut self,
+        qc: u8,
+        open: u8,
+        close: u8,
+        flags: u32,
+        b: &mut Builder,
+    ) -> R<()> {
         let mut count = 1usize;
         let mut pass_next = false;
         let mut was_dollar = false;
         let mut in_comment = false;
-        let check_comment =
-            flags & P_COMMAND != 0 && qc != b'`' && qc != b'\'' && qc != b'"' && flags & P_DQUOTE == 0;
-        let rflags = if qc == b'"' { P_DQUOTE } else { flags & P_DQUOTE };
+        let check_comment = flags & P_COMMAND != 0
+            && qc != b'`'
+            && qc != b'\''
+            && qc != b'"'
+            && flags & P_DQUOTE == 0;
+        let rflags = if qc == b'"' {
+            P_DQUOTE
+        } else {
+            flags & P_DQUOTE
+        };
         let base = b.len();
         while count > 0 {
-            let ch = self
-                .input
-                .getc(qc != b'\'' && !pass_next)
-                .ok_or_else(|| self.err("unexpected end of input in a quoted or bracketed construct"))?;
+            let ch = self.input.getc(qc != b'\'' && !pass_next).ok_or_else(|| {
+                self.err("unexpected end of input in a quoted or bracketed construct")
+            })?;
             let origin = self.input.last_origin();
             if in_comment {
                 b.push(ch, origin);
@@ -296,9 +360,9 @@ impl Reader<'_, '_> {
                 continue;
             } else if ch == close {
                 count -= 1;
-            } else if open != close && was_dollar && open == b'{' && ch == open {
-                count += 1;
-            } else if flags & P_FIRSTCLOSE == 0 && ch == open {
+            } else if ch == open
+                && ((open != close && was_dollar && open == b'{') || flags & P_FIRSTCLOSE == 0)
+            {
                 count += 1;
             }
             b.push(ch, origin);
@@ -387,7 +451,11 @@ impl Reader<'_, '_> {
                 Some(b'(') => {
                     self.input.ungetc(b'(');
                     self.out.features.arith = true;
-                    let pflags = if self.d.shell == Shell::Bash32 { 0 } else { P_ARITH };
+                    let pflags = if self.d.shell == Shell::Bash32 {
+                        0
+                    } else {
+                        P_ARITH
+                    };
                     self.parse_matched_pair(qc, open, close, pflags, b)?;
                     return Ok(false);
                 }
@@ -420,14 +488,14 @@ impl Reader<'_, '_> {
     fn recursive_comsub(&mut self, open: u8, close: u8, b: &mut Builder, at: u32) -> R<()> {
         if open == b'{' {
             // `${` then a blank, newline or `|`: the blank is consumed (a newline is not).
-            match self.input.getc(true) {
-                Some(b'\n') => self.input.ungetc(b'\n'),
-                Some(_) | None => {}
+            if self.input.getc(true) == Some(b'\n') {
+                self.input.ungetc(b'\n');
             }
         }
         self.enter()?;
         let saved = self.save();
-        self.parser_state &= !(PST_REGEXP | PST_EXTPAT | PST_CONDCMD | PST_CONDEXPR | PST_COMPASSIGN);
+        self.parser_state &=
+            !(PST_REGEXP | PST_EXTPAT | PST_CONDCMD | PST_CONDEXPR | PST_COMPASSIGN);
         self.parser_state &= !(PST_CASEPAT | PST_SUBSHELL | PST_REDIRLIST | PST_ALLOWOPNBRC);
         self.parser_state |= PST_CMDSUBST | PST_EOFTOKEN | PST_NOEXPAND;
         if open == b'{' {
@@ -438,13 +506,21 @@ impl Reader<'_, '_> {
         self.expecting_in = 0;
         self.expecting_in_command = Tok::None;
         self.current_token = Tok::Char(b'\n');
-        self.token_to_read = Some(if open == b'(' { Tok::DolParen } else { Tok::DolBrace });
+        self.token_to_read = Some(if open == b'(' {
+            Tok::DolParen
+        } else {
+            Tok::DolBrace
+        });
         let saved_context = self.context;
         self.context = Context::Substitution;
         let start = self.input.next_origin();
-        self.input.capture_start();
+        // The text is kept only where bash reads it again (arithmetic, patterns).
+        let keep = self.want_text > 0;
+        if keep {
+            self.input.capture_start();
+        }
         let r = self.parse_comsub_program(close);
-        let captured = self.input.capture_end();
+        let captured = if keep { self.input.capture_end() } else { None };
         if r.is_ok() && !self.need_here_doc.is_empty() {
             // `$(cat <<EOF)`: the body is read now, from the lines after this one.
             self.gather_here_documents()?;
@@ -507,7 +583,11 @@ impl Reader<'_, '_> {
     fn parse_arith_cmd(&mut self) -> R<Option<bool>> {
         let mut b = Builder::default();
         let open_at = self.input.last_origin();
-        let pflags = if self.d.shell == Shell::Bash32 { 0 } else { P_ARITH };
+        let pflags = if self.d.shell == Shell::Bash32 {
+            0
+        } else {
+            P_ARITH
+        };
         self.parse_matched_pair(0, b'(', b')', pflags, &mut b)?;
         let c = self.input.getc(false);
         let c_at = self.input.last_origin();
@@ -538,7 +618,9 @@ impl Reader<'_, '_> {
             // the text: past modelling, and never what the text shows.
             let b = pushed.bytes();
             if b.contains(&b'\n') && b.windows(2).any(|w| w == b"<<") {
-                self.out.unreliable = Some("bash reads `((…) )` again as nested subshells, and the heredocs in it from the lines after it");
+                self.out.unreliable = Some(
+                    "bash reads `((…) )` again as nested subshells, and the heredocs in it from the lines after it",
+                );
             }
             self.input.push_string(pushed);
         } else {
@@ -610,9 +692,4 @@ impl Reader<'_, '_> {
         self.leave();
         Ok(())
     }
-}
-
-/// True for a byte that may follow `$` in a parameter name (for the body scanner).
-pub fn is_blank(c: u8) -> bool {
-    shellblank(c)
 }

@@ -82,14 +82,6 @@ impl Dialect {
         }
     }
 
-    /// `$(…)` is parsed by a recursive call of the parser (bash 5.2+, zsh).
-    pub(crate) fn recursive_comsub(self) -> bool {
-        matches!(
-            self.shell,
-            Shell::Intended | Shell::Bash52 | Shell::Bash53 | Shell::Zsh
-        )
-    }
-
     /// bash 5.3's `${ cmd; }` and `${| cmd; }`.
     pub(crate) fn funsub(self) -> bool {
         matches!(self.shell, Shell::Intended | Shell::Bash53)
@@ -178,8 +170,6 @@ pub struct Heredoc {
     /// Ended by a line that starts with the delimiter and holds the `)` of the enclosing
     /// substitution (bash 5.2+); the rest of that line was read as code.
     pub early_end: bool,
-    /// For an unquoted delimiter: the text the shell expands (lines joined, tabs stripped).
-    pub document: Option<Text<'static>>,
     pub context: Context,
 }
 
@@ -276,6 +266,8 @@ pub struct Reading {
     pub error: Option<ReadError>,
     /// The shell reads part of the command in a way the reader does not follow (what).
     pub unreliable: Option<&'static str>,
+    /// Bytes of text read again (substitutions found during expansion).
+    pub work: usize,
 }
 
 /// Constructs where shells are known to read differently.
@@ -320,9 +312,12 @@ pub struct ReadError {
 }
 
 /// Deepest nesting of constructs the reader follows.
-pub const MAX_NESTING: usize = 500;
+pub const MAX_NESTING: usize = 1_000;
 /// Most heredocs in one command, nested ones included.
 pub const MAX_HEREDOCS: usize = 1_000;
+/// Most bytes one reading reads again (older bash reads a nested substitution's text
+/// once per level of nesting).
+pub const MAX_REREAD_BYTES: usize = 64 * 1024 * 1024;
 
 /// Reads `command` as `dialect` reads it.
 pub fn read(command: &str, dialect: Dialect) -> Reading {

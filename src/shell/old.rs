@@ -25,14 +25,28 @@ const LEX_INWORD: u32 = 0x0800;
 impl Reader<'_, '_> {
     /// bash 4.4 / 5.1 `parse_comsub`, after `$(`; appends the text (closing `)`
     /// included) to `b`.
-    pub fn old_parse_comsub(&mut self, qc: u8, open: u8, close: u8, flags: u32, b: &mut Builder) -> R<()> {
+    pub fn old_parse_comsub(
+        &mut self,
+        qc: u8,
+        open: u8,
+        close: u8,
+        flags: u32,
+        b: &mut Builder,
+    ) -> R<()> {
         self.enter()?;
         let r = self.old_comsub_inner(qc, open, close, flags, b);
         self.leave();
         r
     }
 
-    fn old_comsub_inner(&mut self, qc: u8, open: u8, close: u8, flags: u32, b: &mut Builder) -> R<()> {
+    fn old_comsub_inner(
+        &mut self,
+        qc: u8,
+        open: u8,
+        close: u8,
+        flags: u32,
+        b: &mut Builder,
+    ) -> R<()> {
         let v51 = self.d.shell != Shell::Bash44;
         let mut count = 1usize;
         let mut tflags = LEX_RESWDOK;
@@ -56,19 +70,20 @@ impl Reader<'_, '_> {
             let ch = self.input.getc(rqn).ok_or_else(|| eof(self))?;
             let origin = self.input.last_origin();
             let retind = ret.len();
-            let line_matches = |ret: &Builder, first: usize, heredelim: &[u8], strip: bool| -> bool {
-                let bytes = ret.bytes();
-                let mut tind = first;
-                while strip && bytes.get(tind) == Some(&b'\t') {
-                    tind += 1;
-                }
-                let line = bytes.get(tind..).unwrap_or(&[]);
-                if v51 {
-                    line == heredelim
-                } else {
-                    line.starts_with(heredelim)
-                }
-            };
+            let line_matches =
+                |ret: &Builder, first: usize, heredelim: &[u8], strip: bool| -> bool {
+                    let bytes = ret.bytes();
+                    let mut tind = first;
+                    while strip && bytes.get(tind) == Some(&b'\t') {
+                        tind += 1;
+                    }
+                    let line = bytes.get(tind..).unwrap_or(&[]);
+                    if v51 {
+                        line == heredelim
+                    } else {
+                        line.starts_with(heredelim)
+                    }
+                };
             if ch == b'\n' {
                 if tflags & LEX_HEREDELIM != 0 && heredelim.is_some() {
                     tflags &= !LEX_HEREDELIM;
@@ -192,7 +207,11 @@ impl Reader<'_, '_> {
                     lex_rwlen += 1;
                     continue;
                 } else if lex_rwlen == 4 && shellbreak(ch) {
-                    let last4 = ret.bytes().get(ret.len().saturating_sub(4)..).unwrap_or(&[]).to_vec();
+                    let last4 = ret
+                        .bytes()
+                        .get(ret.len().saturating_sub(4)..)
+                        .unwrap_or(&[])
+                        .to_vec();
                     if last4 == b"case" {
                         tflags |= LEX_INCASE;
                         tflags &= !LEX_RESWDOK;
@@ -200,7 +219,10 @@ impl Reader<'_, '_> {
                         tflags &= !LEX_INCASE;
                         tflags |= LEX_RESWDOK;
                         lex_rwlen = 0;
-                    } else if matches!(last4.as_slice(), b"done" | b"then" | b"else" | b"elif" | b"time") {
+                    } else if matches!(
+                        last4.as_slice(),
+                        b"done" | b"then" | b"else" | b"elif" | b"time"
+                    ) {
                         tflags |= LEX_RESWDOK;
                         lex_rwlen = 0;
                     } else if !v51 || !shellmeta(ch) {
@@ -219,9 +241,8 @@ impl Reader<'_, '_> {
                     && ret.bytes().ends_with(b"do")
                 {
                     lex_rwlen = 0;
-                } else if tflags & LEX_INCASE != 0 && ch != b'\n' {
-                    tflags &= !LEX_RESWDOK;
-                } else if !shellbreak(ch) {
+                } else if (tflags & LEX_INCASE != 0 && ch != b'\n') || !shellbreak(ch) {
+                    // In a case, a pattern list comes; elsewhere a word that is not reserved.
                     tflags &= !LEX_RESWDOK;
                 }
             }
@@ -250,17 +271,42 @@ impl Reader<'_, '_> {
                     // bash 4.4 falls through with the peeked character.
                     let ch = peekc;
                     let origin = self.input.last_origin();
-                    self.old_tail(ch, origin, qc, open, close, flags, rflags, &mut tflags, &mut count, &mut ret, v51)?;
+                    self.old_tail(
+                        ch,
+                        origin,
+                        qc,
+                        open,
+                        close,
+                        flags,
+                        rflags,
+                        &mut tflags,
+                        &mut count,
+                        &mut ret,
+                        v51,
+                    )?;
                     continue;
                 }
             } else if tflags & LEX_CKCOMMENT != 0
                 && tflags & LEX_INCOMMENT == 0
                 && ch == b'#'
-                && ((tflags & LEX_RESWDOK != 0 && lex_rwlen == 0) || (tflags & LEX_INWORD != 0 && lex_wlen == 0))
+                && ((tflags & LEX_RESWDOK != 0 && lex_rwlen == 0)
+                    || (tflags & LEX_INWORD != 0 && lex_wlen == 0))
             {
                 tflags |= LEX_INCOMMENT;
             }
-            self.old_tail(ch, origin, qc, open, close, flags, rflags, &mut tflags, &mut count, &mut ret, v51)?;
+            self.old_tail(
+                ch,
+                origin,
+                qc,
+                open,
+                close,
+                flags,
+                rflags,
+                &mut tflags,
+                &mut count,
+                &mut ret,
+                v51,
+            )?;
         }
         b.push_text(&ret.finish(self.input.last_origin() + 1), 0, usize::MAX);
         Ok(())
@@ -309,11 +355,25 @@ impl Reader<'_, '_> {
             }
             match ch {
                 b'(' => {
-                    self.parse_comsub(0, b'(', b')', (rflags | P_COMMAND) & !P_DQUOTE, ret, origin.saturating_sub(1), SubstKind::Dollar)?;
+                    self.parse_comsub(
+                        0,
+                        b'(',
+                        b')',
+                        (rflags | P_COMMAND) & !P_DQUOTE,
+                        ret,
+                        origin.saturating_sub(1),
+                        SubstKind::Dollar,
+                    )?;
                 }
                 b'{' => {
                     self.out.features.dollar_brace = true;
-                    self.parse_matched_pair(0, b'{', b'}', P_FIRSTCLOSE | P_DOLBRACE | rflags, ret)?;
+                    self.parse_matched_pair(
+                        0,
+                        b'{',
+                        b'}',
+                        P_FIRSTCLOSE | P_DOLBRACE | rflags,
+                        ret,
+                    )?;
                 }
                 _ => {
                     self.out.features.arith = true;
@@ -335,9 +395,10 @@ impl Reader<'_, '_> {
     }
 }
 
-/// bash 3.2 subst.c `extract_delimited_string` for `$(`: the index just past the
-/// matching `)` (the end of the text when there is none).
-pub fn extract_delimited_32(s: &[u8], from: usize) -> usize {
+/// bash 3.2 subst.c `extract_delimited_string` for `$(` (`comments`: EX_COMMAND) and
+/// for `<(` / `>(` (no comments): the index just past the matching `)` (the end of the
+/// text when there is none).
+pub fn extract_delimited_32(s: &[u8], from: usize, comments: bool) -> usize {
     let mut i = from;
     let mut nesting = 1usize;
     let mut pass = false;
@@ -356,7 +417,7 @@ pub fn extract_delimited_32(s: &[u8], from: usize) -> usize {
             i += 1;
             continue;
         }
-        if c == b'#' && (i == 0 || s[i - 1] == b'\n' || shellblank(s[i - 1])) {
+        if comments && c == b'#' && (i == 0 || s[i - 1] == b'\n' || shellblank(s[i - 1])) {
             in_comment = true;
             i += 1;
             continue;
@@ -367,11 +428,11 @@ pub fn extract_delimited_32(s: &[u8], from: usize) -> usize {
             continue;
         }
         if s[i..].starts_with(b"$(") {
-            i = extract_delimited_32(s, i + 2);
+            i = extract_delimited_32(s, i + 2, comments);
             continue;
         }
         if c == b'(' {
-            i = extract_delimited_32(s, i + 1);
+            i = extract_delimited_32(s, i + 1, comments);
             continue;
         }
         if c == b')' {

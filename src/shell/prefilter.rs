@@ -38,7 +38,13 @@ fn may_name_alias(bytes: &[u8]) -> bool {
         while matched < 5 {
             match bytes.get(j) {
                 Some(b'\'' | b'"') => j += 1,
-                Some(b'\\') => j += if bytes.get(j + 1) == Some(&b'\n') { 2 } else { 1 },
+                Some(b'\\') => {
+                    j += if bytes.get(j + 1) == Some(&b'\n') {
+                        2
+                    } else {
+                        1
+                    }
+                }
                 Some(&c) if c == b"alias"[matched] => {
                     matched += 1;
                     j += 1;

@@ -32,9 +32,14 @@ pub fn setting(words: &[Vec<u8>]) -> Option<Setting> {
     }
     let (name, args) = rest.split_first()?;
     match name.as_slice() {
-        b"alias" => args.iter().any(|a| a.contains(&b'=')).then_some(Setting::AliasDefinition),
+        b"alias" => args
+            .iter()
+            .any(|a| a.contains(&b'='))
+            .then_some(Setting::AliasDefinition),
         b"shopt" => {
-            let setting = args.iter().any(|a| a.starts_with(b"-") && a.contains(&b's'));
+            let setting = args
+                .iter()
+                .any(|a| a.starts_with(b"-") && a.contains(&b's'));
             if !setting {
                 return None;
             }
@@ -49,13 +54,14 @@ pub fn setting(words: &[Vec<u8>]) -> Option<Setting> {
         b"set" => {
             let mut it = args.iter().peekable();
             while let Some(a) = it.next() {
-                if (a.starts_with(b"-") || a.starts_with(b"+")) && a.contains(&b'o') {
-                    if let Some(v) = it.peek() {
-                        match v.as_slice() {
-                            b"posix" => return Some(Setting::AliasExpansion),
-                            b"histexpand" | b"history" => return Some(Setting::HistoryExpansion),
-                            _ => {}
-                        }
+                if (a.starts_with(b"-") || a.starts_with(b"+"))
+                    && a.contains(&b'o')
+                    && let Some(v) = it.peek()
+                {
+                    match v.as_slice() {
+                        b"posix" => return Some(Setting::AliasExpansion),
+                        b"histexpand" | b"history" => return Some(Setting::HistoryExpansion),
+                        _ => {}
                     }
                 }
                 if a.starts_with(b"-") && !a.starts_with(b"--") && a.contains(&b'H') {
@@ -91,15 +97,33 @@ mod tests {
 
     #[test]
     fn alias_definitions_and_reading_options_are_recognised() {
-        assert_eq!(setting(&words("alias c=cat")), Some(Setting::AliasDefinition));
-        assert_eq!(setting(&words("builtin alias c=cat")), Some(Setting::AliasDefinition));
+        assert_eq!(
+            setting(&words("alias c=cat")),
+            Some(Setting::AliasDefinition)
+        );
+        assert_eq!(
+            setting(&words("builtin alias c=cat")),
+            Some(Setting::AliasDefinition)
+        );
         assert_eq!(setting(&words("alias")), None);
-        assert_eq!(setting(&words("shopt -s expand_aliases")), Some(Setting::AliasExpansion));
+        assert_eq!(
+            setting(&words("shopt -s expand_aliases")),
+            Some(Setting::AliasExpansion)
+        );
         assert_eq!(setting(&words("shopt -s extglob")), Some(Setting::Extglob));
-        assert_eq!(setting(&words("set -o posix")), Some(Setting::AliasExpansion));
+        assert_eq!(
+            setting(&words("set -o posix")),
+            Some(Setting::AliasExpansion)
+        );
         assert_eq!(setting(&words("set -eH")), Some(Setting::HistoryExpansion));
-        assert_eq!(setting(&words("POSIXLY_CORRECT=1 true")), Some(Setting::AliasExpansion));
-        assert_eq!(setting(&words("export BASH_COMPAT=50")), Some(Setting::Compat));
+        assert_eq!(
+            setting(&words("POSIXLY_CORRECT=1 true")),
+            Some(Setting::AliasExpansion)
+        );
+        assert_eq!(
+            setting(&words("export BASH_COMPAT=50")),
+            Some(Setting::Compat)
+        );
         assert_eq!(setting(&words("echo alias x=y")), None);
     }
 }

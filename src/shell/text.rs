@@ -62,11 +62,45 @@ impl<'s> Text<'s> {
     pub fn slice(&self, start: usize, end: usize) -> Text<'static> {
         let end = end.min(self.bytes.len());
         let start = start.min(end);
-        let mut b = Builder::with_capacity(end - start);
-        for i in start..end {
-            b.push(self.bytes[i], self.origin(i));
+        let bytes = self.bytes[start..end].to_vec();
+        let (s, e) = (start as u32, end as u32);
+        let runs = if self.runs.is_empty() {
+            vec![(0, s)]
+        } else {
+            // The run holding `start`, then every run that starts before `end`.
+            let first = self
+                .runs
+                .partition_point(|&(at, _)| at <= s)
+                .saturating_sub(1);
+            let mut runs = Vec::new();
+            for &(at, src) in self.runs.get(first..).unwrap_or(&[]) {
+                if at >= e {
+                    break;
+                }
+                if at <= s {
+                    runs.push((0, src + (s - at)));
+                } else {
+                    runs.push((at - s, src));
+                }
+            }
+            runs
+        };
+        Text {
+            bytes: Cow::Owned(bytes),
+            runs,
+            end: self.origin(end),
         }
-        b.finish(self.origin(end))
+    }
+
+    /// True when bytes `start..end` stand in the command as they are here (one run).
+    pub fn contiguous(&self, start: usize, end: usize) -> bool {
+        if self.runs.is_empty() || end <= start + 1 {
+            return true;
+        }
+        let (s, e) = (start as u32, end as u32);
+        let k = self.runs.partition_point(|&(at, _)| at <= s);
+        // No run may start inside (start, end).
+        self.runs.get(k).is_none_or(|&(at, _)| at >= e)
     }
 }
 
@@ -96,10 +130,30 @@ impl Builder {
         self.bytes.push(byte);
     }
 
-    /// Appends bytes `start..end` of `text`.
+    /// Appends bytes `start..end` of `text`, run by run.
     pub fn push_text(&mut self, text: &Text<'_>, start: usize, end: usize) {
-        for i in start..end.min(text.len()) {
-            self.push(text.bytes[i], text.origin(i));
+        let end = end.min(text.len());
+        if start >= end {
+            return;
+        }
+        let mut i = start;
+        while i < end {
+            // The run holding `i` ends where the next run starts.
+            let run_end = if text.runs.is_empty() {
+                end
+            } else {
+                let k = text.runs.partition_point(|&(at, _)| at as usize <= i);
+                text.runs
+                    .get(k)
+                    .map_or(end, |&(at, _)| (at as usize).min(end))
+            };
+            let origin = text.origin(i);
+            if self.last.map(|l| l + 1) != Some(origin) {
+                self.runs.push((self.bytes.len() as u32, origin));
+            }
+            self.bytes.extend_from_slice(&text.bytes[i..run_end]);
+            self.last = Some(origin + (run_end - i - 1) as u32);
+            i = run_end;
         }
     }
 
@@ -156,7 +210,10 @@ pub fn pos(command: &[u8], offset: u32) -> Pos {
     let offset = (offset as usize).min(command.len());
     let before = &command[..offset];
     let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
     let column = 1 + before[line_start..]
         .iter()
         .filter(|&&b| (b & 0xC0) != 0x80)
@@ -187,6 +244,23 @@ mod tests {
     }
 
     #[test]
+    fn slices_keep_their_origins_and_know_when_they_are_contiguous() {
+        let mut b = Builder::default();
+        for (i, byte) in b"abcd".iter().enumerate() {
+            b.push(*byte, i as u32 * 2);
+        }
+        let t = b.finish(8);
+        let s = t.slice(1, 3);
+        assert_eq!(s.bytes(), b"bc");
+        assert_eq!((s.origin(0), s.origin(1), s.origin(2)), (2, 4, 6));
+        assert!(!t.contiguous(0, 2));
+        let c = Text::command(b"hello");
+        assert!(c.contiguous(0, 5));
+        let cs = c.slice(1, 4);
+        assert_eq!((cs.origin(0), cs.origin(2)), (1, 3));
+    }
+
+    #[test]
     fn popping_a_byte_keeps_the_map_whole() {
         let mut b = Builder::default();
         b.push(b'a', 0);
@@ -200,9 +274,6 @@ mod tests {
     #[test]
     fn positions_count_lines_and_characters() {
         assert_eq!(pos(b"ab\ncd", 4), Pos { line: 2, column: 2 });
-        assert_eq!(
-            pos("é$(x)".as_bytes(), 2),
-            Pos { line: 1, column: 2 }
-        );
+        assert_eq!(pos("é$(x)".as_bytes(), 2), Pos { line: 1, column: 2 });
     }
 }

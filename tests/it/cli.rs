@@ -3,13 +3,18 @@
 use crate::support::{deny_reason, run_with};
 
 #[test]
-fn help_names_subcommands_exit_codes_and_the_ledger_variable() {
+fn help_names_every_subcommand_exit_codes_and_the_ledger_variable() {
     let dir = tempfile::tempdir().unwrap();
     let r = run_with(&["--help"], b"", &dir.path().join("l"));
     assert_eq!(r.code, Some(0));
     for needle in [
-        "config claude",
-        "config codex",
+        "install",
+        "uninstall",
+        "doctor",
+        "log",
+        "config",
+        "explain",
+        "strip",
         "0 allow",
         "2 deny",
         "HEREDOC_GUARD_LEDGER",

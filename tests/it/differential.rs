@@ -41,7 +41,10 @@ fn by_design(case: &gen_::Case) -> bool {
                 | "delim-arith"
                 | "delim-backquote-part"
         )
-    }) || matches!(case.shape, gen_::Shape::AliasHeredoc | gen_::Shape::InsideUnquotedBody)
+    }) || matches!(
+        case.shape,
+        gen_::Shape::AliasHeredoc | gen_::Shape::InsideUnquotedBody
+    )
 }
 
 #[derive(Default)]
@@ -190,7 +193,12 @@ fn generated_heredoc_commands_never_run_the_canary_past_the_guard() {
     assert!(
         t.bypasses.is_empty(),
         "{report}\n{}",
-        t.bypasses.iter().take(5).cloned().collect::<Vec<_>>().join("\n")
+        t.bypasses
+            .iter()
+            .take(5)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
     assert!(
         false_total * 1000 <= t.benign,
@@ -202,8 +210,14 @@ fn generated_heredoc_commands_never_run_the_canary_past_the_guard() {
             .collect::<Vec<_>>()
             .join("\n")
     );
-    assert!(t.canary_cases > count as usize / 10, "too few live cases: {report}");
-    assert!(t.benign > count as usize / 10, "too few benign cases: {report}");
+    assert!(
+        t.canary_cases > count as usize / 10,
+        "too few live cases: {report}"
+    );
+    assert!(
+        t.benign > count as usize / 10,
+        "too few benign cases: {report}"
+    );
 }
 
 #[test]

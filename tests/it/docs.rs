@@ -1,4 +1,4 @@
-//! Every example in README.md and SKILL.md marked ```` ```sh deny ```` or
+//! Every example in README.md and skills/heredoc-guard/SKILL.md marked ```` ```sh deny ```` or
 //! ```` ```sh allow ```` gets that verdict from the built binary.
 
 use std::path::Path;
@@ -40,7 +40,7 @@ fn check(file: &str, minimum: usize) {
 
 #[test]
 fn skill_md_before_examples_deny_and_after_examples_allow() {
-    check("SKILL.md", 7);
+    check("skills/heredoc-guard/SKILL.md", 7);
 }
 
 #[test]

@@ -7,15 +7,6 @@ use crate::support::{
     allow_problem, claude_event, codex_event, deny_reason, last_ledger_rule, run,
 };
 
-/// How a case may be run in bash.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RunIn {
-    No,
-    Bash,
-    /// bash 5.3 syntax: bash 5.2 cannot run it; the guard denies it anyway.
-    Bash53,
-}
-
 /// One fixture case.
 #[derive(Clone, Debug)]
 pub struct Case {
@@ -23,7 +14,8 @@ pub struct Case {
     pub name: String,
     /// `None` for allow, the rule id for deny.
     pub deny: Option<String>,
-    pub run: RunIn,
+    /// Harmless to run in the shells (only `cat`, `true`, builtins and `canary`).
+    pub run: bool,
     pub event: bool,
     pub body: String,
 }
@@ -74,7 +66,7 @@ fn parse_file(file: &str, text: &str, out: &mut Vec<Case>) {
                 file: file.to_owned(),
                 name: name.trim().to_owned(),
                 deny: None,
-                run: RunIn::No,
+                run: false,
                 event: false,
                 body: String::new(),
             });
@@ -100,8 +92,7 @@ fn parse_file(file: &str, text: &str, out: &mut Vec<Case>) {
             }
             if let Some(r) = content.strip_prefix("### run: ") {
                 case.run = match r.trim() {
-                    "bash" => RunIn::Bash,
-                    "bash53" => RunIn::Bash53,
+                    "shells" => true,
                     other => panic!("{file}: bad run line {other:?}"),
                 };
                 continue;
@@ -187,42 +178,41 @@ fn every_fixture_case_gets_its_expected_verdict_as_claude_and_codex_event() {
 }
 
 #[test]
-fn guard_denies_exactly_where_bash_runs_the_canary_for_runnable_fixtures() {
-    let Some(bash) = oracle::bash_path() else {
-        panic!("bash is required for the oracle tests");
-    };
+fn guard_denies_every_runnable_fixture_that_a_shell_runs_the_canary_in() {
+    let shells = oracle::shells();
     let dir = tempfile::tempdir().expect("tempdir");
     let ledger = dir.path().join("ledger.jsonl");
     let mut problems = Vec::new();
     let mut ran = 0;
-    for case in load().iter().filter(|c| c.run != RunIn::No) {
+    for case in load().iter().filter(|c| c.run) {
         let sandbox = Sandbox::new();
-        let outcome = sandbox.run(&bash, &case.body);
+        let ran_in: Vec<&str> = shells
+            .iter()
+            .filter(|s| sandbox.run(s, &case.body).canary_ran)
+            .map(|s| s.name.as_str())
+            .collect();
         let denied = run(&claude_event(&case.body), &ledger).code == Some(2);
         ran += 1;
-        match case.run {
-            RunIn::Bash => {
-                let bypass = outcome.canary_ran && !denied;
-                // A deny where bash ran nothing is only right when bash also rejected
-                // the command (a syntax error), or when the fixture expects that deny
-                // by design (a missing closer, an ANSI-C delimiter).
-                let false_denial = denied
-                    && !outcome.canary_ran
-                    && !outcome.syntax_error
-                    && case.deny.as_deref() != Some("unparsable-command");
-                if bypass || false_denial {
-                    problems.push(format!(
-                        "{}: bash ran canary: {}, guard denied: {denied}",
-                        case.name, outcome.canary_ran
-                    ));
-                }
-            }
-            RunIn::Bash53 => {
-                if !denied {
-                    problems.push(format!("{}: bash 5.3 syntax must deny", case.name));
-                }
-            }
-            RunIn::No => {}
+        if !ran_in.is_empty() && !denied {
+            problems.push(format!(
+                "{}: BYPASS: the canary ran in {}",
+                case.name,
+                ran_in.join(", ")
+            ));
+        }
+        // A fixture that says a substitution runs must show one running somewhere.
+        if case.deny.as_deref() == Some("heredoc-command-substitution") && ran_in.is_empty() {
+            problems.push(format!(
+                "{}: expects a substitution to run, but no shell ran the canary",
+                case.name
+            ));
+        }
+        if case.deny.is_none() && !ran_in.is_empty() {
+            problems.push(format!(
+                "{}: expects allow, but the canary ran in {}",
+                case.name,
+                ran_in.join(", ")
+            ));
         }
     }
     assert!(ran >= 100, "only {ran} runnable cases");

@@ -356,6 +356,26 @@ impl Shape {
         Shape::EmptyLineBefore,
     ];
 
+    /// Shapes whose heredocs sit at the top level or in compound commands.
+    pub const TOP_LEVEL: [Shape; 16] = [
+        Shape::Plain,
+        Shape::ToFile,
+        Shape::RedirectFirst,
+        Shape::FdPrefix,
+        Shape::Pipe,
+        Shape::PipeBoth,
+        Shape::AfterAnd,
+        Shape::AfterSemicolon,
+        Shape::If,
+        Shape::While,
+        Shape::For,
+        Shape::Function,
+        Shape::Case,
+        Shape::Two,
+        Shape::Three,
+        Shape::Group,
+    ];
+
     /// How many heredocs the shape holds.
     fn count(self) -> usize {
         match self {
@@ -423,7 +443,10 @@ const ATOMS: [(&str, &str); 62] = [
     ("D;canary)", "closer-prefix-command"),
     ("Dx)", "closer-prefix-word"),
     ("ends in backslash\\", "trailing-backslash"),
-    ("ends in escaped backslash\\\\", "trailing-escaped-backslash"),
+    (
+        "ends in escaped backslash\\\\",
+        "trailing-escaped-backslash",
+    ),
     ("<(canary)", "procsub-text"),
     ("$'\\x41'", "ansi-text"),
     ("$", "lone-dollar"),
@@ -533,7 +556,9 @@ impl Case {
             Shape::RedirectFirst => format!("{o0} cat\n{b0}"),
             Shape::FdPrefix => format!("cat 0{o0}\n{b0}"),
             Shape::Assign => format!("x=$(cat {o0}\n{b0})"),
-            Shape::AssignCloserParen => format!("x=$(cat {o0}\n{})", h[0].body_and_closer_no_newline()),
+            Shape::AssignCloserParen => {
+                format!("x=$(cat {o0}\n{})", h[0].body_and_closer_no_newline())
+            }
             Shape::DoubleQuotedSubst => format!("echo \"$(cat {o0}\n{b0})\""),
             Shape::DoubleQuotedAssign => format!("x=\"$(cat {o0}\n{b0})\""),
             Shape::NestedDoubleQuoted => format!("x=$(true \"$(cat {o0}\n{b0})\")"),
@@ -572,7 +597,9 @@ impl Case {
             Shape::Coproc => format!("coproc cat {o0}\n{b0}wait"),
             Shape::Select => format!("select x in a; do cat {o0}\n{b0}break; done <<< 1"),
             Shape::ReadingOrder => format!("cat {o0}; echo $(cat {}\n{})\n{b0}", o(1), b(1)),
-            Shape::ReadingOrderQuoted => format!("cat {o0} && echo \"$(cat {}\n{})\"\n{b0}", o(1), b(1)),
+            Shape::ReadingOrderQuoted => {
+                format!("cat {o0} && echo \"$(cat {}\n{})\"\n{b0}", o(1), b(1))
+            }
             Shape::FunSub => format!("x=${{ cat {o0}\n{b0}}}"),
             Shape::ValSub => format!("x=${{| cat {o0}\n{b0}}}"),
             Shape::InsideUnquotedBody => format!("cat <<OUTER\n$(true; cat {o0}\n{b0})\nOUTER\n"),
@@ -586,7 +613,7 @@ impl Case {
             Shape::ArraySubscript => format!("a[$(cat {o0}\n{b0})]=1"),
             Shape::HereString => format!("cat <<< x {o0}\n{b0}"),
             Shape::CommentAfter => format!("cat {o0} # note )\n{b0}"),
-            Shape::EmptyLineBefore => format!("\ncat {o0}\n\n{b0}"),
+            Shape::EmptyLineBefore => format!("\n\ncat {o0}\n{b0}"),
         }
     }
 }

@@ -92,13 +92,13 @@ fn launcher_quotes_a_binary_path_with_spaces_and_quotes() {
 }
 
 #[test]
-fn config_claude_prints_settings_with_matcher_timeout_on_failure_and_absolute_launcher() {
+fn config_claude_prints_settings_covering_every_shell_tool_with_timeout_on_failure_and_launcher() {
     let dir = tempfile::tempdir().unwrap();
     let r = run_with(&["config", "claude"], b"", &dir.path().join("l"));
     assert_eq!(r.code, Some(0), "{r:?}");
     let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("settings JSON");
     let group = &v["hooks"]["PreToolUse"][0];
-    assert_eq!(group["matcher"], "Bash");
+    assert_eq!(group["matcher"], "Bash|Monitor|mcp__workspace__bash");
     let hook = &group["hooks"][0];
     assert_eq!(hook["type"], "command");
     assert_eq!(hook["onFailure"], "block");

@@ -78,7 +78,11 @@ fn failure_records_carry_stage_and_cause_and_hash_the_empty_command_for_bad_even
     let _ = run(b"not json", &ledger);
     let _ = run(&claude_event("cat <<EOF\nno closer"), &ledger);
     let _ = run(
-        &claude_event(&format!("cat <<EOF\nx\nEOF\n{}", "(".repeat(1_500))),
+        &claude_event(&format!(
+            "cat <<EOF\nx\nEOF\n{}x{}",
+            "$(echo ".repeat(2_000),
+            ")".repeat(2_000)
+        )),
         &ledger,
     );
     let _ = run(&claude_event("cat <<$'EOF'\nx\nEOF"), &ledger);

@@ -34,7 +34,7 @@ fn deep_nesting_without_a_heredoc_stays_on_the_fast_path() {
 
 #[test]
 fn nesting_just_under_the_limit_gets_a_verdict_for_every_construct() {
-    let n = heredoc_guard::limits::MAX_NESTING - 2;
+    let n = heredoc_guard::shell::MAX_NESTING - 2;
     let shapes = [
         format!("echo {}x{}", "$(echo ".repeat(n), ")".repeat(n)),
         format!("{}true; {}", "{ ".repeat(n), "}; ".repeat(n)),
@@ -110,7 +110,7 @@ fn a_one_mib_unquoted_body_gets_a_verdict_both_ways() {
 
 #[test]
 fn too_many_heredocs_are_denied_by_the_limit() {
-    let n = heredoc_guard::limits::MAX_HEREDOCS + 1;
+    let n = heredoc_guard::shell::MAX_HEREDOCS + 1;
     let cmd = "cat <<E\nx\nE\n".repeat(n);
     let (code, stderr) = rule_and_reason(&claude_event(&cmd));
     assert_eq!(code, Some(2));
@@ -122,8 +122,9 @@ fn too_many_heredocs_are_denied_by_the_limit() {
 
 #[test]
 fn inputs_the_fuzzer_found_get_a_verdict_as_raw_stdin_and_as_a_command() {
-    // Each stalled brush-parser (a loop, exponential backtracking); the guard must still
-    // answer, allow or deny, within its deadline. Raw fuzz bytes are not an event: deny.
+    // Each stalled the parser the guard used before its own reader (a loop, exponential
+    // backtracking, endless allocation); the guard must answer, allow or deny. Raw fuzz
+    // bytes are not an event: deny.
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions");
     let mut seen = 0;
     for entry in std::fs::read_dir(&dir).expect("fuzz/regressions") {
@@ -141,20 +142,4 @@ fn inputs_the_fuzzer_found_get_a_verdict_as_raw_stdin_and_as_a_command() {
         seen += 1;
     }
     assert!(seen >= 3, "only {seen} regressions");
-}
-
-#[test]
-fn a_parse_that_allocates_without_end_is_stopped_by_the_memory_or_time_limit() {
-    // Found by the fuzzer: brush-parser's tokenizer allocates without end on this input
-    // (7 GB in 10 s on its own).
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fuzz/regressions/parser-unbounded-allocation");
-    let bytes = std::fs::read(path).expect("regression input");
-    let (code, stderr) = rule_and_reason(&claude_event(&String::from_utf8_lossy(&bytes)));
-    assert_eq!(code, Some(2));
-    assert!(
-        stderr.starts_with("inspection limit: memory")
-            || stderr.starts_with("inspection limit: analysis time"),
-        "{stderr}"
-    );
 }

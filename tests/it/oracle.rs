@@ -27,8 +27,6 @@ pub struct Oracle {
     pub path: PathBuf,
     /// Extra arguments before `-c`.
     pub args: Vec<&'static str>,
-    /// zsh: reads only what it shares with bash.
-    pub zsh: bool,
 }
 
 fn find(candidates: &[&str]) -> Option<PathBuf> {
@@ -54,14 +52,12 @@ pub fn shells() -> &'static [Oracle] {
                     name: format!("bash-{v}"),
                     path: p.clone(),
                     args: vec![],
-                    zsh: false,
                 });
                 if v == "5.2" {
                     out.push(Oracle {
                         name: "bash-5.2+extglob".to_owned(),
                         path: p,
                         args: vec!["-O", "extglob"],
-                        zsh: false,
                     });
                 }
             } else {
@@ -73,7 +69,6 @@ pub fn shells() -> &'static [Oracle] {
                 name: "system bash".to_owned(),
                 path: p,
                 args: vec![],
-                zsh: false,
             }),
             None => missing.push("system bash (/bin/bash)".to_owned()),
         }
@@ -82,7 +77,6 @@ pub fn shells() -> &'static [Oracle] {
                 name: "zsh".to_owned(),
                 path: p,
                 args: vec![],
-                zsh: true,
             }),
             None => missing.push("zsh".to_owned()),
         }
@@ -91,7 +85,10 @@ pub fn shells() -> &'static [Oracle] {
         }
         eprintln!(
             "oracle shells: {}{}",
-            out.iter().map(|o| o.name.as_str()).collect::<Vec<_>>().join(", "),
+            out.iter()
+                .map(|o| o.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
             if missing.is_empty() {
                 String::new()
             } else {
@@ -145,7 +142,8 @@ impl Sandbox {
         );
         use std::os::unix::fs::PermissionsExt;
         std::fs::write(bin.join("cat"), cat).expect("cat");
-        std::fs::set_permissions(bin.join("cat"), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        std::fs::set_permissions(bin.join("cat"), std::fs::Permissions::from_mode(0o755))
+            .expect("chmod");
         for name in std::iter::once("canary").chain(BODY_ONLY_WORDS) {
             let path = bin.join(name);
             std::fs::write(&path, &script).expect("canary");
@@ -220,8 +218,16 @@ fn sandbox_sees_a_canary_that_runs_and_one_that_does_not_in_every_shell() {
         assert!(!sb.run(shell, "true").canary_ran, "{}", shell.name);
         assert!(!sb.run(shell, "echo canary").canary_ran, "{}", shell.name);
         assert!(sb.run(shell, "plain text").canary_ran, "{}", shell.name);
-        assert!(!sb.run(shell, "no-such-command").canary_ran, "{}", shell.name);
-        assert!(sb.run(shell, "cat /dev/null plain").canary_ran, "{}", shell.name);
+        assert!(
+            !sb.run(shell, "no-such-command").canary_ran,
+            "{}",
+            shell.name
+        );
+        assert!(
+            sb.run(shell, "cat /dev/null plain").canary_ran,
+            "{}",
+            shell.name
+        );
         assert!(!sb.run(shell, "cat /dev/null").canary_ran, "{}", shell.name);
     }
 }

@@ -90,7 +90,7 @@ fn explain_lists_heredocs_and_substitutions_and_exits_like_the_hook() {
     assert_eq!(r.code, Some(2));
     assert!(
         r.stdout
-            .contains("heredoc 1 at 1:7: <<EOF (unquoted, top level)"),
+            .contains("heredoc 1 at 1:5: <<EOF (unquoted, top level)"),
         "{}",
         r.stdout
     );
@@ -107,7 +107,7 @@ fn explain_lists_heredocs_and_substitutions_and_exits_like_the_hook() {
     );
     assert!(
         r.stdout
-            .contains("heredoc 2 at 4:8: <<-'X' (quoted, strips tabs, top level)"),
+            .contains("heredoc 2 at 4:5: <<-'X' (quoted, strips tabs, top level)"),
         "{}",
         r.stdout
     );
@@ -145,7 +145,10 @@ fn explain_json_gives_the_same_facts_for_scripts() {
     assert_eq!(v["rule"], "heredoc-command-substitution");
     assert_eq!(v["heredocs"].as_array().map(Vec::len), Some(1));
     assert_eq!(v["heredocs"][0]["quoting"], "unquoted");
-    assert_eq!(v["heredocs"][0]["context"], "inside $(...) or <(...)");
+    assert_eq!(
+        v["heredocs"][0]["context"],
+        "inside $(...), <(...) or ${ ...; }"
+    );
     assert_eq!(v["findings"][0]["line"], 2);
     assert_eq!(v["findings"][0]["column"], 4);
     assert_eq!(v["findings"][0]["excerpt"], "$(id)");

@@ -19,12 +19,22 @@ pub fn guard_path() -> &'static str {
 
 /// Runs `command` with `stdin` piped in, and collects what it gave back.
 pub fn run_command(mut command: Command, stdin: &[u8]) -> Run {
-    let mut child = command
+    command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
+        .stderr(Stdio::piped());
+    // A binary another test just wrote can be briefly "busy" (ETXTBSY) while a process
+    // forked meanwhile still holds its write descriptor: retry for a moment.
+    let mut tries = 0;
+    let mut child = loop {
+        match command.spawn() {
+            Err(e) if e.raw_os_error() == Some(26) && tries < 100 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            other => break other.expect("spawn"),
+        }
+    };
     let mut pipe = child.stdin.take().expect("stdin pipe");
     let input = stdin.to_vec();
     // Write from a thread: a large event must not dead-lock against a full stdout pipe.
@@ -165,4 +175,13 @@ pub fn last_ledger_rule(ledger: &Path) -> Option<String> {
     let last = text.lines().last()?;
     let v: serde_json::Value = serde_json::from_str(last).ok()?;
     v.get("rule")?.as_str().map(str::to_owned)
+}
+
+/// Puts the built guard at `path` without opening a file for writing where possible (a
+/// hard link), so that no process forked meanwhile holds a write descriptor that would make
+/// executing it fail with ETXTBSY. Replace it only by removing it first.
+pub fn place_guard(path: &Path) {
+    if std::fs::hard_link(guard_path(), path).is_err() {
+        std::fs::copy(guard_path(), path).expect("copy the guard");
+    }
 }

@@ -1,0 +1,207 @@
+//! The `hooks.PreToolUse` part of a settings object (Claude Code's `settings.json` and
+//! Codex's `hooks.json` share its shape): finding heredoc-guard's own handlers, adding one,
+//! removing them. Nothing else in the object is touched; a shape that is not the expected
+//! one is refused, and the caller then writes nothing.
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use crate::config;
+
+/// The binary a handler runs, when the handler is heredoc-guard's: the launcher line (any
+/// path, or a bare name), the exec form, or a bare path, of a file named `heredoc-guard`.
+pub fn guard_binary(handler: &Value) -> Option<String> {
+    let command = handler.get("command")?.as_str()?;
+    if let Some(binary) = config::launcher_binary(command) {
+        return Some(binary);
+    }
+    let named_guard = Path::new(command)
+        .file_name()
+        .is_some_and(|n| n == "heredoc-guard");
+    (named_guard && !command.contains(char::is_whitespace)).then(|| command.to_owned())
+}
+
+/// One heredoc-guard handler found in the document.
+#[derive(Clone, Debug)]
+pub struct Found {
+    pub group: usize,
+    pub handler: usize,
+    pub matcher: Option<String>,
+    pub entry: Value,
+    pub binary: String,
+}
+
+fn groups<'a>(doc: &'a Map<String, Value>, what: &str) -> Result<Option<&'a Vec<Value>>, String> {
+    let Some(hooks) = doc.get("hooks") else {
+        return Ok(None);
+    };
+    let hooks = hooks
+        .as_object()
+        .ok_or_else(|| format!("`hooks` in {what} is not an object"))?;
+    match hooks.get("PreToolUse") {
+        None => Ok(None),
+        Some(Value::Array(groups)) => Ok(Some(groups)),
+        Some(_) => Err(format!("`hooks.PreToolUse` in {what} is not an array")),
+    }
+}
+
+/// Every heredoc-guard handler in `doc`, in order. `what` names the file for errors.
+pub fn find(doc: &Map<String, Value>, what: &str) -> Result<Vec<Found>, String> {
+    let mut found = Vec::new();
+    for (g, group) in groups(doc, what)?.into_iter().flatten().enumerate() {
+        let handlers = match group.get("hooks") {
+            Some(Value::Array(h)) => h,
+            _ => continue,
+        };
+        for (h, entry) in handlers.iter().enumerate() {
+            if let Some(binary) = guard_binary(entry) {
+                found.push(Found {
+                    group: g,
+                    handler: h,
+                    matcher: group
+                        .get("matcher")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned),
+                    entry: entry.clone(),
+                    binary,
+                });
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// Removes every heredoc-guard handler; a group left with no handler goes too, and so do
+/// `PreToolUse` and `hooks` when nothing is left in them. Returns the (group, handler)
+/// positions removed, as they were before.
+pub fn remove(doc: &mut Map<String, Value>, what: &str) -> Result<Vec<(usize, usize)>, String> {
+    let found = find(doc, what)?;
+    if found.is_empty() {
+        return Ok(Vec::new());
+    }
+    let Some(Value::Object(hooks)) = doc.get_mut("hooks") else {
+        return Err(format!("`hooks` in {what} is not an object"));
+    };
+    let Some(Value::Array(groups)) = hooks.get_mut("PreToolUse") else {
+        return Err(format!("`hooks.PreToolUse` in {what} is not an array"));
+    };
+    for f in found.iter().rev() {
+        let emptied = match groups.get_mut(f.group).and_then(|g| g.get_mut("hooks")) {
+            Some(Value::Array(handlers)) => {
+                handlers.remove(f.handler);
+                handlers.is_empty()
+            }
+            _ => false,
+        };
+        if emptied {
+            groups.remove(f.group);
+        }
+    }
+    if groups.is_empty() {
+        hooks.remove("PreToolUse");
+    }
+    if hooks.is_empty() {
+        doc.remove("hooks");
+    }
+    Ok(found.iter().map(|f| (f.group, f.handler)).collect())
+}
+
+/// Puts `handler` in `doc` under `matcher`: unchanged (`false`) when exactly that is the
+/// only heredoc-guard handler already, in a group of its own with that matcher; otherwise
+/// every other heredoc-guard handler is removed and a new group is appended.
+pub fn install(
+    doc: &mut Map<String, Value>,
+    matcher: &str,
+    handler: &Value,
+    what: &str,
+) -> Result<bool, String> {
+    let found = find(doc, what)?;
+    if let [only] = found.as_slice()
+        && only.matcher.as_deref() == Some(matcher)
+        && &only.entry == handler
+        && group_len(doc, only.group) == 1
+    {
+        return Ok(false);
+    }
+    remove(doc, what)?;
+    let hooks = doc
+        .entry("hooks")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let hooks = hooks
+        .as_object_mut()
+        .ok_or_else(|| format!("`hooks` in {what} is not an object"))?;
+    let groups = hooks
+        .entry("PreToolUse")
+        .or_insert_with(|| Value::Array(Vec::new()));
+    let groups = groups
+        .as_array_mut()
+        .ok_or_else(|| format!("`hooks.PreToolUse` in {what} is not an array"))?;
+    groups.push(config::group(matcher, handler.clone()));
+    Ok(true)
+}
+
+fn group_len(doc: &Map<String, Value>, group: usize) -> usize {
+    doc.get("hooks")
+        .and_then(|h| h.get("PreToolUse"))
+        .and_then(|g| g.get(group))
+        .and_then(|g| g.get("hooks"))
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Map, Value, json};
+
+    use super::{find, install, remove};
+    use crate::config::{self, ClaudeForm};
+
+    fn obj(v: Value) -> Map<String, Value> {
+        match v {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        }
+    }
+
+    #[test]
+    fn install_twice_changes_once_and_uninstall_gives_the_other_hooks_back() {
+        let before = obj(json!({
+            "model": "x",
+            "hooks": {"PreToolUse": [{"matcher": "Write", "hooks": [{"type": "command", "command": "other"}]}],
+                      "Stop": [{"hooks": [{"type": "command", "command": "bye"}]}]}
+        }));
+        let handler = config::claude_handler("/opt/heredoc-guard", ClaudeForm::Exec);
+        let mut doc = before.clone();
+        assert!(install(&mut doc, config::CLAUDE_MATCHER, &handler, "f").unwrap());
+        assert!(!install(&mut doc, config::CLAUDE_MATCHER, &handler, "f").unwrap());
+        assert_eq!(find(&doc, "f").unwrap().len(), 1);
+        assert_eq!(remove(&mut doc, "f").unwrap().len(), 1);
+        assert_eq!(doc, before);
+    }
+
+    #[test]
+    fn a_new_binary_path_replaces_the_old_entry_instead_of_adding_a_second() {
+        let mut doc = Map::new();
+        let old = config::claude_handler("/old/heredoc-guard", ClaudeForm::Launcher);
+        let new = config::claude_handler("/new/heredoc-guard", ClaudeForm::Exec);
+        install(&mut doc, config::CLAUDE_MATCHER, &old, "f").unwrap();
+        assert!(install(&mut doc, config::CLAUDE_MATCHER, &new, "f").unwrap());
+        let found = find(&doc, "f").unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].binary, "/new/heredoc-guard");
+        assert!(remove(&mut doc, "f").is_ok());
+        assert!(doc.is_empty(), "{doc:?}");
+    }
+
+    #[test]
+    fn a_hooks_value_of_the_wrong_shape_is_refused() {
+        let handler = config::codex_handler("/g/heredoc-guard");
+        for bad in [json!({"hooks": []}), json!({"hooks": {"PreToolUse": {}}})] {
+            let mut doc = obj(bad);
+            let before = doc.clone();
+            assert!(install(&mut doc, config::CODEX_MATCHER, &handler, "f").is_err());
+            assert_eq!(doc, before);
+        }
+    }
+}

@@ -1,0 +1,311 @@
+//! The real-client suite: Claude Code and Codex, installed from npm at pinned versions,
+//! each driven by a mock model server (`mock-model.mjs`, one tool call, then plain text)
+//! inside a network namespace that holds only loopback, in a throwaway HOME set up by
+//! `heredoc-guard install`. The oracle for "the command ran" is a canary file on disk.
+//!
+//! Opt-in for a plain `cargo test`: set `HEREDOC_GUARD_CLIENT_TESTS=1` (read by build.rs,
+//! which then compiles these tests in as not ignored). `.ci/run` always sets it. The npm
+//! installs are cached in `HEREDOC_GUARD_CLIENT_CACHE` (default
+//! `~/.cache/heredoc-guard/clients`).
+
+mod claude;
+mod codex;
+mod lifecycle;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use crate::support::{Run, run_command};
+
+pub const CLAUDE_PACKAGE: &str = "@anthropic-ai/claude-code";
+pub const CLAUDE_VERSION: &str = "2.1.328";
+pub const CODEX_PACKAGE: &str = "@openai/codex";
+pub const CODEX_VERSION: &str = "0.169.0";
+/// The mock's port: each run has a network namespace of its own, so it never collides.
+pub const PORT: u16 = 18080;
+
+/// The directories holding the `claude` and `codex` launchers.
+pub struct Clients {
+    pub claude_bin: PathBuf,
+    pub codex_bin: PathBuf,
+}
+
+fn cache_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("HEREDOC_GUARD_CLIENT_CACHE").filter(|v| !v.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME")).join(".cache"));
+    base.join("heredoc-guard/clients")
+}
+
+/// `npm install`s `package@version` into the cache once; returns its `.bin` directory.
+fn npm_install(package: &str, version: &str, bin: &str) -> PathBuf {
+    let name = format!(
+        "{}-{version}",
+        package.trim_start_matches('@').replace('/', "-")
+    );
+    let dir = cache_dir().join(&name);
+    let bin_dir = dir.join("node_modules/.bin");
+    if bin_dir.join(bin).exists() {
+        return bin_dir;
+    }
+    let tmp = cache_dir().join(format!(".{name}.{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).expect("cache dir");
+    let status = Command::new("npm")
+        .args([
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+            "--prefix",
+        ])
+        .arg(&tmp)
+        .arg(format!("{package}@{version}"))
+        .status()
+        .expect("npm (node and npm must be installed)");
+    assert!(status.success(), "npm install {package}@{version} failed");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::rename(&tmp, &dir).expect("move the npm install into the cache");
+    assert!(
+        bin_dir.join(bin).exists(),
+        "{bin} missing after npm install"
+    );
+    bin_dir
+}
+
+/// Both clients, installed once per test run.
+pub fn clients() -> &'static Clients {
+    static CLIENTS: OnceLock<Clients> = OnceLock::new();
+    CLIENTS.get_or_init(|| Clients {
+        claude_bin: npm_install(CLAUDE_PACKAGE, CLAUDE_VERSION, "claude"),
+        codex_bin: npm_install(CODEX_PACKAGE, CODEX_VERSION, "codex"),
+    })
+}
+
+/// A throwaway HOME with a copy of the guard in `bin/` (so a test can replace it with a
+/// faulty binary), a `work/` directory the client runs in, and the canary's path.
+pub struct Home {
+    pub dir: tempfile::TempDir,
+}
+
+impl Home {
+    pub fn new() -> Home {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(dir.path().join("bin")).unwrap();
+        std::fs::create_dir_all(dir.path().join("work")).unwrap();
+        crate::support::place_guard(&dir.path().join("bin/heredoc-guard"));
+        Home { dir }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn guard(&self) -> PathBuf {
+        self.path().join("bin/heredoc-guard")
+    }
+
+    pub fn work(&self) -> PathBuf {
+        self.path().join("work")
+    }
+
+    pub fn canary(&self) -> PathBuf {
+        self.work().join("canary")
+    }
+
+    pub fn ledger(&self) -> PathBuf {
+        self.path().join(".claude/logs/heredoc-guard-ledger.jsonl")
+    }
+
+    /// The environment every run in this HOME gets (nothing else leaks in).
+    pub fn env(&self, command: &mut Command) {
+        let c = clients();
+        let path = std::env::join_paths([
+            self.path().join("bin"),
+            c.claude_bin.clone(),
+            c.codex_bin.clone(),
+            PathBuf::from("/usr/local/bin"),
+            PathBuf::from("/usr/bin"),
+            PathBuf::from("/bin"),
+            PathBuf::from("/usr/sbin"),
+            PathBuf::from("/sbin"),
+        ])
+        .unwrap();
+        command
+            .env_clear()
+            .env("HOME", self.path())
+            .env("PATH", path)
+            .env("SHELL", "/bin/bash")
+            .env("LANG", "C.UTF-8")
+            .env("TERM", "dumb")
+            .env("CODEX_HOME", self.path().join(".codex"))
+            .current_dir(self.work());
+    }
+
+    /// Runs `args` (a program and its arguments) in this HOME inside a network namespace
+    /// holding only loopback; with `scenario`, the mock model server runs there too.
+    pub fn run_isolated(
+        &self,
+        args: &[&str],
+        extra_env: &[(&str, &str)],
+        scenario: Option<&serde_json::Value>,
+    ) -> Isolated {
+        let log = self.path().join(format!("requests-{}.jsonl", unique()));
+        let mut command = Command::new("unshare");
+        command.arg(if is_root() { "-n" } else { "-rn" });
+        command.args(["bash", "-c", RUNNER, "runner"]);
+        match scenario {
+            Some(s) => {
+                let file = self.path().join(format!("scenario-{}.json", unique()));
+                std::fs::write(&file, s.to_string()).unwrap();
+                command.arg(mock_script()).arg(&file).arg(&log);
+            }
+            None => {
+                command.args(["-", "-", "-"]);
+            }
+        }
+        command.arg(PORT.to_string()).arg("--").args(args);
+        self.env(&mut command);
+        for (k, v) in extra_env {
+            command.env(k, v);
+        }
+        let run = run_command(command, b"");
+        let requests = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect();
+        Isolated { run, requests }
+    }
+
+    /// `heredoc-guard ARGS` from this HOME's copy, isolated (install talks to codex).
+    pub fn guard_cmd(&self, args: &[&str]) -> Run {
+        let guard = self.guard();
+        let mut all = vec![guard.to_str().unwrap()];
+        all.extend_from_slice(args);
+        self.run_isolated(&all, &[], None).run
+    }
+}
+
+/// One isolated run: what the program gave back and every request the mock received.
+pub struct Isolated {
+    pub run: Run,
+    pub requests: Vec<serde_json::Value>,
+}
+
+impl Isolated {
+    /// Every string anywhere in the requests the client sent after the first one.
+    pub fn strings_sent_back(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for r in self.requests.iter().skip(1) {
+            collect_strings(&r["body"], &mut out);
+        }
+        out
+    }
+}
+
+fn collect_strings(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(a) => a.iter().for_each(|x| collect_strings(x, out)),
+        serde_json::Value::Object(m) => m.values().for_each(|x| collect_strings(x, out)),
+        _ => {}
+    }
+}
+
+/// Inside the namespace: bring loopback up, start the mock (unless its script is `-`),
+/// wait until it listens, run the program (3 minutes at most), stop the mock.
+const RUNNER: &str = r#"
+set -u
+mock=$1 scenario=$2 log=$3 port=$4; shift 5
+ip link set lo up || exit 90
+mpid=
+if [ "$mock" != - ]; then
+  ready="$log.ready"
+  node "$mock" "$scenario" "$log" "$ready" "$port" &
+  mpid=$!
+  for _ in $(seq 400); do [ -e "$ready" ] && break; sleep 0.05; done
+  [ -e "$ready" ] || { echo "mock model server did not start" >&2; exit 91; }
+fi
+timeout 180 "$@"; rc=$?
+[ -n "$mpid" ] && { kill "$mpid" 2>/dev/null; wait "$mpid" 2>/dev/null; }
+exit $rc
+"#;
+
+fn mock_script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/clients/mock-model.mjs")
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+fn unique() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    N.fetch_add(1, Ordering::Relaxed)
+}
+
+/// The reason the guard gives for `command` (computed by the built binary), to look for
+/// in what the client sent back to the model.
+pub fn reason_for(command: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let r = crate::support::run(
+        &crate::support::claude_event(command),
+        &dir.path().join("l"),
+    );
+    crate::support::deny_reason(&r).expect("the guard denies the case's command")
+}
+
+/// Replaces the HOME's guard with a faulty stand-in (`None`: removes it).
+pub fn make_faulty(home: &Home, script: Option<&str>) {
+    let path = home.guard();
+    let _ = std::fs::remove_file(&path);
+    if let Some(body) = script {
+        std::fs::write(&path, body).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}
+
+/// The faults every client must block: (name, stand-in script or `None` for missing).
+pub const FAULTS: [(&str, Option<&str>); 4] = [
+    ("exit 1", Some("#!/bin/sh\ncat >/dev/null\nexit 1\n")),
+    ("abort", Some("#!/bin/sh\ncat >/dev/null\nkill -ABRT $$\n")),
+    (
+        "segfault",
+        Some("#!/bin/sh\ncat >/dev/null\nkill -SEGV $$\n"),
+    ),
+    ("missing binary", None),
+];
+
+/// Number of ledger records in this HOME.
+pub fn ledger_rules(home: &Home) -> Vec<String> {
+    std::fs::read_to_string(home.ledger())
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| v["rule"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// A heredoc whose body creates the canary when the shell runs it.
+pub fn live_heredoc(home: &Home) -> String {
+    format!("cat <<EOF\n$(touch {})\nEOF", home.canary().display())
+}
+
+/// The same behind a quoted delimiter: runs, prints the text, creates the canary after.
+pub fn quoted_heredoc_then_canary(home: &Home) -> String {
+    format!(
+        "cat <<'EOF'\n$(touch {0})\nEOF\ntouch {0}",
+        home.canary().display()
+    )
+}
