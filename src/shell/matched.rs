@@ -514,8 +514,11 @@ impl Reader<'_, '_> {
         let saved_context = self.context;
         self.context = Context::Substitution;
         let start = self.input.next_origin();
-        // The text is kept only where bash reads it again (arithmetic, patterns).
-        let keep = self.want_text > 0;
+        // The text is kept only where bash reads it again (arithmetic, patterns), and, in
+        // the intended reading, in a heredoc delimiter (its closing line as written).
+        let keep = self.want_text > 0
+            || (self.d.shell == Shell::Intended
+                && matches!(self.last_read_token, Tok::LessLess | Tok::LessLessMinus));
         if keep {
             self.input.capture_start();
         }
@@ -527,7 +530,12 @@ impl Reader<'_, '_> {
         }
         self.context = saved_context;
         r?;
-        if self.current_token != Tok::Char(close) {
+        let closing = if close == b'}' {
+            Tok::RBrace
+        } else {
+            Tok::Char(close)
+        };
+        if self.current_token != closing {
             return Err(self.err("command substitution not closed"));
         }
         let end = self.input.last_origin();

@@ -223,3 +223,47 @@ fn guard_denies_every_runnable_fixture_that_a_shell_runs_the_canary_in() {
         problems.join("\n")
     );
 }
+
+/// A long PR body: thousands of `)` (numbered lists, links, smileys balanced by `(`), read
+/// in a quoted heredoc inside `$(…)`. brush-parser denied it; bash runs it as data.
+fn long_pr_body_command(quote: &str) -> String {
+    let mut body = String::new();
+    // 1,800 lines: under the 128 KiB a single argument to `bash -c` may hold.
+    for i in 0..1800 {
+        body.push_str(&format!(
+            "({i}) item, see [docs](https://x.io/{i}) (cc @a) `canary`\n"
+        ));
+    }
+    format!("true --body \"$(cat <<{quote}EOF{quote}\n{body}EOF\n)\"")
+}
+
+#[test]
+fn allows_long_quoted_pr_body_with_thousands_of_closing_parens_and_no_shell_runs_it() {
+    let command = long_pr_body_command("'");
+    assert!(command.matches(')').count() > 5000);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let r = run(&claude_event(&command), &dir.path().join("ledger.jsonl"));
+    assert_eq!(allow_problem(&r), None);
+    let sandbox = Sandbox::new();
+    for shell in oracle::shells() {
+        assert!(
+            !sandbox.run(shell, &command).canary_ran,
+            "{} ran the canary",
+            shell.name
+        );
+    }
+}
+
+#[test]
+fn denies_long_unquoted_pr_body_with_thousands_of_closing_parens_whose_backquotes_run() {
+    let command = long_pr_body_command("");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let r = run(&claude_event(&command), &dir.path().join("ledger.jsonl"));
+    assert!(deny_reason(&r).is_ok(), "allowed: {}", r.stdout);
+    let sandbox = Sandbox::new();
+    assert!(
+        oracle::shells()
+            .iter()
+            .any(|s| sandbox.run(s, &command).canary_ran)
+    );
+}
