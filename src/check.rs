@@ -59,11 +59,7 @@ pub fn inspect(command: &str) -> Result<Report, Denial> {
     let (intended, shells) = readings;
     if let Some(e) = intended.error {
         return Err(if e.limit {
-            reason::limit_denial(if e.cause == "number of heredocs" {
-                Limit::Heredocs
-            } else {
-                Limit::Nesting
-            })
+            reason::limit_denial(Limit::of_reader_cause(e.cause))
         } else {
             reason::parse_denial(e.cause, "syntax error", shell::pos(bytes, e.at))
         });
@@ -80,8 +76,7 @@ pub fn inspect(command: &str) -> Result<Report, Denial> {
         ));
     }
     if let Some(e) = shells.iter().find_map(|(_, r)| r.error.filter(|e| e.limit)) {
-        let _ = e;
-        return Err(reason::limit_denial(Limit::Nesting));
+        return Err(reason::limit_denial(Limit::of_reader_cause(e.cause)));
     }
     Ok(rules::report(command, &intended, &shells))
 }
@@ -106,10 +101,22 @@ fn read_all(command: &str) -> Result<Readings, Denial> {
 }
 
 /// [`read_all`] on the calling thread (for the fuzzer, which must see panics); the caller
-/// provides a stack large enough for [`shell::MAX_NESTING`].
+/// provides a stack large enough for [`shell::MAX_NESTING`]. The readings share one work
+/// budget ([`shell::MAX_WORK`]); once a reading reaches it, the others are not read (the
+/// limit denies).
 pub fn read_all_here(command: &str) -> Readings {
-    let intended = shell::read(command, Dialect::new(Shell::Intended));
+    let mut left = shell::MAX_WORK;
+    let read = |d: Dialect, left: &mut usize| {
+        let r = shell::read_within(command, d, *left);
+        *left = left.saturating_sub(r.work);
+        r
+    };
+    let intended = read(Dialect::new(Shell::Intended), &mut left);
     let mut shells = Vec::with_capacity(Shell::RUNNING.len() * 2);
+    let at_limit = |r: &Reading| r.error.is_some_and(|e| e.limit);
+    if at_limit(&intended) {
+        return (intended, shells);
+    }
     let mut extglob = intended.features.extglob_chars;
     let every = needs_every_shell(&intended);
     for s in Shell::RUNNING {
@@ -119,9 +126,13 @@ pub fn read_all_here(command: &str) -> Readings {
         {
             continue;
         }
-        let r = shell::read(command, Dialect::new(s));
+        let r = read(Dialect::new(s), &mut left);
         extglob |= r.features.extglob_chars;
+        let stop = at_limit(&r);
         shells.push((Dialect::new(s), r));
+        if stop {
+            return (intended, shells);
+        }
     }
     if extglob {
         // extglob is off in `bash -c`, but a user's shell may have it on: read both ways.
@@ -130,7 +141,12 @@ pub fn read_all_here(command: &str) -> Readings {
                 shell: s,
                 extglob: true,
             };
-            shells.push((d, shell::read(command, d)));
+            let r = read(d, &mut left);
+            let stop = at_limit(&r);
+            shells.push((d, r));
+            if stop {
+                break;
+            }
         }
     }
     (intended, shells)

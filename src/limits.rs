@@ -1,5 +1,6 @@
-//! The inspection limits. Sizes are checked before any reading; nesting depth and the
-//! number of heredocs while reading (the reader stops at them). A command over one of them
+//! The inspection limits. Sizes are checked before any reading; nesting depth, the
+//! number of heredocs and the readings' work budget while reading (the reader stops at
+//! them). A command over one of them
 //! is denied: a guard that cannot inspect something must not let it through.
 
 /// Largest hook event read from stdin.
@@ -14,6 +15,19 @@ pub enum Limit {
     CommandSize,
     Heredocs,
     Nesting,
+    /// The readings' shared work budget (dense code, substitutions read again).
+    Work,
+}
+
+impl Limit {
+    /// The limit a reader's stop names (its cause).
+    pub fn of_reader_cause(cause: &str) -> Limit {
+        match cause {
+            "number of heredocs" => Limit::Heredocs,
+            "work" => Limit::Work,
+            _ => Limit::Nesting,
+        }
+    }
 }
 
 impl Limit {
@@ -24,6 +38,7 @@ impl Limit {
             Limit::CommandSize => "command size",
             Limit::Heredocs => "number of heredocs",
             Limit::Nesting => "nesting depth",
+            Limit::Work => "reading work",
         }
     }
 
@@ -34,6 +49,7 @@ impl Limit {
             Limit::CommandSize => format!("{MAX_COMMAND_BYTES} bytes"),
             Limit::Heredocs => crate::shell::MAX_HEREDOCS.to_string(),
             Limit::Nesting => crate::shell::MAX_NESTING.to_string(),
+            Limit::Work => format!("{} units", crate::shell::MAX_WORK),
         }
     }
 }

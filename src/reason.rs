@@ -203,7 +203,7 @@ pub fn reason(report: &Report, f: &Finding) -> String {
             "heredoc-guard: {at}: the heredoc delimiter holds an expansion ($(...), ${{...}}, $[...] or backquotes): bash versions and zsh disagree on its closing line and on whether it quotes the body. Use a plain word as the delimiter, quoted: <<'EOF'."
         ),
         FindingKind::Unfollowed(what) => format!(
-            "heredoc-guard: {}: {what}; heredoc-guard denies what it cannot follow. Write `( (` with a space for nested subshells, and keep heredocs out of text bash reads twice.",
+            "heredoc-guard: {}: {what}; heredoc-guard denies what it cannot follow. Keep heredocs out of ((...)), $((...)) and other text bash reads twice (write `( (` with a space for nested subshells).",
             shell_list(&f.shells)
         ),
         FindingKind::ReadingOption(what) => format!(

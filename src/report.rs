@@ -28,7 +28,7 @@ pub struct Heredoc {
 }
 
 /// What a finding is.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum FindingKind {
     /// A shell runs a substitution in an unquoted heredoc body.
     Substitution(SubstKind),
@@ -65,4 +65,7 @@ pub struct Finding {
 pub struct Report {
     pub heredocs: Vec<Heredoc>,
     pub findings: Vec<Finding>,
+    /// Some heredoc body held more substitutions than are listed (see
+    /// `shell::MAX_BODY_SUBSTITUTIONS`): the heredocs' `runs` are not all there is.
+    pub runs_cut: bool,
 }

@@ -11,27 +11,30 @@ use crate::shell::{self, Dialect, Reading, Run, Shell};
 /// Turns the readings of `command` into the report.
 pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) -> Report {
     let bytes = command.as_bytes();
+    // What each of the intended reading's bodies runs, grouped in one pass.
+    let mut runs: Vec<Vec<(usize, usize)>> = vec![Vec::new(); intended.heredocs.len()];
+    for e in &intended.exec {
+        if let Some(list) = e.in_body.and_then(|i| runs.get_mut(i)) {
+            list.push((e.at as usize, e.end as usize));
+        }
+    }
+    let mut positions = shell::Positions::new(bytes);
     let heredocs: Vec<Heredoc> = intended
         .heredocs
         .iter()
-        .enumerate()
-        .map(|(i, h)| Heredoc {
-            opener: shell::pos(bytes, h.op),
+        .zip(runs)
+        .map(|(h, runs)| Heredoc {
+            opener: positions.of(h.op),
             written: lossy(bytes, h.word.0, h.word.1),
             closing: String::from_utf8_lossy(&h.closing).into_owned(),
             quoted: h.quoted,
             ansi_c: h.ansi_c,
             strip_tabs: h.strip_tabs,
             context: h.context,
-            body_line: shell::pos(bytes, h.body.0).line,
+            body_line: positions.of(h.body.0).line,
             body: (h.body.0 as usize, h.body.1 as usize),
             closer: h.closer.map(|(s, e)| (s as usize, e as usize)),
-            runs: intended
-                .exec
-                .iter()
-                .filter(|e| e.in_body == Some(i))
-                .map(|e| (e.at as usize, e.end as usize))
-                .collect(),
+            runs,
         })
         .collect();
 
@@ -51,10 +54,24 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
     };
 
     let mut findings: Vec<Finding> = Vec::new();
+    // Where each (offset, kind) already stands in `findings`.
+    let mut seen: std::collections::HashMap<(usize, FindingKind), usize> =
+        std::collections::HashMap::new();
+    // The intended reading's bodies by start, for the body an offset lies in.
+    let mut by_start: Vec<(usize, usize, usize)> = heredocs
+        .iter()
+        .enumerate()
+        .map(|(i, h)| (h.body.0, h.body.1, i))
+        .collect();
+    by_start.sort_unstable();
     let heredoc_of = |at: usize| {
-        heredocs
+        let k = by_start.partition_point(|&(s, _, _)| s <= at);
+        by_start[..k]
             .iter()
-            .position(|h| h.body.0 <= at && at < h.body.1)
+            .rev()
+            .take(4)
+            .find(|&&(s, e, _)| s <= at && at < e)
+            .map(|&(_, _, i)| i)
     };
     // The intended reading runs nothing, but what its unquoted bodies would run counts:
     // a command a shell rejects only for a slip elsewhere runs once the slip is fixed.
@@ -74,21 +91,28 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
                 _ => FindingKind::Boundary,
             };
             let at = e.at as usize;
-            if let Some(f) = findings.iter_mut().find(|f| f.at == at && f.kind == kind) {
+            if let Some(f) = seen
+                .get(&(at, kind.clone()))
+                .and_then(|&k| findings.get_mut(k))
+            {
                 if !f.shells.contains(&dialect.shell) {
                     f.shells.push(dialect.shell);
                 }
                 continue;
             }
             let excerpt = match kind {
-                FindingKind::Substitution(_) => lossy(bytes, e.at, e.end.max(e.at + 1)),
+                FindingKind::Substitution(_) => {
+                    let end = e.end.max(e.at + 1).min(e.at.saturating_add(EXCERPT_BYTES));
+                    lossy(bytes, e.at, end)
+                }
                 _ => line_from(bytes, at),
             };
+            seen.insert((at, kind.clone()), findings.len());
             findings.push(Finding {
                 kind,
                 heredoc: heredoc_of(at),
                 at,
-                pos: shell::pos(bytes, e.at),
+                pos: UNSET,
                 excerpt,
                 shells: vec![dialect.shell],
             });
@@ -107,7 +131,7 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
                 kind: FindingKind::Unfollowed(what),
                 heredoc: None,
                 at: 0,
-                pos: shell::pos(bytes, 0),
+                pos: UNSET,
                 excerpt: String::new(),
                 shells: vec![dialect.shell],
             });
@@ -127,7 +151,7 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
             kind,
             heredoc: Some(i),
             at: h.word.0 as usize,
-            pos: shell::pos(bytes, h.word.0),
+            pos: UNSET,
             excerpt: lossy(bytes, h.word.0, h.word.1),
             shells: vec![Shell::Intended],
         });
@@ -141,14 +165,29 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
             kind: FindingKind::ReadingOption(option.describe()),
             heredoc: None,
             at: at as usize,
-            pos: shell::pos(bytes, at),
+            pos: UNSET,
             excerpt: line_from(bytes, at as usize),
             shells: vec![Shell::Intended],
         });
     }
     findings.sort_by_key(|f| (f.at, rank(&f.kind)));
-    Report { heredocs, findings }
+    // Positions in one pass, now that the findings are in order.
+    let mut positions = shell::Positions::new(bytes);
+    for f in &mut findings {
+        f.pos = positions.of(f.at as u32);
+    }
+    Report {
+        heredocs,
+        findings,
+        runs_cut: intended.runs_cut,
+    }
 }
+
+/// A finding's position before the pass that sets them all.
+const UNSET: shell::Pos = shell::Pos { line: 0, column: 0 };
+
+/// Excerpts stop after this many bytes (a reason shows far fewer).
+const EXCERPT_BYTES: u32 = 240;
 
 /// Substitutions come first at one offset: they say the most.
 fn rank(k: &FindingKind) -> u8 {
@@ -223,9 +262,10 @@ fn lossy(bytes: &[u8], start: u32, end: u32) -> String {
     String::from_utf8_lossy(&bytes[start..end]).into_owned()
 }
 
-/// From `at` to the end of its line.
+/// From `at` to the end of its line (at most [`EXCERPT_BYTES`]).
 fn line_from(bytes: &[u8], at: usize) -> String {
     let at = at.min(bytes.len());
     let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n);
+    let end = end.min(at + EXCERPT_BYTES as usize);
     String::from_utf8_lossy(&bytes[at..end]).into_owned()
 }

@@ -35,10 +35,11 @@ impl std::fmt::Display for StripError {
 /// Removes heredoc bodies that are data from `command`.
 pub fn strip(command: &str) -> Result<String, StripError> {
     let report = check::inspect(command).map_err(StripError::Unreadable)?;
-    if report
-        .findings
-        .iter()
-        .any(|f| !matches!(f.kind, FindingKind::Substitution(_)))
+    if report.runs_cut
+        || report
+            .findings
+            .iter()
+            .any(|f| !matches!(f.kind, FindingKind::Substitution(_)))
     {
         return Err(StripError::UncertainBoundary);
     }

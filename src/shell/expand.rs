@@ -11,69 +11,295 @@ use super::text::{Builder, Text};
 use super::{ComsubScanner, Context, Reading, Run, Shell, SubstKind};
 
 /// Every substitution an unquoted heredoc body runs in bash or zsh, with its command
-/// offsets. The scan is linear, looks at every `$` and backquote, and never skips the
-/// inside of `${…}`, `$((…))` or `$[…]`, so substitutions nested there are found.
+/// offsets. One pass, linear in the body: it looks at every `$` and backquote, never skips
+/// the inside of `${…}`, `$((…))` or `$[…]` (substitutions nested there are found), and
+/// takes `$((…))` / `$[…]` as arithmetic only when it is plain arithmetic.
 pub fn body_substitutions(doc: &Text<'_>) -> Vec<(u32, u32, SubstKind)> {
-    let b = doc.bytes();
-    let mut found = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let Some(off) = memchr::memchr3(b'\\', b'`', b'$', &b[i..]) else {
-            break;
-        };
-        i += off;
+    BodyScan {
+        doc,
+        b: doc.bytes(),
+        found: Vec::new(),
+        frames: Vec::new(),
+        quote_in_brace: false,
+    }
+    .run()
+}
+
+/// An open `${` of a body: where it starts, its nesting of plain braces, and whether an
+/// assignment operator (`=`) was seen at its level.
+struct Frame {
+    at: usize,
+    depth: usize,
+    assigns: bool,
+    /// A `[` was seen (a subscript, which bash before 5.2 can expand twice).
+    subscript: bool,
+}
+
+struct BodyScan<'a, 'd> {
+    doc: &'a Text<'d>,
+    b: &'a [u8],
+    found: Vec<(u32, u32, SubstKind)>,
+    /// The `${` open at this point of the scan, innermost last.
+    frames: Vec<Frame>,
+    /// A quote stood inside some `${…}` holding a subscript or an assignment: where that
+    /// `${` ends is not certain any more (the shells treat quotes there differently), so
+    /// from here on an escaped substitution anywhere counts as one that may be expanded
+    /// again.
+    quote_in_brace: bool,
+}
+
+impl BodyScan<'_, '_> {
+    fn push(&mut self, start: usize, end: usize, kind: SubstKind) {
+        let end = end.max(start + 1).min(self.b.len().max(start + 1));
+        self.found
+            .push((self.doc.origin(start), self.doc.origin(end - 1) + 1, kind));
+    }
+
+    fn run(mut self) -> Vec<(u32, u32, SubstKind)> {
+        let b = self.b;
+        let mut i = 0;
+        // One past the most listed tells the caller the list was cut.
+        while i < b.len() && self.found.len() <= super::MAX_BODY_SUBSTITUTIONS {
+            if self.frames.is_empty() {
+                let Some(off) = memchr::memchr3(b'\\', b'`', b'$', &b[i..]) else {
+                    break;
+                };
+                i += off;
+            }
+            i = self.step(i);
+        }
+        self.found
+    }
+
+    /// Reads the construct at `i`; gives where the scan goes on.
+    fn step(&mut self, i: usize) -> usize {
+        let b = self.b;
         match b[i] {
             b'\\' => {
-                i += if matches!(b.get(i + 1), Some(b'$' | b'`' | b'\\')) {
-                    2
+                let escaped = matches!(b.get(i + 1), Some(b'$' | b'`'));
+                if escaped && (!self.frames.is_empty() || self.quote_in_brace) {
+                    self.push(i, i + 2, SubstKind::ReExpansion);
+                }
+                if escaped || b.get(i + 1) == Some(&b'\\') {
+                    i + 2
                 } else {
-                    1
-                };
+                    i + 1
+                }
             }
             b'`' => {
+                if self.assigning() {
+                    self.push(i, i + 1, SubstKind::ReExpansion);
+                }
                 let end = backquote_end(b, i + 1);
                 // A command of blanks alone runs nothing.
-                if !blank(&b[(i + 1).min(end)..end.saturating_sub(1).max(i + 1)]) || end == b.len()
-                {
-                    found.push((
-                        doc.origin(i),
-                        doc.origin(end.saturating_sub(1)) + 1,
-                        SubstKind::Backtick,
-                    ));
+                let inner = &b[(i + 1).min(end)..end.saturating_sub(1).max(i + 1)];
+                if !blank(inner) || end == b.len() {
+                    self.push(i, end, SubstKind::Backtick);
                 }
-                i = end;
+                end
             }
-            _ => match b.get(i + 1) {
-                Some(b'(') => {
-                    if b.get(i + 2) == Some(&b'(') && is_arithmetic(b, i + 2) {
-                        i += 3;
-                    } else {
-                        let end = paren_end(b, i + 2);
-                        if !blank(&b[(i + 2).min(end)..end.saturating_sub(1).max(i + 2)])
-                            || end == b.len()
+            b'$' => {
+                if self.assigning() {
+                    self.push(i, i + 1, SubstKind::ReExpansion);
+                }
+                match b.get(i + 1) {
+                    Some(b'(') if b.get(i + 2) == Some(&b'(') => {
+                        // The inside is scanned on either way: a `${…}`, `$(…)` or backquote
+                        // there counts. What is not plain arithmetic counts too, unless
+                        // what stopped the plain reading is such a substitution.
+                        if let Err(stop) = plain_arithmetic(b, i + 3, b')', false)
+                            && !starts_substitution(b, stop)
                         {
-                            found.push((
-                                doc.origin(i),
-                                doc.origin(end.saturating_sub(1)) + 1,
-                                SubstKind::Dollar,
-                            ));
+                            self.push(i, stop + 1, SubstKind::UnclearArithmetic);
                         }
-                        i = end;
+                        i + 3
                     }
-                }
-                Some(b'{') => {
-                    if let Some(kind) = brace_kind(b, i + 2) {
-                        let end = brace_end(b, i + 2);
-                        found.push((doc.origin(i), doc.origin(end.saturating_sub(1)) + 1, kind));
+                    Some(b'(') => {
+                        let end = paren_end(b, i + 2);
+                        let inner = &b[(i + 2).min(end)..end.saturating_sub(1).max(i + 2)];
+                        if !blank(inner) || end == b.len() {
+                            self.push(i, end, SubstKind::Dollar);
+                        }
+                        end
                     }
-                    i += 2;
+                    Some(b'[') => {
+                        if let Err(stop) = plain_arithmetic(b, i + 2, b']', false)
+                            && !starts_substitution(b, stop)
+                        {
+                            self.push(i, stop + 1, SubstKind::UnclearArithmetic);
+                        }
+                        i + 2
+                    }
+                    Some(b'{') => self.open_brace(i),
+                    Some(b'$') => i + 2,
+                    _ => i + 1,
                 }
-                Some(b'$') => i += 2,
-                _ => i += 1,
-            },
+            }
+            c if !self.frames.is_empty() => {
+                match c {
+                    b'{' => {
+                        if let Some(f) = self.frames.last_mut() {
+                            f.depth += 1;
+                        }
+                    }
+                    b'}' => self.close_brace(i),
+                    b'=' => {
+                        if let Some(f) = self.frames.last_mut() {
+                            f.assigns = true;
+                        }
+                    }
+                    b'[' => {
+                        if let Some(f) = self.frames.last_mut() {
+                            f.subscript = true;
+                        }
+                    }
+                    b'\'' | b'"'
+                        if self.frames.last().is_some_and(|f| f.assigns || f.subscript) =>
+                    {
+                        self.quote_in_brace = true;
+                    }
+                    _ => {}
+                }
+                i + 1
+            }
+            _ => i + 1,
         }
     }
-    found
+
+    /// Inside `${x=…}` / `${x:=…}` after the `=`: the value is stored and may be expanded
+    /// again later in the body.
+    fn assigning(&self) -> bool {
+        self.frames.last().is_some_and(|f| f.assigns)
+    }
+
+    /// `${` at `i`.
+    fn open_brace(&mut self, i: usize) -> usize {
+        let b = self.b;
+        let from = i + 2;
+        match b.get(from) {
+            Some(&c) if funsub_char(c) => {
+                self.push(i, from + 1, SubstKind::FunSub);
+                return from;
+            }
+            Some(b'(') => {
+                // zsh flags `${(…)…}`: letters only, none that evaluates (`e`) or reads a
+                // name from the value (`P`); a flag with an argument (`j:…:`, `s(…)`) can
+                // hide any other, so it counts too.
+                let letters = b[from + 1..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphabetic())
+                    .count();
+                let flags = &b[from + 1..from + 1 + letters];
+                if b.get(from + 1 + letters) != Some(&b')')
+                    || flags.iter().any(|&c| c == b'e' || c == b'P')
+                {
+                    self.push(i, from + 2 + letters, SubstKind::ZshEvaluation);
+                }
+            }
+            _ => {}
+        }
+        self.frames.push(Frame {
+            at: i,
+            depth: 0,
+            assigns: false,
+            subscript: false,
+        });
+        from
+    }
+
+    /// `}` at `i` inside a `${`.
+    fn close_brace(&mut self, i: usize) {
+        let Some(f) = self.frames.last_mut() else {
+            return;
+        };
+        if f.depth > 0 {
+            f.depth -= 1;
+            return;
+        }
+        let at = f.at;
+        self.frames.pop();
+        if self.b[..i].ends_with(b"@P") {
+            self.push(at, i + 1, SubstKind::PromptExpansion);
+        }
+    }
+}
+
+/// Whether the text from `from` is plain arithmetic up to its closing `))` (or `]` when
+/// `close` is `]`): names, numbers (`16#ff`), operators, blanks, balanced parentheses,
+/// `$name` and `${…}` without parentheses. No quotes, backslashes, backquotes, newlines,
+/// comments or `$(`: where those appear, bash, its versions and zsh disagree on whether
+/// the text is arithmetic or a command. Gives the index after the closing text, or the
+/// index of the first character it does not accept; it stops there, so a scan never runs
+/// past the next `$((`.
+///
+/// With `skip_substitutions`, a `$(…)` or backquoted command inside is stepped over (its
+/// program is read on its own), and the text around it is judged.
+fn plain_arithmetic(
+    b: &[u8],
+    from: usize,
+    close: u8,
+    skip_substitutions: bool,
+) -> Result<usize, usize> {
+    let mut depth = 0usize;
+    let mut brace = 0usize;
+    let mut j = from;
+    while let Some(&c) = b.get(j) {
+        match c {
+            b'(' if brace == 0 => depth += 1,
+            b')' if brace == 0 => {
+                if depth == 0 {
+                    // `$((…))`: the first `)` at depth 0 must be followed by the second.
+                    return if close == b')' && b.get(j + 1) == Some(&b')') {
+                        Ok(j + 2)
+                    } else {
+                        Err(j)
+                    };
+                }
+                depth -= 1;
+            }
+            b']' if close == b']' && depth == 0 && brace == 0 => return Ok(j + 1),
+            b'{' if brace > 0 => brace += 1,
+            b'}' if brace > 0 => brace -= 1,
+            b'$' => match b.get(j + 1) {
+                Some(b'{') => {
+                    brace += 1;
+                    j += 1;
+                }
+                Some(&n) if n.is_ascii_alphanumeric() || b"_#?@*!-$".contains(&n) => {}
+                Some(b'(') if skip_substitutions && b.get(j + 2) != Some(&b'(') => {
+                    j = paren_end(b, j + 2).saturating_sub(1);
+                }
+                _ => return Err(j),
+            },
+            b'`' if skip_substitutions => j = backquote_end(b, j + 1).saturating_sub(1),
+            b'#' => {
+                // A base (`16#ff`) follows a digit, `${#x}` is a length; elsewhere `#`
+                // may start a comment.
+                let after_digit = j
+                    .checked_sub(1)
+                    .and_then(|p| b.get(p))
+                    .is_some_and(u8::is_ascii_digit);
+                if !after_digit && brace == 0 {
+                    return Err(j);
+                }
+            }
+            c if c.is_ascii_alphanumeric() => {}
+            b' ' | b'\t' | b'_' | b'+' | b'-' | b'*' | b'/' | b'%' | b'<' | b'>' | b'=' | b'!'
+            | b'&' | b'|' | b'^' | b'~' | b'?' | b':' | b',' | b'.' | b'[' | b']' | b'@' => {}
+            _ => return Err(j),
+        }
+        j += 1;
+    }
+    Err(b.len().saturating_sub(1).max(from))
+}
+
+/// A `$(` (not `$((`) or a backquote at `at`: a substitution the scan reports itself.
+fn starts_substitution(b: &[u8], at: usize) -> bool {
+    match b.get(at) {
+        Some(b'`') => true,
+        Some(b'$') => b.get(at + 1) == Some(&b'(') && b.get(at + 2) != Some(&b'('),
+        _ => false,
+    }
 }
 
 /// Blanks and newlines only.
@@ -134,27 +360,6 @@ fn dquote_end(b: &[u8], from: usize) -> usize {
     b.len()
 }
 
-/// The end (exclusive) of `${…}` whose inside starts at `from`.
-fn brace_end(b: &[u8], from: usize) -> usize {
-    let mut depth = 0usize;
-    let mut j = from;
-    while j < b.len() {
-        match b[j] {
-            b'\\' => j += 1,
-            b'{' => depth += 1,
-            b'}' => {
-                if depth == 0 {
-                    return j + 1;
-                }
-                depth -= 1;
-            }
-            _ => {}
-        }
-        j += 1;
-    }
-    b.len()
-}
-
 /// After `$((` (the second `(` at `open`): bash's decision at expansion time. The text to
 /// the matching `)` must start with `(`, end with `)`, and have balanced parentheses
 /// inside (`chk_arithsub`); otherwise it is a command substitution of a subshell.
@@ -196,31 +401,6 @@ fn chk_arithsub(s: &[u8]) -> bool {
         }
     }
     count == 0
-}
-
-/// What a `${` whose inside starts at `from` runs, if anything.
-fn brace_kind(b: &[u8], from: usize) -> Option<SubstKind> {
-    match b.get(from) {
-        Some(&c) if funsub_char(c) => return Some(SubstKind::FunSub),
-        Some(b'(') => {
-            // zsh flags `${(…)…}`; one that does not close is not read further.
-            let Some(close) = b[from..].iter().position(|&c| c == b')') else {
-                return Some(SubstKind::ZshEvaluation);
-            };
-            let flags = &b[from + 1..from + close];
-            if flags.iter().any(|&c| c == b'e' || c == b'%') {
-                return Some(SubstKind::ZshEvaluation);
-            }
-            return None;
-        }
-        _ => {}
-    }
-    let end = brace_end(b, from);
-    let inner = &b[from..end.saturating_sub(1).max(from)];
-    if inner.ends_with(b"@P") {
-        return Some(SubstKind::PromptExpansion);
-    }
-    None
 }
 
 /// How text around a construct is quoted during expansion.
@@ -278,20 +458,22 @@ impl<'s> Reader<'s, '_> {
     /// True when the `$(` at command offset `at` was read as a program at parse time;
     /// gives where it ends.
     fn parsed_end(&self, at: u32) -> Option<u32> {
-        self.parsed.iter().find(|&&(s, _)| s == at).map(|&(_, e)| e)
+        self.parsed_by_start.get(&at).copied()
     }
 
     /// Walks `t` from `i` in `mode` until `close` (0: the end); returns the index after
     /// `close`.
     fn walk(&mut self, t: &Text<'static>, mut i: usize, mode: Mode, close: u8) -> R<usize> {
         self.enter()?;
-        let b = t.bytes().to_vec();
+        let b = t.bytes();
         while i < b.len() {
             let c = b[i];
             if close != 0 && c == close {
                 self.leave();
                 return Ok(i + 1);
             }
+            let before = i;
+            self.spend(1)?;
             match c {
                 b'\\' => i += 2,
                 b'\'' if mode == Mode::Word => {
@@ -301,7 +483,7 @@ impl<'s> Reader<'s, '_> {
                     i = self.walk(t, i + 1, Mode::Dquote, b'"')?;
                 }
                 b'`' => {
-                    i = self.backquote(t, i)?;
+                    i = self.backquote(t, i, mode == Mode::Dquote)?;
                 }
                 b'$' => match b.get(i + 1) {
                     Some(b'\'') if mode == Mode::Word => {
@@ -340,6 +522,10 @@ impl<'s> Reader<'s, '_> {
                 }
                 _ => i += 1,
             }
+            // Every step moves on (a loop here would be a hang in the hook).
+            if i <= before {
+                return Err(self.err("expansion made no progress"));
+            }
         }
         self.leave();
         Ok(b.len())
@@ -349,9 +535,10 @@ impl<'s> Reader<'s, '_> {
     /// walked.
     fn walk_brace(&mut self, t: &Text<'static>, mut i: usize, mode: Mode) -> R<usize> {
         self.enter()?;
-        let b = t.bytes().to_vec();
+        let b = t.bytes();
         let mut depth = 0usize;
         while i < b.len() {
+            let before = i;
             match b[i] {
                 b'}' => {
                     if depth == 0 {
@@ -370,7 +557,7 @@ impl<'s> Reader<'s, '_> {
                     i = memchr::memchr(b'\'', &b[i + 1..]).map_or(b.len(), |p| i + 2 + p);
                 }
                 b'"' => i = self.walk(t, i + 1, Mode::Dquote, b'"')?,
-                b'`' => i = self.backquote(t, i)?,
+                b'`' => i = self.backquote(t, i, mode == Mode::Dquote)?,
                 b'$' => match b.get(i + 1) {
                     Some(b'(') => i = self.dollar_paren(t, i, SubstKind::Dollar)?,
                     Some(b'{') => i = self.walk_brace(t, i + 2, mode)?,
@@ -382,14 +569,17 @@ impl<'s> Reader<'s, '_> {
                 }
                 _ => i += 1,
             }
+            if i <= before {
+                return Err(self.err("expansion made no progress"));
+            }
         }
         self.leave();
         Ok(b.len())
     }
 
     /// A backquoted command at `i`: its text, with bash's backslash removal, read as a
-    /// program.
-    fn backquote(&mut self, t: &Text<'static>, i: usize) -> R<usize> {
+    /// program. Inside double quotes, `\"` loses its backslash too (every shell measured).
+    fn backquote(&mut self, t: &Text<'static>, i: usize, in_dquote: bool) -> R<usize> {
         let b = t.bytes();
         let end = backquote_end(b, i + 1);
         let closed = b.get(end.wrapping_sub(1)) == Some(&b'`') && end > i + 1;
@@ -400,12 +590,13 @@ impl<'s> Reader<'s, '_> {
         );
         self.out.features.backquote = true;
         let inner_end = if closed { end - 1 } else { end };
-        // de_backslash: `\$`, `` \` `` and `\\` lose their backslash.
+        // de_backslash: `\$`, `` \` `` and `\\` lose their backslash (and `\"` in quotes).
         let mut nb = Builder::with_capacity(inner_end.saturating_sub(i + 1));
         let mut j = i + 1;
         while j < inner_end {
             if b[j] == b'\\'
-                && matches!(b.get(j + 1), Some(b'$' | b'`' | b'\\'))
+                && (matches!(b.get(j + 1), Some(b'$' | b'`' | b'\\'))
+                    || (in_dquote && b.get(j + 1) == Some(&b'"')))
                 && j + 1 < inner_end
             {
                 j += 1;
@@ -424,11 +615,12 @@ impl<'s> Reader<'s, '_> {
         let at = t.origin(i);
         if let Some(end) = self.parsed_end(at) {
             // Read as a program when the command was parsed.
-            let mut j = i;
+            // (At least past `$(`: in text bash pushed back, origins need not grow.)
+            let mut j = i + 2;
             while j < b.len() && t.origin(j) < end {
                 j += 1;
             }
-            return Ok(j);
+            return Ok(j.min(b.len()));
         }
         if kind == SubstKind::Dollar && b.get(i + 2) == Some(&b'(') {
             if is_arithmetic(b, i + 2) {
@@ -437,6 +629,17 @@ impl<'s> Reader<'s, '_> {
                 // `$((` expr `))`: walk the expression.
                 let inner = t.slice(i + 3, end.saturating_sub(2));
                 self.walk(&inner, 0, Mode::Arith, 0)?;
+                if plain_arithmetic(b, i + 3, b')', true).is_err()
+                    && super::may_hold_heredoc(&b[i..])
+                    && self.out.unreliable.is_none()
+                {
+                    // Not plain arithmetic (quotes, comments, newlines…): bash's versions
+                    // and zsh may take it for a subshell, where the extent of `$(` is found
+                    // by rules this reader does not follow; with a heredoc operator in
+                    // reach, the reading is not to be trusted.
+                    self.out.unreliable =
+                        Some("a heredoc operator after $(( that is not plain arithmetic");
+                }
                 return Ok(end);
             }
             // A subshell in a command substitution: bash finds its end by counting.
@@ -488,9 +691,10 @@ impl<'s> Reader<'s, '_> {
     fn extent_by_parse(&mut self, t: &Text<'static>, from: usize, close: u8) -> R<usize> {
         self.enter()?;
         let rest = Rc::new(t.slice(from, t.len()));
-        self.spend(rest.len())?;
+        self.spend(rest.len().div_ceil(super::BYTES_PER_WORK))?;
         let mut scratch = Reading {
             work: self.out.work,
+            budget: self.out.budget,
             ..Reading::default()
         };
         let consumed = {
@@ -513,7 +717,7 @@ impl<'s> Reader<'s, '_> {
     /// expansion) as a program of its own; what it finds goes into this reading.
     pub fn read_nested(&mut self, text: Text<'static>, context: Context) -> R<()> {
         self.enter()?;
-        self.spend(text.len())?;
+        self.spend(text.len().div_ceil(super::BYTES_PER_WORK))?;
         let depth = self.depth;
         let d = self.d;
         let mut nested = Reader::new(d, Rc::new(text), &mut *self.out, depth, context);
@@ -528,12 +732,12 @@ impl<'s> Reader<'s, '_> {
 }
 
 impl Reader<'_, '_> {
-    /// Counts text read again; past the budget, the reading stops at a limit (older bash
-    /// reads nested substitutions once per level).
-    fn spend(&mut self, n: usize) -> R<()> {
+    /// Counts work (text read again, tokens, expansion steps); past the budget, the
+    /// reading stops at a limit.
+    pub(crate) fn spend(&mut self, n: usize) -> R<()> {
         self.out.work = self.out.work.saturating_add(n);
-        if self.out.work > super::MAX_REREAD_BYTES {
-            return Err(self.limit("text read again"));
+        if self.out.work > self.out.budget {
+            return Err(self.limit("work"));
         }
         Ok(())
     }
@@ -605,16 +809,63 @@ mod tests {
     }
 
     #[test]
-    fn dollar_double_paren_that_is_not_arithmetic_is_a_subshell() {
-        assert_eq!(kinds("$((id) )\n"), vec![SubstKind::Dollar]);
-        assert_eq!(kinds("$((1+2)\n"), vec![SubstKind::Dollar]);
-        assert_eq!(kinds("$((a) + (b))\n"), vec![SubstKind::Dollar]);
+    fn dollar_double_paren_that_is_not_plain_arithmetic_counts() {
+        assert_eq!(kinds("$((id) )\n"), vec![SubstKind::UnclearArithmetic]);
+        assert_eq!(kinds("$((1+2)\n"), vec![SubstKind::UnclearArithmetic]);
+        assert_eq!(kinds("$((a) + (b))\n"), vec![SubstKind::UnclearArithmetic]);
     }
 
     #[test]
     fn a_substitution_of_blanks_runs_nothing_but_an_unclosed_one_counts() {
         assert!(kinds("a ` ` b $( ) c\n").is_empty());
         assert_eq!(kinds("a `\n"), vec![SubstKind::Backtick]);
+    }
+
+    #[test]
+    fn arithmetic_with_comments_quotes_backslashes_or_newlines_counts() {
+        // Red-team shapes: each is a command to some shell (bash's comment rule in
+        // `$((`, nested quotes, zsh's quote handling, subscripts expanded twice).
+        for body in [
+            "$(( #(\ncanary)))\n",
+            "$(( canary \"${x:-\"))\"}\" ) )\n",
+            "$(( ')' ;canary))\n",
+            "$(( b[a[\\$(canary)]] ))\n",
+            "$[ a[\\$(canary)] ]\n",
+            "$((1 +\n2))\n",
+        ] {
+            assert!(
+                kinds(body).contains(&SubstKind::UnclearArithmetic),
+                "{body:?}: {:?}",
+                kinds(body)
+            );
+        }
+        assert!(kinds("$((16#ff + ${#x} * $y)) $[ 2#1 ]\n").is_empty());
+    }
+
+    #[test]
+    fn escaped_substitutions_and_assignments_inside_braces_count() {
+        for body in [
+            "${a[b[\\$(canary)]]}\n",
+            "${y:=b[\\$(canary)]}$((y))\n",
+            "${d:=$}\n",
+            "${x[a[\\`canary\\`]]}\n",
+        ] {
+            assert!(
+                kinds(body).contains(&SubstKind::ReExpansion),
+                "{body:?}: {:?}",
+                kinds(body)
+            );
+        }
+        // Plain defaults, escapes outside braces, quotes in a default: data.
+        assert!(kinds("${X:-'}'} \\$(id) ${x:=text} ${#x}\n").is_empty());
+    }
+
+    #[test]
+    fn zsh_flags_with_arguments_or_evaluation_count() {
+        for body in ["${(j:):e)x}\n", "${(j(x)e)x}\n", "${(P)x}\n", "${(%)x}\n"] {
+            assert_eq!(kinds(body), vec![SubstKind::ZshEvaluation], "{body:?}");
+        }
+        assert!(kinds("${(U)x} ${(L)x}\n").is_empty());
     }
 
     #[test]

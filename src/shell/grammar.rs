@@ -104,6 +104,9 @@ impl Reader<'_, '_> {
 
     /// The next token, consumed, with its word.
     fn next(&mut self) -> R<(Tok, Option<Word>)> {
+        // Every token counts against the reading's work budget: a loop that does not move
+        // on ends at the budget, a deny, instead of hanging the hook.
+        self.spend(super::TOKEN_WORK)?;
         if let Some(p) = self.peeked.take() {
             return Ok(p);
         }

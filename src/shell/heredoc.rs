@@ -225,13 +225,20 @@ impl Reader<'_, '_> {
                 }
             }
             if unquoted {
-                parts.push(match (&here, owned) {
+                match (&here, owned) {
                     (Here::Stream { start, end, at_eof }, _) => {
-                        Part::Stream(*start, if *at_eof { *end } else { end + 1 })
+                        let to = if *at_eof { *end } else { end + 1 };
+                        // Lines that follow each other in the stream make one part.
+                        match parts.last_mut() {
+                            Some(Part::Stream(_, last_end)) if *last_end == *start => {
+                                *last_end = to;
+                            }
+                            _ => parts.push(Part::Stream(*start, to)),
+                        }
                     }
-                    (_, Some(t)) => Part::Owned((*t).clone()),
-                    _ => Part::Stream(0, 0),
-                });
+                    (_, Some(t)) => parts.push(Part::Owned((*t).clone())),
+                    _ => {}
+                }
             }
             body_end = line_end;
             if at_eof {
@@ -246,7 +253,9 @@ impl Reader<'_, '_> {
             } else {
                 document
             };
-            for (at, end, kind) in super::expand::body_substitutions(&document) {
+            let found = super::expand::body_substitutions(&document);
+            self.out.runs_cut |= found.len() > super::MAX_BODY_SUBSTITUTIONS;
+            for (at, end, kind) in found.into_iter().take(super::MAX_BODY_SUBSTITUTIONS) {
                 self.out.exec.push(Exec {
                     at,
                     end,

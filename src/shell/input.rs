@@ -205,6 +205,59 @@ impl<'s> Input<'s> {
         true
     }
 
+    /// Reads, all at once, the characters of the current stream line from here up to (not
+    /// including) the first of `stops` or the line's end, appending them to `out`: what
+    /// [`Input::getc`] would return one by one for them (none of them is a backslash,
+    /// which `stops` must hold). Gives how many were read; 0 when the next character is a
+    /// stop, pushed text or a lookahead is in the way, or a line must be read first.
+    pub fn take_run(&mut self, stops: [u8; 3], out: &mut Builder) -> usize {
+        self.take_run_with(out, |rest| {
+            memchr::memchr3(stops[0], stops[1], stops[2], rest).unwrap_or(rest.len())
+        })
+    }
+
+    /// [`Input::take_run`] up to the first byte `stop` holds (which must hold `\\`).
+    pub fn take_run_until(&mut self, stop: &[bool; 256], out: &mut Builder) -> usize {
+        self.take_run_with(out, |rest| {
+            rest.iter()
+                .position(|&c| stop[c as usize])
+                .unwrap_or(rest.len())
+        })
+    }
+
+    fn take_run_with(&mut self, out: &mut Builder, find: impl Fn(&[u8]) -> usize) -> usize {
+        if self.lookahead.is_some() {
+            return 0;
+        }
+        let Line::Stream { start, end, .. } = self.line else {
+            return 0;
+        };
+        let from = start + self.idx;
+        if from >= end {
+            return 0;
+        }
+        let n = find(&self.stream.bytes()[from..end]);
+        if n == 0 {
+            return 0;
+        }
+        out.push_text(&self.stream, from, from + n);
+        if let Some(b) = self.capture.as_mut() {
+            b.push_text(&self.stream, from, from + n);
+        }
+        let last = from + n - 1;
+        // As after `n` calls of `getc`: the states before the last two reads.
+        let state = |p: usize| (self.stream.origin(p), Some(p));
+        self.history = match n {
+            1 => [self.history[1], (self.last, self.last_stream)],
+            2 => [(self.last, self.last_stream), state(last - 1)],
+            _ => [state(last - 2), state(last - 1)],
+        };
+        self.last = self.stream.origin(last);
+        self.last_stream = Some(last);
+        self.idx += n;
+        n
+    }
+
     /// `shell_getc`: the next character, or `None` at the end of input.
     pub fn getc(&mut self, remove_quoted_newline: bool) -> Option<u8> {
         self.history = [self.history[1], (self.last, self.last_stream)];

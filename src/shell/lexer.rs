@@ -186,8 +186,10 @@ pub struct Reader<'s, 'o> {
     pub word: Word,
     /// The grammar's lookahead token and its word.
     pub peeked: Option<(Tok, Option<Word>)>,
-    /// Command offsets of `$(…)` read as programs at parse time (start, end).
+    /// Command offsets of `$(…)` read as programs at parse time (start, end), in the
+    /// order read, and the same by start for lookups.
     pub parsed: Vec<(u32, u32)>,
+    pub parsed_by_start: std::collections::HashMap<u32, u32>,
     /// Inside text bash reads again: command substitutions keep their text in the word.
     pub want_text: usize,
     /// Reading only for where a construct ends (`xparse_dolparen`): words are not expanded.
@@ -357,6 +359,7 @@ impl<'s, 'o> Reader<'s, 'o> {
             word: Word::empty(),
             peeked: None,
             parsed: Vec::new(),
+            parsed_by_start: std::collections::HashMap::new(),
             want_text: 0,
             extent_only: false,
             tok_at: 0,
@@ -971,12 +974,17 @@ impl<'s, 'o> Reader<'s, 'o> {
     /// is not what runs, which the word's expansion finds. Only the features are kept.
     fn raw_capture(&mut self, f: impl FnOnce(&mut Self) -> R<()>) -> R<()> {
         let saved = std::mem::take(&mut *self.out);
+        self.out.work = saved.work;
+        self.out.budget = saved.budget;
         let parsed = self.parsed.len();
         self.want_text += 1;
         let r = f(self);
         self.want_text -= 1;
         let scratch = std::mem::replace(&mut *self.out, saved);
-        self.parsed.truncate(parsed);
+        self.out.work = scratch.work;
+        for (start, _) in self.parsed.drain(parsed..) {
+            self.parsed_by_start.remove(&start);
+        }
         self.out.features.merge(scratch.features);
         if self.out.unreliable.is_none() {
             self.out.unreliable = scratch.unreliable;

@@ -331,7 +331,26 @@ impl Reader<'_, '_> {
             flags & P_DQUOTE
         };
         let base = b.len();
+        // The bytes this loop decides nothing on (after anything but `$` or `\\`), read a
+        // run at a time.
+        let mut plain_stop = [false; 256];
+        for c in [b'\\', b'\'', b'"', b'`', b'$', b'#', b'\n', open, close] {
+            plain_stop[c as usize] = true;
+        }
+        let mut comment_stop = [false; 256];
+        comment_stop[b'\n' as usize] = true;
+        comment_stop[b'\\' as usize] = true;
         while count > 0 {
+            if !pass_next && !was_dollar {
+                let stop = if in_comment {
+                    &comment_stop
+                } else {
+                    &plain_stop
+                };
+                if self.input.take_run_until(stop, b) > 0 && !in_comment {
+                    was_dollar = false;
+                }
+            }
             let ch = self.input.getc(qc != b'\'' && !pass_next).ok_or_else(|| {
                 self.err("unexpected end of input in a quoted or bracketed construct")
             })?;
@@ -550,6 +569,7 @@ impl Reader<'_, '_> {
         }
         let _ = start;
         self.parsed.push((at, end + 1));
+        self.parsed_by_start.insert(at, end + 1);
         Ok(())
     }
 

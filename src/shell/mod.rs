@@ -24,7 +24,7 @@ mod settings;
 mod text;
 
 pub use prefilter::may_hold_heredoc;
-pub use text::{Pos, Text, pos};
+pub use text::{Pos, Positions, Text, pos};
 
 /// The shells a command is read as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -195,8 +195,16 @@ pub enum SubstKind {
     FunSub,
     /// `${name@P}`: prompt expansion runs substitutions held in the variable.
     PromptExpansion,
-    /// zsh `${(e)x}` / `${(%)x}`: evaluates substitutions held in the variable.
+    /// zsh `${(e)x}` / `${(%)x}`: evaluates substitutions held in the variable (also
+    /// flags with arguments, which can hide an `e`).
     ZshEvaluation,
+    /// `$((…))` or `$[…]` that is not plain arithmetic (quotes, backslashes, comments,
+    /// newlines…): the shells disagree on whether it is arithmetic or a command.
+    UnclearArithmetic,
+    /// An escaped `\$` or backquote inside `${…}`, or an assignment `${x:=…}` whose value
+    /// holds `$`, a backquote or a backslash: text the shell can expand a second time (an
+    /// array subscript in arithmetic, a variable evaluated later in the body).
+    ReExpansion,
 }
 
 impl SubstKind {
@@ -209,6 +217,12 @@ impl SubstKind {
             SubstKind::FunSub => "bash 5.3 ${ cmd; } substitution",
             SubstKind::PromptExpansion => "${name@P} prompt expansion",
             SubstKind::ZshEvaluation => "zsh ${(e)...} evaluation",
+            SubstKind::UnclearArithmetic => {
+                "$((...)) or $[...] that is not plain arithmetic (a shell may run it as a command)"
+            }
+            SubstKind::ReExpansion => {
+                "${...} holding an escaped substitution or an assignment a shell can expand again"
+            }
         }
     }
 }
@@ -266,8 +280,11 @@ pub struct Reading {
     pub error: Option<ReadError>,
     /// The shell reads part of the command in a way the reader does not follow (what).
     pub unreliable: Option<&'static str>,
-    /// Bytes of text read again (substitutions found during expansion).
+    /// A heredoc body held more than [`MAX_BODY_SUBSTITUTIONS`]; the rest are not listed.
+    pub runs_cut: bool,
+    /// The work done (see [`MAX_WORK`]), and the most allowed.
     pub work: usize,
+    pub budget: usize,
 }
 
 /// Constructs where shells are known to read differently.
@@ -315,17 +332,40 @@ pub struct ReadError {
 pub const MAX_NESTING: usize = 1_000;
 /// Most heredocs in one command, nested ones included.
 pub const MAX_HEREDOCS: usize = 1_000;
-/// Most bytes one reading reads again (older bash reads a nested substitution's text
-/// once per level of nesting).
-pub const MAX_REREAD_BYTES: usize = 64 * 1024 * 1024;
+/// The most work the readings of one command may do together, in units of roughly 10 ns
+/// (measured): a token is [`TOKEN_WORK`] units, a step of an expansion 1, and text read
+/// again (older bash reads a nested substitution's text once per level of nesting) 1 per
+/// [`BYTES_PER_WORK`] bytes. Past it the reading stops at a limit (a deny). The readers are
+/// linear; this bounds the constant: about 250,000 tokens of shell code.
+pub const MAX_WORK: usize = 4 * 1024 * 1024;
+/// The most substitutions listed for one heredoc body (one is enough to deny; explain
+/// and strip show what is listed, and strip refuses a body cut short).
+pub const MAX_BODY_SUBSTITUTIONS: usize = 1_000;
+/// The work of one token.
+pub const TOKEN_WORK: usize = 16;
+/// Bytes read again per unit of work.
+pub const BYTES_PER_WORK: usize = 16;
 
-/// Reads `command` as `dialect` reads it.
+/// Reads `command` as `dialect` reads it, within [`MAX_WORK`].
 pub fn read(command: &str, dialect: Dialect) -> Reading {
+    read_within(command, dialect, MAX_WORK)
+}
+
+/// Reads `command` as `dialect` reads it, within `budget` units of work.
+pub fn read_within(command: &str, dialect: Dialect, budget: usize) -> Reading {
     let text = std::rc::Rc::new(Text::command(command.as_bytes()));
-    let mut out = Reading::default();
+    let mut out = Reading {
+        budget,
+        ..Reading::default()
+    };
     let result = lexer::Reader::new(dialect, text, &mut out, 0, Context::TopLevel).read_program();
     if let Err(e) = result {
         out.error = Some(e);
+    }
+    if dialect.shell == Shell::Intended
+        && let Some(mention) = settings::mentioned(command.as_bytes())
+    {
+        out.options.push(mention);
     }
     out.exec.sort_by_key(|e| e.at);
     out

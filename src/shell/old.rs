@@ -64,6 +64,14 @@ impl Reader<'_, '_> {
         let mut lex_firstind: Option<usize> = None;
         let eof = |s: &Self| s.err("unexpected end of input in $(...)");
         while count > 0 {
+            // Body and comment text runs to a newline (and in a body, to the closing
+            // character or a backslash) with nothing to decide: read it in one go, exactly
+            // what the loop below pushes character by character.
+            if tflags & LEX_INHEREDOC != 0 {
+                self.input.take_run([b'\n', close, b'\\'], &mut ret);
+            } else if tflags & LEX_INCOMMENT != 0 {
+                self.input.take_run([b'\n', b'\n', b'\\'], &mut ret);
+            }
             let rqn = qc != b'\''
                 && tflags & (LEX_INCOMMENT | LEX_PASSNEXT) == 0
                 && (!v51 || tflags & LEX_QUOTEDDOC == 0);

@@ -28,10 +28,11 @@ fn has_heredoc_operator(bytes: &[u8]) -> bool {
     false
 }
 
-/// `alias` with any quote characters or backslash-newlines between its letters.
+/// `alias` in either case (`BASH_ALIASES[name]=…` defines one too), with any quote
+/// characters or backslash-newlines between its letters.
 fn may_name_alias(bytes: &[u8]) -> bool {
     let mut i = 0;
-    while let Some(pos) = memchr::memchr(b'a', &bytes[i..]) {
+    while let Some(pos) = memchr::memchr2(b'a', b'A', &bytes[i..]) {
         let start = i + pos;
         let mut j = start + 1;
         let mut matched = 1;
@@ -45,7 +46,7 @@ fn may_name_alias(bytes: &[u8]) -> bool {
                         1
                     }
                 }
-                Some(&c) if c == b"alias"[matched] => {
+                Some(&c) if c.to_ascii_lowercase() == b"alias"[matched] => {
                     matched += 1;
                     j += 1;
                 }

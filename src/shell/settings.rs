@@ -78,6 +78,53 @@ pub fn setting(words: &[Vec<u8>]) -> Option<Setting> {
     }
 }
 
+/// The variables that change how bash reads: set through any route (an assignment, `${v:=…}`,
+/// `for v in`, `read v`, `printf -v v`, `declare -n`), they switch POSIX mode (and with it
+/// alias expansion), define aliases (`BASH_ALIASES[name]=…`) or an older bash's parsing.
+const READING_VARIABLES: [(&[u8], Setting); 5] = [
+    (b"POSIXLY_CORRECT", Setting::AliasExpansion),
+    (b"BASH_ALIASES", Setting::AliasDefinition),
+    (b"BASH_COMPAT", Setting::Compat),
+    (b"BASHOPTS", Setting::AliasExpansion),
+    (b"SHELLOPTS", Setting::AliasExpansion),
+];
+
+/// Where the command names one of [`READING_VARIABLES`] anywhere in its text, also with
+/// quotes, backslashes or backslash-newlines between the letters: the setting and the
+/// offset of the name's first letter. Found in the text, not the grammar, since every
+/// route that sets one of them counts.
+pub fn mentioned(bytes: &[u8]) -> Option<(Setting, u32)> {
+    let mut i = 0;
+    while let Some(pos) = memchr::memchr3(b'P', b'B', b'S', &bytes[i..]) {
+        let start = i + pos;
+        for (name, setting) in READING_VARIABLES {
+            if spelled_at(bytes, start, name) {
+                return Some((setting, start as u32));
+            }
+        }
+        i = start + 1;
+    }
+    None
+}
+
+/// Whether `name` is spelled from `start`, with quotes and backslashes (and
+/// backslash-newlines) allowed between its letters.
+fn spelled_at(bytes: &[u8], start: usize, name: &[u8]) -> bool {
+    let mut j = start;
+    let mut matched = 0;
+    while matched < name.len() {
+        match bytes.get(j) {
+            Some(&c) if c == name[matched] => {
+                matched += 1;
+                j += 1;
+            }
+            Some(b'\'' | b'"' | b'\\' | b'\n') if matched > 0 => j += 1,
+            _ => return false,
+        }
+    }
+    true
+}
+
 fn variable_setting(name: &[u8]) -> Option<Setting> {
     match name {
         b"POSIXLY_CORRECT" => Some(Setting::AliasExpansion),

@@ -205,6 +205,43 @@ pub struct Pos {
     pub column: usize,
 }
 
+/// Line and column of many offsets of one command: each asked in time proportional to the
+/// distance from the offset asked before it, so offsets asked in increasing order cost one
+/// pass over the command in all.
+pub struct Positions<'a> {
+    command: &'a [u8],
+    at: usize,
+    pos: Pos,
+}
+
+impl<'a> Positions<'a> {
+    pub fn new(command: &'a [u8]) -> Positions<'a> {
+        Positions {
+            command,
+            at: 0,
+            pos: Pos { line: 1, column: 1 },
+        }
+    }
+
+    pub fn of(&mut self, offset: u32) -> Pos {
+        let offset = (offset as usize).min(self.command.len());
+        if offset < self.at {
+            self.at = 0;
+            self.pos = Pos { line: 1, column: 1 };
+        }
+        for &b in &self.command[self.at..offset] {
+            if b == b'\n' {
+                self.pos.line += 1;
+                self.pos.column = 1;
+            } else if (b & 0xC0) != 0x80 {
+                self.pos.column += 1;
+            }
+        }
+        self.at = offset;
+        self.pos
+    }
+}
+
 /// Line and column of command offset `offset` in `command`.
 pub fn pos(command: &[u8], offset: u32) -> Pos {
     let offset = (offset as usize).min(command.len());

@@ -9,7 +9,11 @@
 //!
 //! A benign case is one where no shell ran the canary and bash 5.2 read it without a syntax
 //! error. Denied by design, and counted apart from false denials: a heredoc without its
-//! closing line, `$'…'` / `$"…"` delimiters, `${v@P}`, alias definitions.
+//! closing line, `$'…'` / `$"…"` delimiters, `${v@P}`, alias definitions (all decided from
+//! what the generator put in); and denials of a shape where some shell does not keep the
+//! heredoc bodies as data, decided by the shells alone: the same case with a bare `canary`
+//! line (or, under quoted delimiters, a `$(canary)` line) put first or last in every body
+//! runs the canary in some shell.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -56,7 +60,43 @@ struct Tally {
     bypasses: Vec<String>,
     false_denials: BTreeMap<String, Vec<String>>,
     by_design: usize,
+    /// Benign cases denied where some shell does not keep the bodies as data (a probe
+    /// ran the canary).
+    body_as_code: usize,
     ran_in: BTreeMap<String, usize>,
+}
+
+/// Variants of the case that show, from the shells alone, that some shell does not keep
+/// its heredoc bodies as data: a bare `canary` line first or last in every body, or
+/// ` ;canary` after every body line (a shell that runs it reads body lines as commands),
+/// and, when every delimiter is quoted, a `$(canary)` line first or last (a shell that
+/// runs it expands a body meant as data).
+fn body_probes(case: &gen_::Case) -> Vec<String> {
+    let quoted = case.heredocs.iter().all(|h| h.spelling.quotes_body());
+    let mut lines = vec!["canary"];
+    if quoted {
+        lines.push("$(canary)");
+    }
+    let mut probes = Vec::new();
+    for line in lines {
+        for first in [true, false] {
+            let mut probe = case.clone();
+            for h in &mut probe.heredocs {
+                let at = if first { 0 } else { h.lines.len() };
+                h.lines.insert(at, line.to_owned());
+            }
+            probes.push(probe.render());
+        }
+    }
+    // The same lines, each followed by ` ;canary`: a shell that reads any of them as code.
+    let mut probe = case.clone();
+    for h in &mut probe.heredocs {
+        for l in &mut h.lines {
+            l.push_str(" ;canary");
+        }
+    }
+    probes.push(probe.render());
+    probes
 }
 
 fn run_suite(seed: u64, count: u64) -> Tally {
@@ -108,6 +148,10 @@ fn run_suite(seed: u64, count: u64) -> Tally {
                             if denied {
                                 if by_design(&case) {
                                     t.by_design += 1;
+                                } else if body_probes(&case).iter().any(|probe| {
+                                    shells.iter().any(|s| sandbox.run(s, probe).canary_ran)
+                                }) {
+                                    t.body_as_code += 1;
                                 } else {
                                     let rule = heredoc_guard::check_command(&command)
                                         .into_denial()
@@ -139,6 +183,7 @@ fn run_suite(seed: u64, count: u64) -> Tally {
         total.rejected_by_bash52 += t.rejected_by_bash52;
         total.bypasses.extend(t.bypasses);
         total.by_design += t.by_design;
+        total.body_as_code += t.body_as_code;
         for (k, v) in t.false_denials {
             total.false_denials.entry(k).or_default().extend(v);
         }
@@ -157,7 +202,7 @@ fn generated_heredoc_commands_never_run_the_canary_past_the_guard() {
     let false_total: usize = t.false_denials.values().map(Vec::len).sum();
     let shells: Vec<&str> = oracle::shells().iter().map(|s| s.name.as_str()).collect();
     let mut report = format!(
-        "differential: seed {seed}, {} cases in {}; canary ran in {} cases ({}); bypasses {}; benign {}, false denials {} ({:.3}%), denied by design {}; rejected by bash 5.2 or timed out {}\n",
+        "differential: seed {seed}, {} cases in {}; canary ran in {} cases ({}); bypasses {}; benign {}, false denials {} ({:.3}%), denied by design {} (by label) + {} (a shell does not keep the bodies as data); rejected by bash 5.2 or timed out {}\n",
         t.cases,
         shells.join(", "),
         t.canary_cases,
@@ -171,6 +216,7 @@ fn generated_heredoc_commands_never_run_the_canary_past_the_guard() {
         false_total,
         100.0 * false_total as f64 / t.benign.max(1) as f64,
         t.by_design,
+        t.body_as_code,
         t.rejected_by_bash52,
     );
     for (cat, cases) in &t.false_denials {

@@ -70,6 +70,23 @@ pub enum Spelling {
 }
 
 impl Spelling {
+    /// Whether bash 5.x keeps a body under this delimiter as data (quoting in the word).
+    pub fn quotes_body(self) -> bool {
+        matches!(
+            self,
+            Spelling::Single
+                | Spelling::Double
+                | Spelling::Backslash
+                | Spelling::PartDouble
+                | Spelling::PartSingle
+                | Spelling::EmptyQuotes
+                | Spelling::SingleWithBackslash
+                | Spelling::DoubleWithApostrophe
+                | Spelling::DoubleWithBackslash
+                | Spelling::Empty
+        )
+    }
+
     pub const ALL: [Spelling; 20] = [
         Spelling::Plain,
         Spelling::Single,
