@@ -103,12 +103,13 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
                 f.shells.push(dialect.shell);
                 continue;
             }
+            let at = reading.unreliable_at;
             findings.push(Finding {
                 kind: FindingKind::Unfollowed(what),
                 heredoc: None,
-                at: 0,
-                pos: shell::pos(bytes, 0),
-                excerpt: String::new(),
+                at: at as usize,
+                pos: shell::pos(bytes, at),
+                excerpt: line_from(bytes, at as usize),
                 shells: vec![dialect.shell],
             });
         }
