@@ -120,10 +120,10 @@ pub fn read_all_here(command: &str) -> Readings {
     let mut extglob = intended.features.extglob_chars;
     let every = needs_every_shell(&intended);
     for s in Shell::RUNNING {
-        if !every
-            && s != Shell::Bash52
-            && !(s == Shell::Zsh && intended.heredocs.iter().any(|h| h.strip_tabs))
-        {
+        // bash 5.2 and zsh are always read: zsh's lexer differs from bash's in plain
+        // words (`}` ends a word, `<` ends a subscript, quotes inside `"${…}"`), so no
+        // feature of the intended reading says zsh reads the command the same.
+        if !every && !matches!(s, Shell::Bash52 | Shell::Zsh) {
             continue;
         }
         let r = read(Dialect::new(s), &mut left);
@@ -152,7 +152,7 @@ pub fn read_all_here(command: &str) -> Readings {
     (intended, shells)
 }
 
-/// Whether shells other than bash 5.2 could read the command differently: every
+/// Whether bash versions other than 5.2 could read the command differently: every
 /// construct where their readers differ (measured) is a reason. A command of plain words
 /// and heredocs at the top level or in compound commands reads the same in every bash.
 fn needs_every_shell(intended: &Reading) -> bool {

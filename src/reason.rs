@@ -202,6 +202,11 @@ pub fn reason(report: &Report, f: &Finding) -> String {
         FindingKind::DelimiterExpansion => format!(
             "heredoc-guard: {at}: the heredoc delimiter holds an expansion ($(...), ${{...}}, $[...] or backquotes): bash versions and zsh disagree on its closing line and on whether it quotes the body. Use a plain word as the delimiter, quoted: <<'EOF'."
         ),
+        FindingKind::Unfollowed(what) if let Some(advice) = crate::shell::zsh_advice(what) => {
+            format!(
+                "heredoc-guard: {at}: {what} (here: \"{excerpt}\"), and heredoc-guard denies what it cannot follow (the command may run in zsh). {advice} Quote the heredoc delimiter: <<'EOF'."
+            )
+        }
         FindingKind::Unfollowed(what) => format!(
             "heredoc-guard: {}: {what}; heredoc-guard denies what it cannot follow. Keep heredocs out of ((...)), $((...)) and other text bash reads twice (write `( (` with a space for nested subshells).",
             shell_list(&f.shells)

@@ -127,12 +127,13 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
                 f.shells.push(dialect.shell);
                 continue;
             }
+            let at = reading.unreliable_at;
             findings.push(Finding {
                 kind: FindingKind::Unfollowed(what),
                 heredoc: None,
-                at: 0,
+                at: at as usize,
                 pos: UNSET,
-                excerpt: String::new(),
+                excerpt: line_from(bytes, at as usize),
                 shells: vec![dialect.shell],
             });
         }

@@ -639,6 +639,7 @@ impl<'s> Reader<'s, '_> {
                     // reach, the reading is not to be trusted.
                     self.out.unreliable =
                         Some("a heredoc operator after $(( that is not plain arithmetic");
+                    self.out.unreliable_at = t.origin(i);
                 }
                 return Ok(end);
             }

@@ -151,7 +151,10 @@ impl Reader<'_, '_> {
                         self.out.exec.truncate(mark.0);
                         self.out.heredocs.truncate(mark.1);
                     }
-                    if e.discard && !e.limit && self.d.shell != super::Shell::Intended {
+                    if e.discard
+                        && !e.limit
+                        && !matches!(self.d.shell, super::Shell::Intended | super::Shell::Zsh)
+                    {
                         // bash reports it, drops the line, and reads on.
                         self.reset_parser();
                         continue;

@@ -7,7 +7,10 @@ use std::rc::Rc;
 
 use super::input::Input;
 use super::text::{Builder, Text};
-use super::{Context, Dialect, Exec, ReadError, Reading, Run, Shell, SubstKind};
+use super::{
+    Context, Dialect, Exec, ReadError, Reading, Run, Shell, SubstKind, ZSH_RBRACE_ASSIGNMENT,
+    ZSH_WORD_PAREN,
+};
 
 // parser_state flags (bash's parser.h).
 pub const PST_CASEPAT: u32 = 0x000001;
@@ -196,6 +199,14 @@ pub struct Reader<'s, 'o> {
     pub extent_only: bool,
     /// Command offset of the last token's first character.
     pub tok_at: u32,
+    /// zsh: levels of arithmetic text (`((…))`, `$((…))`, `$[…]`) around the reader, not
+    /// counting those outside a command substitution.
+    pub zsh_math: usize,
+    /// zsh: a `}` split off the end of the last word (gettokstr's `{foo}` hack), read
+    /// next as its own token; its command offset.
+    pub zsh_rbrace: Option<u32>,
+    /// zsh: the command that allowed assignments as arguments is `typeset`-like.
+    pub zsh_typeset: bool,
 }
 
 pub type R<T> = Result<T, ReadError>;
@@ -363,6 +374,23 @@ impl<'s, 'o> Reader<'s, 'o> {
             want_text: 0,
             extent_only: false,
             tok_at: 0,
+            zsh_math: 0,
+            zsh_rbrace: None,
+            zsh_typeset: false,
+        }
+    }
+
+    /// Marks the reading as not followed (zsh only), keeping the first reason.
+    pub fn zsh_unreliable(&mut self, what: &'static str) {
+        let at = self.input.last_origin();
+        self.zsh_unreliable_at(what, at);
+    }
+
+    /// [`Reader::zsh_unreliable`] for the construct at command offset `at`.
+    pub fn zsh_unreliable_at(&mut self, what: &'static str, at: u32) {
+        if self.d.is_zsh() && self.out.unreliable.is_none() {
+            self.out.unreliable = Some(what);
+            self.out.unreliable_at = at;
         }
     }
 
@@ -407,6 +435,7 @@ impl<'s, 'o> Reader<'s, 'o> {
         self.shell_eof_token = 0;
         self.extended_glob = self.d.extglob;
         self.depth = self.base_depth;
+        self.zsh_rbrace = None;
         self.input.discard_line();
     }
 
@@ -545,6 +574,15 @@ impl<'s, 'o> Reader<'s, 'o> {
             }
             return Ok(t);
         }
+        if let Some(at) = self.zsh_rbrace.take() {
+            // The `}` split off the last word: always the reserved word in zsh.
+            self.tok_at = at;
+            self.parser_state &= !PST_ASSIGNOK;
+            if self.open_brace_count > 0 {
+                self.open_brace_count -= 1;
+            }
+            return Ok(Tok::RBrace);
+        }
         if self.parser_state & (PST_CONDCMD | PST_CONDEXPR) == PST_CONDCMD {
             self.parser_state |= PST_CONDEXPR;
             self.out.features.cond = true;
@@ -674,6 +712,20 @@ impl<'s, 'o> Reader<'s, 'o> {
                     _ => {}
                 }
             }
+            if ch == b'('
+                && self.d.is_zsh()
+                && peek != Some(b')')
+                && ((self.word.start < self.word.end && self.word.end == self.tok_at)
+                    || (self.last_read_token == Tok::Word
+                        && self.parser_state & (PST_CASEPAT | PST_CONDEXPR) == 0))
+            {
+                // zsh: a `(` inside a word opens a glob group or qualifiers that the word
+                // goes on through, blanks and newlines included (gettokstr's LX2_INPAR,
+                // `pct`); bash ends the word there. After a word, out of command position,
+                // a `(` starts such a word (gettok's LX1_INPAR), where bash reads
+                // `name ( )` as a function. Only `name()` is the same.
+                self.zsh_unreliable_at(ZSH_WORD_PAREN, self.tok_at);
+            }
             if let Some(p) = peek {
                 self.input.ungetc(p);
             }
@@ -737,6 +789,12 @@ impl<'s, 'o> Reader<'s, 'o> {
         let mut pass_next = false;
         let mut character = Some(first);
         let mut origin = start;
+        let zsh = self.d.is_zsh();
+        // zsh's gettokstr: `{`s not yet closed in this word (`bct`), and the command
+        // offset of the word's last character when it is a `}` that closes none of them
+        // and no backslash quotes.
+        let mut zsh_braces = 0usize;
+        let mut zsh_last_rbrace: Option<u32> = None;
         enum Step {
             Char,
             Next,
@@ -744,9 +802,24 @@ impl<'s, 'o> Reader<'s, 'o> {
         }
         while let Some(c) = character {
             let cd = self.dstack.last().copied().unwrap_or(0);
+            let mut escaped = false;
             let step = if pass_next {
                 pass_next = false;
+                escaped = true;
                 Step::Char
+            } else if zsh
+                && c == b'{'
+                && b.is_empty()
+                && self.parser_state & PST_CASEPAT == 0
+                && self.reserved_word_acceptable(self.last_read_token)
+            {
+                // zsh: a `{` that starts a word in command position is a word by itself
+                // (gettokstr's LX2_INBRACE: `!lexbuf.len && incmdpos`), so `{echo x}`
+                // is a group.
+                b.push(c, origin);
+                all_digits = false;
+                character = None;
+                Step::Token
             } else if c == b'\\' {
                 if self.parser_state & PST_NOEXPAND != 0 {
                     pass_next = true;
@@ -827,6 +900,7 @@ impl<'s, 'o> Reader<'s, 'o> {
                 }
                 Step::Next
             } else if c == b'['
+                && !zsh
                 && ((!b.is_empty()
                     && self.assignment_acceptable(self.last_read_token)
                     && legal_identifier(b.bytes()))
@@ -861,16 +935,48 @@ impl<'s, 'o> Reader<'s, 'o> {
                     b.push(c, origin);
                     all_digits &= c.is_ascii_digit();
                     dollar_present |= c == b'$';
+                    zsh_last_rbrace = None;
+                    if zsh && !escaped {
+                        if c == b'{' {
+                            zsh_braces += 1;
+                        } else if c == b'}' {
+                            match zsh_braces.checked_sub(1) {
+                                Some(n) => zsh_braces = n,
+                                None => zsh_last_rbrace = Some(origin),
+                            }
+                        }
+                    }
                 }
-                Step::Next => {}
+                Step::Next => zsh_last_rbrace = None,
             }
             let cd = self.dstack.last().copied().unwrap_or(0);
             character = self.getc(cd != b'\'' && !pass_next);
             origin = self.input.last_origin();
         }
         let _ = (P_ALLOWESC, P_ARITH, P_DOLBRACE, P_FIRSTCLOSE);
-        let next_is_redir = matches!(character, Some(b'<' | b'>'));
+        let mut next_is_redir = matches!(character, Some(b'<' | b'>'));
         w.end = self.input.next_origin();
+        if let Some(at) = zsh_last_rbrace
+            && b.bytes().contains(&b'=')
+        {
+            // Whether zsh splits the `}` depends on whether it reads the word as an
+            // assignment, which this reader decides only nearly as zsh does.
+            self.zsh_unreliable_at(ZSH_RBRACE_ASSIGNMENT, at);
+        }
+        if let Some(at) = zsh_last_rbrace
+            && b.len() > 1
+            && character != Some(b'(')
+            && !self.zsh_envstring(b.bytes())
+        {
+            // zsh gives back a `}` that ends a word and closes no `{` of it ("hack to
+            // get {foo} command syntax work", the end of gettokstr): `<<'EOF'}` is the
+            // delimiter `EOF` and then a `}`. Not in an assignment (`peek == STRING`),
+            // nor before a `(`, which zsh reads on through (then not followed).
+            b.pop();
+            w.end = at;
+            next_is_redir = false;
+            self.zsh_rbrace = Some(at);
+        }
         let text = b.finish(w.end);
         let bytes = text.bytes().to_vec();
         w.quoted = quoted;
@@ -884,6 +990,13 @@ impl<'s, 'o> Reader<'s, 'o> {
             && legal_number(&bytes).is_some_and(|n| i32::try_from(n).is_ok())
         {
             return Ok(Tok::Number);
+        }
+        if zsh && bytes == b"}" && !quoted && !dollar_present {
+            // exalias: an unquoted `}` is the reserved word wherever it stands.
+            if self.open_brace_count > 0 {
+                self.open_brace_count -= 1;
+            }
+            return Ok(Tok::RBrace);
         }
         if let Some(t) = self.special_case_tokens(&bytes) {
             return Ok(t);
@@ -903,6 +1016,7 @@ impl<'s, 'o> Reader<'s, 'o> {
             && (is_assignment_builtin(&bytes) || bytes == b"eval" || bytes == b"let")
         {
             self.parser_state |= PST_ASSIGNOK;
+            self.zsh_typeset = is_assignment_builtin(&bytes) && bytes != b"alias";
         }
         if bytes.first() == Some(&b'{')
             && bytes.last() == Some(&b'}')
@@ -988,8 +1102,20 @@ impl<'s, 'o> Reader<'s, 'o> {
         self.out.features.merge(scratch.features);
         if self.out.unreliable.is_none() {
             self.out.unreliable = scratch.unreliable;
+            self.out.unreliable_at = scratch.unreliable_at;
         }
         r
+    }
+
+    /// zsh: whether a word is read as an assignment (gettokstr's ENVSTRING: an
+    /// identifier, subscript or `+` before `=`, in command position or after a
+    /// `typeset`-like command). Nearly zsh's rule: a word holding `=` that ends in such
+    /// a `}` also makes the zsh reading not followed.
+    fn zsh_envstring(&self, bytes: &[u8]) -> bool {
+        self.parser_state & PST_COMPASSIGN == 0
+            && assignment(bytes, false).is_some()
+            && (self.assignment_acceptable(self.last_read_token)
+                || (self.parser_state & PST_ASSIGNOK != 0 && self.zsh_typeset))
     }
 
     /// `$(…)`, `<(…)`, `>(…)`, `${…}`, `$[…]`, `$'…'`, `$"…"`, `$$` in a word.

@@ -9,7 +9,7 @@ use super::lexer::{
     PST_SUBSHELL, Pending, R, Reader, Tok, funsub_char, shellquote,
 };
 use super::text::Builder;
-use super::{ComsubScanner, Context, Run, Shell, SubstKind};
+use super::{ComsubScanner, Context, Run, Shell, SubstKind, ZSH_DOLBRACE_BRACE, ZSH_MATH};
 
 pub const P_FIRSTCLOSE: u32 = 0x0001;
 pub const P_ALLOWESC: u32 = 0x0002;
@@ -93,8 +93,12 @@ impl Reader<'_, '_> {
     ) -> R<()> {
         self.enter()?;
         let arith = flags & P_ARITH != 0;
+        let zsh_math = arith && self.d.is_zsh();
         if arith {
             self.want_text += 1;
+        }
+        if zsh_math {
+            self.zsh_math += 1;
         }
         let r = if self.d.shell == Shell::Bash32 {
             self.matched_pair_32(qc, open, close, flags, b)
@@ -104,12 +108,25 @@ impl Reader<'_, '_> {
         if arith {
             self.want_text -= 1;
         }
+        if zsh_math {
+            self.zsh_math -= 1;
+        }
         self.leave();
         r
     }
 
     fn matched_pair(&mut self, qc: u8, open: u8, close: u8, flags: u32, b: &mut Builder) -> R<()> {
         let shell = self.d.shell;
+        let zsh = self.d.is_zsh();
+        // zsh reads `((…))`, `$((…))` and `$[…]` with its `dquote_parse` in math mode
+        // (lex.c `cmd_or_math`, `gettok`'s `dbparens`): it counts `(`/`)` and `[`/`]`
+        // (an unbalanced one ends the text), a quote is a plain character (`"` quotes
+        // only inside `${…}`), a backslash keeps the next character special, and
+        // parentheses count inside backquotes. Where bash's reading and zsh's can part
+        // (a quote, backslash or backquote; brackets or, in `$[…]`, parentheses that do
+        // not balance), the zsh reading is not followed.
+        let zsh_math_level = zsh && flags & P_ARITH != 0;
+        let mut zsh_other = 0usize;
         let v51 = !matches!(shell, Shell::Bash44);
         let v52 = !matches!(shell, Shell::Bash44 | Shell::Bash51);
         let mut dolbrace = if flags & P_DOLBRACE != 0 {
@@ -177,6 +194,39 @@ impl Reader<'_, '_> {
                 // A nested `${`, or a nested opener.
                 count += 1;
             }
+            if self.zsh_math > 0 && matches!(ch, b'\'' | b'"' | b'`' | b'\\') {
+                self.zsh_unreliable(ZSH_MATH);
+            }
+            if zsh_math_level {
+                // The other bracket than the one bash counts: `[`/`]` in `((…))`,
+                // `(`/`)` in `$[…]`.
+                let (o, c) = if open == b'[' {
+                    (b'(', b')')
+                } else {
+                    (b'[', b']')
+                };
+                if ch == o {
+                    zsh_other += 1;
+                } else if ch == c {
+                    match zsh_other.checked_sub(1) {
+                        Some(n) => zsh_other = n,
+                        None => self.zsh_unreliable(ZSH_MATH),
+                    }
+                }
+                if count == 0 && zsh_other != 0 {
+                    self.zsh_unreliable(ZSH_MATH);
+                }
+            }
+            if zsh
+                && flags & P_DOLBRACE != 0
+                && flags & P_DQUOTE == 0
+                && ch == b'{'
+                && tflags & LEX_WASDOL == 0
+            {
+                // zsh counts every `{` inside an unquoted `${…}` (gettokstr's `bct`); bash
+                // only `${`.
+                self.zsh_unreliable(ZSH_DOLBRACE_BRACE);
+            }
             b.push(ch, origin);
             if count == 0 {
                 break;
@@ -201,6 +251,14 @@ impl Reader<'_, '_> {
                     DolBrace::Op if !b"#%^,~:-=?+/".contains(&ch) => DolBrace::Word,
                     other => other,
                 };
+            }
+            if zsh && flags & P_DQUOTE != 0 && flags & P_DOLBRACE != 0 && ch == b'\'' {
+                // zsh's `dquote_parse`: inside `"${…}"` a `'` is a plain character (bash
+                // reads it so only in POSIX mode: parse_matched_pair's `posixly_correct`
+                // test, which zsh takes whatever the operator). A `$` before it does not
+                // make the next character a `$(`, `${` or `$[` in zsh.
+                tflags &= !(LEX_WASDOL | LEX_GTLT);
+                continue;
             }
             let mut dollar_word = false;
             if open != close {
@@ -483,6 +541,24 @@ impl Reader<'_, '_> {
             }
         }
         self.out.features.comsub = true;
+        // A command substitution is read as commands, in zsh too (`skipcomm`).
+        let zsh_math = std::mem::take(&mut self.zsh_math);
+        let r = self.comsub_body(qc, open, close, flags, b, at, kind);
+        self.zsh_math = zsh_math;
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn comsub_body(
+        &mut self,
+        qc: u8,
+        open: u8,
+        close: u8,
+        flags: u32,
+        b: &mut Builder,
+        at: u32,
+        kind: SubstKind,
+    ) -> R<bool> {
         match self.d.comsub_scanner() {
             ComsubScanner::MatchedPair => {
                 self.parse_matched_pair(qc, open, close, P_COMMAND, b)?;
@@ -649,6 +725,7 @@ impl Reader<'_, '_> {
                 self.out.unreliable = Some(
                     "bash reads `((…) )` again as nested subshells, and the heredocs in it from the lines after it",
                 );
+                self.out.unreliable_at = open_at;
             }
             self.input.push_string(pushed);
         } else {

@@ -280,6 +280,8 @@ pub struct Reading {
     pub error: Option<ReadError>,
     /// The shell reads part of the command in a way the reader does not follow (what).
     pub unreliable: Option<&'static str>,
+    /// Command offset of the construct [`Reading::unreliable`] names.
+    pub unreliable_at: u32,
     /// A heredoc body held more than [`MAX_BODY_SUBSTITUTIONS`]; the rest are not listed.
     pub runs_cut: bool,
     /// The work done (see [`MAX_WORK`]), and the most allowed.
@@ -313,6 +315,31 @@ impl Features {
         self.case |= o.case;
         self.dparen_subshell |= o.dparen_subshell;
     }
+}
+
+/// zsh constructs this reader does not follow ([`Reading::unreliable`] of the zsh
+/// reading), each named for a person.
+pub const ZSH_MATH: &str = "zsh reads `((…))`, `$((…))` and `$[…]` with its own rules for quotes, backslashes, backquotes and brackets";
+pub const ZSH_WORD_PAREN: &str =
+    "zsh reads a `(` inside a word, or after one, as a glob group that a word goes on through";
+pub const ZSH_RBRACE_ASSIGNMENT: &str =
+    "zsh splits a `}` off the end of a word unless it reads the word as an assignment";
+pub const ZSH_DOLBRACE_BRACE: &str =
+    "zsh counts a `{` inside an unquoted `${…}` where bash does not, and so can end it elsewhere";
+
+/// The rewrite that keeps a command clear of a zsh construct the reader does not follow.
+pub fn zsh_advice(what: &str) -> Option<&'static str> {
+    Some(match what {
+        ZSH_MATH => {
+            "Keep quotes, backslashes and backquotes out of (( )), $(( )) and $[ ] (put values in variables first), and balance their brackets."
+        }
+        ZSH_WORD_PAREN => {
+            "Quote a `(` that belongs to a word, quote subscript keys (a['k']=v), and write a function as name() with no blank inside the parentheses."
+        }
+        ZSH_RBRACE_ASSIGNMENT => "Quote the `}` at the end of the word: a='x}'.",
+        ZSH_DOLBRACE_BRACE => "Quote the `${...}` that holds a `{`: \"${x:-{}}\".",
+        _ => return None,
+    })
 }
 
 /// Why a text could not be read.
@@ -369,4 +396,93 @@ pub fn read_within(command: &str, dialect: Dialect, budget: usize) -> Reading {
     }
     out.exec.sort_by_key(|e| e.at);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn closings(command: &str, shell: Shell) -> Vec<String> {
+        read(command, Dialect::new(shell))
+            .heredocs
+            .iter()
+            .map(|h| String::from_utf8_lossy(&h.closing).into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn zsh_splits_a_closing_brace_off_the_end_of_a_word() {
+        let cmd = "{ cat <<'EOF'}\nEOF\n{ cat <<'X'\nEOF}\nX\n}\n";
+        assert_eq!(closings(cmd, Shell::Zsh), ["EOF", "X"]);
+        assert_eq!(closings(cmd, Shell::Bash52), ["EOF}"]);
+        // Escaped, or closing a `{` of the word: kept.
+        assert_eq!(closings("{ cat <<EOF\\}\nEOF}\n}\n", Shell::Zsh), ["EOF}"]);
+        assert_eq!(closings("cat <<E{O}F\nE{O}F\n", Shell::Zsh), ["E{O}F"]);
+        // A `}` alone is the reserved word wherever it stands; `{x}` in command position
+        // is a group.
+        assert!(read("echo a}", Dialect::new(Shell::Zsh)).error.is_some());
+        assert!(read("echo }", Dialect::new(Shell::Zsh)).error.is_some());
+        assert!(read("echo a\\}", Dialect::new(Shell::Zsh)).error.is_none());
+        assert!(read("{echo a}", Dialect::new(Shell::Zsh)).error.is_none());
+        // An assignment keeps it, a word that may be one is not followed.
+        let r = read("a=b} true", Dialect::new(Shell::Zsh));
+        assert_eq!(r.unreliable, Some(ZSH_RBRACE_ASSIGNMENT));
+    }
+
+    #[test]
+    fn zsh_ends_a_word_inside_a_subscript() {
+        let cmd = "a[x<<2]=y\n2]=y\n";
+        assert_eq!(closings(cmd, Shell::Zsh), ["2]=y"]);
+        assert!(closings(cmd, Shell::Bash52).is_empty());
+        let r = read("a[[1](N)<<2]=x\n2]=x\n", Dialect::new(Shell::Zsh));
+        assert_eq!(r.unreliable, Some(ZSH_WORD_PAREN));
+        let r = read("a['x y']=1; f() { :; }\n", Dialect::new(Shell::Zsh));
+        assert_eq!((r.unreliable, r.error), (None, None));
+    }
+
+    #[test]
+    fn zsh_arithmetic_with_quotes_backslashes_or_unbalanced_brackets_is_not_followed() {
+        for cmd in [
+            "(( x = \")\" <<2 ))\n",
+            "(( x = ')' ))\n",
+            "(( \\( ))\n",
+            "(( ] ))\n",
+            "echo $(( a[1 ))\n",
+            "echo \"$[ \"]\" ]\"\n",
+        ] {
+            let r = read(cmd, Dialect::new(Shell::Zsh));
+            assert_eq!(r.unreliable, Some(ZSH_MATH), "{cmd:?}");
+            assert_eq!(read(cmd, Dialect::new(Shell::Bash52)).unreliable, None);
+        }
+        for cmd in [
+            "(( x + 1 ))\n",
+            "(( a[1] > 0 )) && echo $(( ${#a[@]} - 1 )) $[x+1]\n",
+            "echo $(( $(wc -l <\"$f\") + 1 ))\n",
+        ] {
+            assert_eq!(
+                read(cmd, Dialect::new(Shell::Zsh)).unreliable,
+                None,
+                "{cmd:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn zsh_reads_single_quotes_inside_double_quoted_braces_as_plain_characters() {
+        // zsh: `'` is plain inside "${…}", `"` nests; the word runs on to line 2.
+        let cmd = "echo \"${x:-'\"'}\" <<'EOF'\n}\"\nEOF\n";
+        assert!(closings(cmd, Shell::Zsh).is_empty());
+        assert_eq!(closings(cmd, Shell::Bash52), ["EOF"]);
+        let cmd = "echo \"${x:-'}\"'}\" <<'EOF'\nx\nEOF\n";
+        assert_eq!(closings(cmd, Shell::Bash52), ["EOF"]);
+        assert!(closings(cmd, Shell::Zsh).is_empty());
+        // Read alike.
+        for cmd in [
+            "echo \"${x:-\"'\"}\" <<'EOF'\nx\nEOF\n",
+            "echo \"${x:-default}\" \"${x#*/}\" <<'EOF'\nx\nEOF\n",
+        ] {
+            assert_eq!(closings(cmd, Shell::Zsh), ["EOF"], "{cmd:?}");
+            assert_eq!(read(cmd, Dialect::new(Shell::Zsh)).unreliable, None);
+        }
+    }
 }
