@@ -590,13 +590,16 @@ impl<'s> Reader<'s, '_> {
         );
         self.out.features.backquote = true;
         let inner_end = if closed { end - 1 } else { end };
-        // de_backslash: `\$`, `` \` `` and `\\` lose their backslash (and `\"` in quotes).
+        // de_backslash: `\$`, `` \` `` and `\\` lose their backslash (and `\"` in quotes). The
+        // intended reading keeps `\"` as written, as a reader of the text sees it: where
+        // that changes a heredoc's closing line, the readings differ and the guard denies.
+        let unescape_dquote = self.d.shell != Shell::Intended;
         let mut nb = Builder::with_capacity(inner_end.saturating_sub(i + 1));
         let mut j = i + 1;
         while j < inner_end {
             if b[j] == b'\\'
                 && (matches!(b.get(j + 1), Some(b'$' | b'`' | b'\\'))
-                    || (in_dquote && b.get(j + 1) == Some(&b'"')))
+                    || (in_dquote && unescape_dquote && b.get(j + 1) == Some(&b'"')))
                 && j + 1 < inner_end
             {
                 j += 1;
