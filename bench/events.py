@@ -21,17 +21,29 @@ def heredoc(size, quoted):
     delim = "'EOF'" if quoted else "EOF"
     return bash(f"cat > notes.md <<{delim}\n" + text * (size // len(text)) + "EOF")
 
+def nested(depth):
+    return bash("echo " + "$(echo " * depth + "x" + ")" * depth + "\ncat <<EOF\n$HOME\nEOF")
+
+M = 1024 * 1024
 cases = {
     "1-non-bash": {"tool_name": "Write", "tool_input": {"file_path": "/tmp/x", "content": "x" * 2000}},
     "2-no-heredoc": bash("git status --short && cargo test --quiet 2>&1 | tail -20"),
     "3-commit-2k": commit(2048),
     "4-heredoc-100k": heredoc(100 * 1024, True),
-    "5a-heredoc-1m-quoted": heredoc(1024 * 1024, True),
-    "5b-heredoc-1m-unquoted": heredoc(1024 * 1024, False),
-    "6-near-nesting-limit": bash("echo " + "$(echo " * 990 + "x" + ")" * 990 + "\ncat <<EOF\n$HOME\nEOF"),
+    "5a-heredoc-1m-quoted": heredoc(M, True),
+    "5b-heredoc-1m-unquoted": heredoc(M, False),
+    "6-near-nesting-limit": nested(990),
     "7-scale-256k": heredoc(256 * 1024, False),
-    "7-scale-512k": heredoc(512 * 1024, False),
-    "7-scale-1024k": heredoc(1024 * 1024, False),
+    "7-scale-1m": heredoc(M, False),
+    "7-scale-4m": heredoc(4 * M - 4096, False),
+    "8-nesting-250": nested(250),
+    "8-nesting-500": nested(500),
+    "8-nesting-990": nested(990),
+    "9-commit-1m-in-substitution": commit(M),
+    "9-commit-4m-in-substitution": commit(4 * M - 4096),
+    "10-dense-code-at-work-limit": bash("echo " + "a " * (M // 2) + "\ncat <<EOF\nx\nEOF"),
+    "10-empty-lines-4m": bash("cat <<EOF\n" + "\n" * (4 * M - 4096) + "EOF"),
+    "10-backquotes-4m": bash("cat <<EOF\n" + "`a` " * ((4 * M - 4096) // 4) + "\nEOF"),
 }
 for name, event in cases.items():
     (out / f"{name}.json").write_text(json.dumps(event))

@@ -41,7 +41,7 @@ pub fn invalid_event(cause: &'static str, detail: &str) -> Denial {
         Stage::Event,
         cause,
         format!(
-            "heredoc-guard could not read the hook event: {}. It denies what it cannot read; check that the hook is set up as `heredoc-guard config claude` or `config codex` prints.",
+            "heredoc-guard could not read the hook event: {}. It denies what it cannot read; check the hook set-up with `heredoc-guard doctor`, and install it again with `heredoc-guard install claude` or `install codex`.",
             clip(detail, 200)
         ),
     )

@@ -561,6 +561,60 @@ pub fn case(seed: u64, index: u64) -> Case {
 }
 
 impl Case {
+    /// Whether the heredocs sit inside `$(…)`, `<(…)` or `>(…)`, where bash 3.2 finds the
+    /// end of the substitution by counting parentheses and quotes in the raw text.
+    pub fn in_paren_substitution(&self) -> bool {
+        matches!(
+            self.shape,
+            Shape::Assign
+                | Shape::AssignCloserParen
+                | Shape::DoubleQuotedSubst
+                | Shape::DoubleQuotedAssign
+                | Shape::NestedDoubleQuoted
+                | Shape::CaseWord
+                | Shape::ProcessSubst
+                | Shape::InputProcessSubst
+                | Shape::OutputProcessSubst
+                | Shape::SubshellInComsub
+                | Shape::DeepSubshellInComsub
+                | Shape::ArithCommand
+                | Shape::ArithFor
+                | Shape::CondCommand
+                | Shape::CondExtglob
+                | Shape::ReadingOrder
+                | Shape::ReadingOrderQuoted
+                | Shape::InsideUnquotedBody
+                | Shape::ExtglobWord
+                | Shape::DollarBracketHash
+                | Shape::QuoteInDollarBraceWord
+                | Shape::InDefaultValue
+                | Shape::ArrayAssign
+                | Shape::ArraySubscript
+        )
+    }
+
+    /// Whether some body holds a `)` that closes nothing opened before it in the body, a
+    /// `(` left open, or an odd number of `'` or `"` (what bash 3.2's count sees).
+    pub fn body_unbalanced(&self) -> bool {
+        self.heredocs.iter().any(|h| {
+            let text: String = h.lines.join("\n");
+            let mut depth = 0i64;
+            for c in text.chars() {
+                match c {
+                    '(' => depth += 1,
+                    ')' => {
+                        depth -= 1;
+                        if depth < 0 {
+                            return true;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            depth != 0 || text.matches('\'').count() % 2 == 1 || text.matches('"').count() % 2 == 1
+        })
+    }
+
     /// The command text.
     pub fn render(&self) -> String {
         let h = &self.heredocs;
