@@ -6,19 +6,32 @@
 //! their types.
 
 mod check;
+// The modules below are public for the binary (`main.rs`, `cli.rs`), the test suite and the
+// fuzz targets, not as library API: hidden from the documentation.
+#[doc(hidden)]
 pub mod client;
+#[doc(hidden)]
 pub mod config;
+#[doc(hidden)]
 pub mod doctor;
+#[doc(hidden)]
 pub mod event;
 pub mod explain;
+#[doc(hidden)]
 pub mod install;
+#[doc(hidden)]
 pub mod ledger;
+#[doc(hidden)]
 pub mod limits;
+#[doc(hidden)]
 pub mod log;
+#[doc(hidden)]
 pub mod output;
+#[doc(hidden)]
 pub mod reason;
 mod report;
 mod rules;
+#[doc(hidden)]
 pub mod shell;
 pub mod strip;
 pub mod verdict;

@@ -9,8 +9,9 @@
 //!
 //! A benign case is one where no shell ran the canary and bash 5.2 read it without a syntax
 //! error. Denied by design, and counted apart from false denials: a heredoc without its
-//! closing line, `$'…'` / `$"…"` delimiters, `${v@P}`, alias definitions (all decided from
-//! what the generator put in); and denials of a shape where some shell does not keep the
+//! closing line, `$'…'` / `$"…"` delimiters, `${v@P}`, delimiters holding expansions, alias
+//! definitions, `!(` without a blank, a body with an unbalanced `)` or quote inside `$(…)`
+//! (bash 3.2 ends the substitution there) (all decided from what the generator put in); and denials of a shape where some shell does not keep the
 //! heredoc bodies as data, decided by the shells alone: the same case with a bare `canary`
 //! line (or, under quoted delimiters, a `$(canary)` line) put first or last in every body
 //! runs the canary in some shell.
