@@ -405,10 +405,13 @@ impl Reader<'_, '_> {
                 } else {
                     &plain_stop
                 };
-                if self.input.take_run_until(stop, b) > 0 && !in_comment {
+                let run = self.input.take_run_until(stop, b);
+                if run > 0 && !in_comment {
                     was_dollar = false;
                 }
+                self.spend(run.div_ceil(super::BYTES_PER_WORK))?;
             }
+            self.spend(super::CHAR_WORK)?;
             let ch = self.input.getc(qc != b'\'' && !pass_next).ok_or_else(|| {
                 self.err("unexpected end of input in a quoted or bracketed construct")
             })?;

@@ -360,8 +360,9 @@ pub const MAX_NESTING: usize = 1_000;
 /// Most heredocs in one command, nested ones included.
 pub const MAX_HEREDOCS: usize = 1_000;
 /// The most work the readings of one command may do together, in units of roughly 10 ns
-/// (measured): a token is [`TOKEN_WORK`] units, a step of an expansion 1, and text read
-/// again (older bash reads a nested substitution's text once per level of nesting) 1 per
+/// (measured): a token is [`TOKEN_WORK`] units, a character scanned one at a time by the
+/// older bash's scanners [`CHAR_WORK`], a step of an expansion 1, and text read again
+/// (older bash reads a nested substitution's text once per level of nesting) 1 per
 /// [`BYTES_PER_WORK`] bytes. Past it the reading stops at a limit (a deny). The readers are
 /// linear; this bounds the constant: about 250,000 tokens of shell code.
 pub const MAX_WORK: usize = 4 * 1024 * 1024;
@@ -372,6 +373,9 @@ pub const MAX_BODY_SUBSTITUTIONS: usize = 1_000;
 pub const TOKEN_WORK: usize = 16;
 /// Bytes read again per unit of work.
 pub const BYTES_PER_WORK: usize = 16;
+/// The work of one character the scanners of bash before 5.2 read one at a time (they find
+/// where `$(…)` ends, and scan it again at every level of nesting).
+pub const CHAR_WORK: usize = 4;
 
 /// Reads `command` as `dialect` reads it, within [`MAX_WORK`].
 pub fn read(command: &str, dialect: Dialect) -> Reading {

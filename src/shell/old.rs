@@ -67,11 +67,16 @@ impl Reader<'_, '_> {
             // Body and comment text runs to a newline (and in a body, to the closing
             // character or a backslash) with nothing to decide: read it in one go, exactly
             // what the loop below pushes character by character.
-            if tflags & LEX_INHEREDOC != 0 {
-                self.input.take_run([b'\n', close, b'\\'], &mut ret);
+            let run = if tflags & LEX_INHEREDOC != 0 {
+                self.input.take_run([b'\n', close, b'\\'], &mut ret)
             } else if tflags & LEX_INCOMMENT != 0 {
-                self.input.take_run([b'\n', b'\n', b'\\'], &mut ret);
-            }
+                self.input.take_run([b'\n', b'\n', b'\\'], &mut ret)
+            } else {
+                0
+            };
+            // Work: a run costs as text read again, a character read one by one
+            // [`super::CHAR_WORK`] (nested substitutions are scanned once per level).
+            self.spend(run.div_ceil(super::BYTES_PER_WORK) + super::CHAR_WORK)?;
             let rqn = qc != b'\''
                 && tflags & (LEX_INCOMMENT | LEX_PASSNEXT) == 0
                 && (!v51 || tflags & LEX_QUOTEDDOC == 0);
