@@ -119,7 +119,21 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
         }
     }
     for (dialect, reading) in shells {
-        if let Some(what) = reading.unreliable {
+        // zsh's grammar accepts lines that bash's rejects (a leading `;`, `() { … }`,
+        // `always`, `repeat`): where the zsh reading fails on text some reading holds as
+        // heredoc, zsh may well run it.
+        let zsh_error_in_heredoc = reading
+            .error
+            .filter(|e| dialect.shell == Shell::Zsh && !e.limit && inside(e.at));
+        let unreliable = reading.unreliable.map(|w| (w, reading.unreliable_at)).or(
+            zsh_error_in_heredoc.map(|e| {
+                (
+                    "zsh's grammar, which accepts more than bash's, reads heredoc text here as commands",
+                    e.at,
+                )
+            }),
+        );
+        if let Some((what, unreliable_at)) = unreliable {
             if let Some(f) = findings
                 .iter_mut()
                 .find(|f| f.kind == FindingKind::Unfollowed(what))
@@ -127,7 +141,7 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
                 f.shells.push(dialect.shell);
                 continue;
             }
-            let at = reading.unreliable_at;
+            let at = unreliable_at;
             findings.push(Finding {
                 kind: FindingKind::Unfollowed(what),
                 heredoc: None,

@@ -80,7 +80,9 @@ impl BodyScan<'_, '_> {
                 if escaped && (!self.frames.is_empty() || self.quote_in_brace) {
                     self.push(i, i + 2, SubstKind::ReExpansion);
                 }
-                if escaped || b.get(i + 1) == Some(&b'\\') {
+                // Inside `${…}` a backslash takes any character with it (`\}` does not
+                // close the brace); elsewhere only `$`, a backquote and `\`.
+                if escaped || b.get(i + 1) == Some(&b'\\') || !self.frames.is_empty() {
                     i + 2
                 } else {
                     i + 1

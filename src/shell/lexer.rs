@@ -800,6 +800,7 @@ impl<'s, 'o> Reader<'s, 'o> {
             Next,
             Token,
         }
+        let mut glued = false;
         while let Some(c) = character {
             let cd = self.dstack.last().copied().unwrap_or(0);
             let mut escaped = false;
@@ -932,6 +933,12 @@ impl<'s, 'o> Reader<'s, 'o> {
             match step {
                 Step::Token => break,
                 Step::Char => {
+                    if glued {
+                        // Text glued to the end of a substitution or a quoted part is code
+                        // where it stands (a heredoc line bash 3.2 or 5.2+ reads on from).
+                        self.run(origin, origin, Run::Token);
+                        glued = false;
+                    }
                     b.push(c, origin);
                     all_digits &= c.is_ascii_digit();
                     dollar_present |= c == b'$';
@@ -947,7 +954,10 @@ impl<'s, 'o> Reader<'s, 'o> {
                         }
                     }
                 }
-                Step::Next => zsh_last_rbrace = None,
+                Step::Next => {
+                    zsh_last_rbrace = None;
+                    glued = true;
+                }
             }
             let cd = self.dstack.last().copied().unwrap_or(0);
             character = self.getc(cd != b'\'' && !pass_next);

@@ -623,8 +623,14 @@ impl Reader<'_, '_> {
         let r = self.parse_comsub_program(close);
         let captured = if keep { self.input.capture_end() } else { None };
         if r.is_ok() && !self.need_here_doc.is_empty() {
-            // `$(cat <<EOF)`: the body is read now, from the lines after this one.
-            self.gather_here_documents()?;
+            if self.d.is_zsh() {
+                // zsh gives a heredoc that is still pending at the `)` no body at all, and
+                // reads the lines after as commands (measured, zsh 5.9).
+                self.need_here_doc.clear();
+            } else {
+                // `$(cat <<EOF)`: the body is read now, from the lines after this one.
+                self.gather_here_documents()?;
+            }
         }
         self.context = saved_context;
         r?;
