@@ -24,6 +24,9 @@ def heredoc(size, quoted):
 def nested(depth):
     return bash("echo " + "$(echo " * depth + "x" + ")" * depth + "\ncat <<EOF\n$HOME\nEOF")
 
+def subshells(depth):
+    return bash("( " * depth + "echo x" + " )" * depth + "\ncat <<EOF\n$HOME\nEOF")
+
 M = 1024 * 1024
 cases = {
     "1-non-bash": {"tool_name": "Write", "tool_input": {"file_path": "/tmp/x", "content": "x" * 2000}},
@@ -32,13 +35,15 @@ cases = {
     "4-heredoc-100k": heredoc(100 * 1024, True),
     "5a-heredoc-1m-quoted": heredoc(M, True),
     "5b-heredoc-1m-unquoted": heredoc(M, False),
-    "6-near-nesting-limit": nested(990),
+    "6-subshells-990": subshells(990),
     "7-scale-256k": heredoc(256 * 1024, False),
     "7-scale-1m": heredoc(M, False),
     "7-scale-4m": heredoc(4 * M - 4096, False),
-    "8-nesting-250": nested(250),
-    "8-nesting-500": nested(500),
-    "8-nesting-990": nested(990),
+    "8-subshells-250": subshells(250),
+    "8-subshells-500": subshells(500),
+    "8-substitutions-100": nested(100),
+    "8-substitutions-200": nested(200),
+    "8-substitutions-400-work-limit": nested(400),
     "9-commit-1m-in-substitution": commit(M),
     "9-commit-4m-in-substitution": commit(4 * M - 4096),
     "10-dense-code-at-work-limit": bash("echo " + "a " * (M // 2) + "\ncat <<EOF\nx\nEOF"),

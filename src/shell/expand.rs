@@ -80,6 +80,13 @@ impl BodyScan<'_, '_> {
                 if escaped && (!self.frames.is_empty() || self.quote_in_brace) {
                     self.push(i, i + 2, SubstKind::ReExpansion);
                 }
+                // zsh keeps the backslash of `\"` inside `${…}` and opens a quote there,
+                // in which `}` does not close: where the brace ends is no longer certain.
+                if matches!(b.get(i + 1), Some(b'"' | b'\''))
+                    && self.frames.last().is_some_and(|f| f.assigns || f.subscript)
+                {
+                    self.quote_in_brace = true;
+                }
                 // Inside `${…}` a backslash takes any character with it (`\}` does not
                 // close the brace); elsewhere only `$`, a backquote and `\`.
                 if escaped || b.get(i + 1) == Some(&b'\\') || !self.frames.is_empty() {

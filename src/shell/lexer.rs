@@ -8,8 +8,8 @@ use std::rc::Rc;
 use super::input::Input;
 use super::text::{Builder, Text};
 use super::{
-    Context, Dialect, Exec, ReadError, Reading, Run, Shell, SubstKind, ZSH_RBRACE_ASSIGNMENT,
-    ZSH_WORD_PAREN,
+    Context, Dialect, Exec, ReadError, Reading, Run, Shell, SubstKind, ZSH_KEYWORD,
+    ZSH_RBRACE_ASSIGNMENT, ZSH_WORD_PAREN,
 };
 
 // parser_state flags (bash's parser.h).
@@ -112,6 +112,10 @@ const RESERVED: [(&[u8], Tok); 22] = [
     (b"]]", Tok::CondEnd),
     (b"coproc", Tok::Coproc),
 ];
+
+/// zsh's reserved words that bash does not have and the reader does not follow: each puts
+/// a later word in command position (`repeat 1 {…`, `nocorrect {…`) or opens a loop.
+const ZSH_ONLY_RESERVED: [&[u8]; 4] = [b"repeat", b"foreach", b"nocorrect", b"end"];
 
 /// What a `$` construct in a word was.
 pub enum Expansion {
@@ -647,15 +651,18 @@ impl<'s, 'o> Reader<'s, 'o> {
         }
         if shellmeta(ch) {
             self.parser_state &= !PST_ASSIGNOK;
+            // zsh reads an operator's characters without line continuation (`<<\⏎-E` is
+            // `<<` and the word `-E` there; bash joins it into `<<-E`).
+            let join = !self.d.is_zsh();
             let peek = if self.parser_state & PST_CMDSUBST != 0 && ch == self.shell_eof_token {
                 self.getc(false)
             } else {
-                self.getc(true)
+                self.getc(join)
             };
             if peek == Some(ch) {
                 match ch {
                     b'<' => {
-                        let p2 = self.getc(true);
+                        let p2 = self.getc(join);
                         return Ok(match p2 {
                             Some(b'-') => Tok::LessLessMinus,
                             Some(b'<') => Tok::LessLessLess,
@@ -670,7 +677,7 @@ impl<'s, 'o> Reader<'s, 'o> {
                     b'>' => return Ok(Tok::GreaterGreater),
                     b';' => {
                         self.parser_state |= PST_CASEPAT;
-                        let p2 = self.getc(true);
+                        let p2 = self.getc(join);
                         if p2 == Some(b'&') {
                             return Ok(Tok::SemiSemiAnd);
                         }
@@ -695,7 +702,7 @@ impl<'s, 'o> Reader<'s, 'o> {
                     (b'<', Some(b'>')) => return Ok(Tok::LessGreater),
                     (b'>', Some(b'|')) => return Ok(Tok::GreaterBar),
                     (b'&', Some(b'>')) => {
-                        let p2 = self.getc(true);
+                        let p2 = self.getc(join);
                         if p2 == Some(b'>') {
                             return Ok(Tok::AndGreaterGreater);
                         }
@@ -1018,6 +1025,14 @@ impl<'s, 'o> Reader<'s, 'o> {
         {
             return Ok(t);
         }
+        if zsh
+            && !dollar_present
+            && !quoted
+            && self.reserved_word_acceptable(self.last_read_token)
+            && ZSH_ONLY_RESERVED.contains(&bytes.as_slice())
+        {
+            self.zsh_unreliable_at(ZSH_KEYWORD, self.word.start);
+        }
         let is_assignment = assignment(&bytes, self.parser_state & PST_COMPASSIGN != 0).is_some();
         let nosplit = is_assignment
             && (self.assignment_acceptable(self.last_read_token)
@@ -1232,6 +1247,10 @@ impl<'s, 'o> Reader<'s, 'o> {
     /// CHECK_FOR_RESERVED_WORD.
     fn check_reserved(&mut self, tok: &[u8]) -> Option<Tok> {
         let &(_, t) = RESERVED.iter().find(|(w, _)| *w == tok)?;
+        // `coproc` is a reserved word from bash 4.0 on; to bash 3.2 it is a plain word.
+        if t == Tok::Coproc && self.d.shell == Shell::Bash32 {
+            return None;
+        }
         if self.parser_state & PST_CASEPAT != 0 && t != Tok::Esac {
             return None;
         }

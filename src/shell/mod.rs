@@ -324,6 +324,8 @@ pub const ZSH_WORD_PAREN: &str =
     "zsh reads a `(` inside a word, or after one, as a glob group that a word goes on through";
 pub const ZSH_RBRACE_ASSIGNMENT: &str =
     "zsh splits a `}` off the end of a word unless it reads the word as an assignment";
+pub const ZSH_KEYWORD: &str =
+    "zsh reads `repeat`, `foreach`, `nocorrect` and `end` as reserved words with their own grammar";
 pub const ZSH_DOLBRACE_BRACE: &str =
     "zsh counts a `{` inside an unquoted `${…}` where bash does not, and so can end it elsewhere";
 
@@ -338,6 +340,9 @@ pub fn zsh_advice(what: &str) -> Option<&'static str> {
         }
         ZSH_RBRACE_ASSIGNMENT => "Quote the `}` at the end of the word: a='x}'.",
         ZSH_DOLBRACE_BRACE => "Quote the `${...}` that holds a `{`: \"${x:-{}}\".",
+        ZSH_KEYWORD => {
+            "Write the loop with bash's syntax (for/while), or quote the word: 'repeat'."
+        }
         _ => return None,
     })
 }
