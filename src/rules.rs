@@ -46,6 +46,26 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
         .flat_map(|h| std::iter::once(h.body).chain(h.closer))
         .filter(|(s, e)| s < e)
         .collect();
+    // A shell that closes a heredoc on a later line than the intended reading reads what
+    // follows its closing line in its own way (code, where the intended reading may see a
+    // quoted string after an early end): all of it counts as heredoc text.
+    let len = u32::try_from(bytes.len()).unwrap_or(u32::MAX);
+    for (_, reading) in shells {
+        for h in &reading.heredocs {
+            let Some((start, end)) = h.closer else {
+                continue;
+            };
+            let later = intended
+                .heredocs
+                .iter()
+                .find(|i| i.op == h.op)
+                .and_then(|i| i.closer)
+                .is_some_and(|(i_start, _)| start > i_start);
+            if later && end < len {
+                regions.push((end, len));
+            }
+        }
+    }
     regions.sort_unstable();
     let regions = merge(regions);
     let inside = |at: u32| {
@@ -171,6 +191,41 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
             shells: vec![Shell::Intended],
         });
     }
+    // A heredoc ended early (`EOF)` inside `$(…)`) while a later line, outside every
+    // body, is its closing line again: the text between looks like the body and is code.
+    for (i, h) in intended.heredocs.iter().enumerate() {
+        let Some((closer_start, closer_end)) = h.closer.filter(|_| h.early_end) else {
+            continue;
+        };
+        let outside_bodies = |at: &usize| !inside(u32::try_from(*at).unwrap_or(u32::MAX));
+        if later_closing_line(bytes, closer_end as usize, &h.closing, h.strip_tabs)
+            .filter(outside_bodies)
+            .is_none()
+        {
+            continue;
+        }
+        let mut ending: Vec<Shell> = shells
+            .iter()
+            .filter(|(_, r)| {
+                r.heredocs
+                    .iter()
+                    .any(|o| o.op == h.op && o.closer.is_some_and(|(s, _)| s == closer_start))
+            })
+            .map(|(d, _)| d.shell)
+            .collect();
+        ending.dedup();
+        if ending.is_empty() {
+            ending.push(Shell::Intended);
+        }
+        findings.push(Finding {
+            kind: FindingKind::Boundary,
+            heredoc: Some(i),
+            at: closer_end as usize,
+            pos: UNSET,
+            excerpt: line_from(bytes, closer_end as usize),
+            shells: ending,
+        });
+    }
     for &(option, at) in &intended.options {
         // Only lines read after the command can be read differently.
         if !has_later_line(bytes, at as usize) {
@@ -283,4 +338,31 @@ fn line_from(bytes: &[u8], at: usize) -> String {
     let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n);
     let end = end.min(at + EXCERPT_BYTES as usize);
     String::from_utf8_lossy(&bytes[at..end]).into_owned()
+}
+
+/// The start of the first line after `from` that is `closing` as a closing line (tabs
+/// stripped first for `<<-`), alone or followed by `)`.
+fn later_closing_line(
+    bytes: &[u8],
+    from: usize,
+    closing: &[u8],
+    strip_tabs: bool,
+) -> Option<usize> {
+    let mut start = from + memchr::memchr(b'\n', bytes.get(from..)?)? + 1;
+    while start < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |p| start + p);
+        let mut line = &bytes[start..end];
+        if strip_tabs {
+            while let [b'\t', rest @ ..] = line {
+                line = rest;
+            }
+        }
+        if let Some(rest) = line.strip_prefix(closing)
+            && (rest.is_empty() || rest.first() == Some(&b')'))
+        {
+            return Some(start);
+        }
+        start = end + 1;
+    }
+    None
 }

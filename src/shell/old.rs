@@ -470,17 +470,77 @@ pub fn extract_delimited_32(s: &[u8], from: usize, comments: bool) -> usize {
             continue;
         }
         if c == b'"' {
+            i = skip_double_quoted_32(s, i + 1);
+            continue;
+        }
+        i += 1;
+    }
+    s.len()
+}
+
+/// bash 3.2 subst.c `skip_double_quoted`: from just inside a `"`, the index just past its
+/// closing `"`. A `$(…)` or `${…}` inside is skipped whole (its quotes and parentheses
+/// are its own), a backquoted part up to its closing backquote.
+fn skip_double_quoted_32(s: &[u8], from: usize) -> usize {
+    let mut i = from;
+    let mut backquote = false;
+    while let Some(&c) = s.get(i) {
+        if c == b'\\' {
+            i += 2;
+        } else if backquote {
+            backquote = c != b'`';
+            i += 1;
+        } else if c == b'`' {
+            backquote = true;
+            i += 1;
+        } else if s[i..].starts_with(b"$(") {
+            i = extract_delimited_32(s, i + 2, true);
+        } else if s[i..].starts_with(b"${") {
+            i = extract_dollar_brace_32(s, i + 2);
+        } else if c == b'"' {
+            return i + 1;
+        } else {
+            i += 1;
+        }
+    }
+    s.len()
+}
+
+/// bash 3.2 subst.c `extract_dollar_brace_string`: from just inside `${`, the index just
+/// past the matching `}`, skipping quoted strings and substitutions inside.
+fn extract_dollar_brace_32(s: &[u8], from: usize) -> usize {
+    let mut i = from;
+    let mut nesting = 1usize;
+    while let Some(&c) = s.get(i) {
+        if c == b'\\' {
+            i += 2;
+        } else if s[i..].starts_with(b"${") {
+            nesting += 1;
+            i += 2;
+        } else if c == b'}' {
+            nesting -= 1;
+            if nesting == 0 {
+                return i + 1;
+            }
+            i += 1;
+        } else if c == b'`' {
             let mut j = i + 1;
-            while j < s.len() && s[j] != b'"' {
+            while j < s.len() && s[j] != b'`' {
                 if s[j] == b'\\' {
                     j += 1;
                 }
                 j += 1;
             }
             i = j + 1;
-            continue;
+        } else if s[i..].starts_with(b"$(") {
+            i = extract_delimited_32(s, i + 2, true);
+        } else if c == b'\'' {
+            i = memchr::memchr(b'\'', &s[(i + 1).min(s.len())..]).map_or(s.len(), |p| i + 2 + p);
+        } else if c == b'"' {
+            i = skip_double_quoted_32(s, i + 1);
+        } else {
+            i += 1;
         }
-        i += 1;
     }
     s.len()
 }
