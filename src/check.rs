@@ -42,7 +42,7 @@ pub(crate) fn verdict_for(report: &Report) -> Verdict {
 /// Reads `command` and applies the rules; a command that cannot be read is a denial.
 pub fn inspect(command: &str) -> Result<Report, Denial> {
     let bytes = command.as_bytes();
-    if !shell::may_hold_heredoc(bytes) {
+    if !shell::needs_reading(bytes) {
         return Ok(Report::default());
     }
     if bytes.len() > limits::MAX_COMMAND_BYTES {
@@ -118,7 +118,7 @@ pub fn read_all_here(command: &str) -> Readings {
         return (intended, shells);
     }
     let mut extglob = intended.features.extglob_chars;
-    let every = needs_every_shell(&intended);
+    let every = needs_every_shell(&intended) || aliases_here(&intended);
     for s in Shell::RUNNING {
         // bash 5.2 and zsh are always read: zsh's lexer differs from bash's in plain
         // words (`}` ends a word, `<` ends a subscript, quotes inside `"${…}"`), so no
@@ -134,22 +134,47 @@ pub fn read_all_here(command: &str) -> Readings {
             return (intended, shells);
         }
     }
-    if extglob {
-        // extglob is off in `bash -c`, but a user's shell may have it on: read both ways.
-        for s in Shell::RUNNING.into_iter().filter(|s| *s != Shell::Zsh) {
-            let d = Dialect {
+    let aliases = intended.features.alias_def || shells.iter().any(|(_, r)| r.features.alias_def);
+    // extglob is off in `bash -c`, but a user's shell may have it on; alias expansion is
+    // off in `bash -c` and on in Claude Code's shell: read every way that can differ.
+    let mut extra: Vec<Dialect> = Vec::new();
+    for s in Shell::RUNNING.into_iter().filter(|s| *s != Shell::Zsh) {
+        if extglob {
+            extra.push(Dialect {
                 shell: s,
                 extglob: true,
-            };
-            let r = read(d, &mut left);
-            let stop = at_limit(&r);
-            shells.push((d, r));
-            if stop {
-                break;
+                aliases: false,
+            });
+        }
+        if aliases {
+            extra.push(Dialect {
+                shell: s,
+                extglob: false,
+                aliases: true,
+            });
+            if extglob {
+                extra.push(Dialect {
+                    shell: s,
+                    extglob: true,
+                    aliases: true,
+                });
             }
         }
     }
+    for d in extra {
+        let r = read(d, &mut left);
+        let stop = at_limit(&r);
+        shells.push((d, r));
+        if stop {
+            break;
+        }
+    }
     (intended, shells)
+}
+
+/// Whether the command defines aliases (every shell is then read, with and without them).
+fn aliases_here(intended: &Reading) -> bool {
+    intended.features.alias_def
 }
 
 /// Whether bash versions other than 5.2 could read the command differently: every

@@ -47,6 +47,13 @@ fn kind(k: &FindingKind) -> String {
         FindingKind::DelimiterExpansion => "delimiter holding an expansion".to_owned(),
         FindingKind::ReadingOption(what) => format!("{what} (changes how later lines are read)"),
         FindingKind::Unfollowed(what) => (*what).to_owned(),
+        FindingKind::Receiver(what) => format!("heredoc receiver: {what}"),
+        FindingKind::Evaluation { taint, what, .. } => {
+            format!("{} reaches {what}", taint.describe())
+        }
+        FindingKind::UnknownEffect(what) => {
+            format!("substitution syntax in a heredoc body after {what}")
+        }
     }
 }
 

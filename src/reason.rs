@@ -20,6 +20,10 @@ pub fn rule_of(kind: &FindingKind) -> Rule {
         }
         FindingKind::AnsiCDelimiter => Rule::AnsiCDelimiter,
         FindingKind::ReadingOption(_) => Rule::ReadingOption,
+        FindingKind::Receiver(_) => Rule::HeredocReceiver,
+        FindingKind::Evaluation { in_body: true, .. } => Rule::CommandSubstitution,
+        FindingKind::Evaluation { in_body: false, .. } => Rule::HeredocFlow,
+        FindingKind::UnknownEffect(_) => Rule::UnknownEffect,
     }
 }
 
@@ -212,7 +216,33 @@ pub fn reason(report: &Report, f: &Finding) -> String {
             shell_list(&f.shells)
         ),
         FindingKind::ReadingOption(what) => format!(
-            "heredoc-guard: {at}: {what} changes how bash reads the lines after it (an alias can hold a heredoc the text does not show), which heredoc-guard does not follow. Run it as a command of its own, before this one."
+            "heredoc-guard: {at}: {what}; heredoc-guard does not follow that change, and lines follow it in the same command (an alias or option can make later text a heredoc, or a heredoc code). Run it as a command of its own, before this one, or leave it out."
+        ),
+        FindingKind::Receiver(what) => format!(
+            "heredoc-guard: {at}: {what}, so the heredoc {} may run as a script instead of being read as data. Do not redefine, in the same command, the command that reads a heredoc (no function, alias, hash -p or BASH_CMDS entry by that name, no exec <<, no BASH_ENV); write the data with a plain `cat > file <<'EOF'` instead.",
+            named(h)
+        ),
+        FindingKind::Evaluation {
+            taint,
+            what,
+            in_body: true,
+        } => format!(
+            "heredoc-guard: {at}: the unquoted heredoc {} evaluates {} in {what} (\"{excerpt}\"): a value can hold a subscript with a command substitution, which then runs. Compute it first on its own line (n=$((...)) or v=${{!name}}) and use $n in the body, or {}.",
+            named(h),
+            taint.describe(),
+            quote_advice(h)
+        ),
+        FindingKind::Evaluation {
+            taint,
+            what,
+            in_body: false,
+        } => format!(
+            "heredoc-guard: {at}: {} reaches {what}, which would run it as code (\"{excerpt}\"). Keep heredoc text as data: pass it as an argument or on standard input, never to eval, source, arithmetic, ${{!...}}, a subscript or a command name.",
+            taint.describe()
+        ),
+        FindingKind::UnknownEffect(what) => format!(
+            "heredoc-guard: {at}: the heredoc {} holds substitution syntax (\"{excerpt}\") after {what}; heredoc-guard cannot know what that command changes (an alias, a function, an option), so a quoted body is no longer certain to stay data. Run that command in a separate command first, or keep $(, backquotes and ${{ out of heredoc bodies that follow it.",
+            named(h)
         ),
     }
 }

@@ -1,7 +1,7 @@
 //! What the guard saw in a command: its heredocs and the findings that deny it. The data
 //! types every other module shares; they depend on nothing but the shell reader's types.
 
-use crate::shell::{Context, Pos, Shell, SubstKind};
+use crate::shell::{Context, Pos, Shell, SubstKind, Taint};
 
 /// A heredoc as the command's author meant it (the intended reading).
 #[derive(Clone, Debug)]
@@ -40,8 +40,23 @@ pub enum FindingKind {
     /// The delimiter holds an expansion (`$(…)`, `${…}`, `$[…]`, backquotes with quotes),
     /// which shells read differently.
     DelimiterExpansion,
-    /// The command defines an alias or changes how the shell reads the lines after it.
+    /// The command changes how the shell reads the lines after it, in a way the guard
+    /// does not follow.
     ReadingOption(&'static str),
+    /// A heredoc reaches a command that may not be what it is named (a function, `hash`,
+    /// an alias…), or that turns it into a script.
+    Receiver(&'static str),
+    /// A value reaches a context that evaluates it: heredoc text (or the shell's copy of
+    /// the command text) in the command, or a value the command does not fix in an
+    /// unquoted body.
+    Evaluation {
+        taint: Taint,
+        what: &'static str,
+        in_body: bool,
+    },
+    /// After a command whose effect the guard cannot know, a heredoc body holds
+    /// substitution syntax that a changed reading could run.
+    UnknownEffect(&'static str),
     /// A shell reads part of the command in a way the guard does not follow.
     Unfollowed(&'static str),
 }

@@ -6,7 +6,7 @@
 //! how later lines are read).
 
 use crate::report::{Finding, FindingKind, Heredoc, Report};
-use crate::shell::{self, Dialect, Reading, Run, Shell};
+use crate::shell::{self, Dialect, Effect, Reading, Run, Shell, Taint};
 
 /// Turns the readings of `command` into the report.
 pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) -> Report {
@@ -103,7 +103,9 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
         .chain(intended_runs.map(|e| (intended_dialect, e)));
     for (dialect, e) in all {
         {
-            if !inside(e.at) {
+            // Heredoc text that only becomes arguments of a command whose name is not
+            // heredoc text (bash 3.2 ending `$(…)` at a body's `)`) runs nothing.
+            if !inside(e.at) || e.what == Run::Arg {
                 continue;
             }
             let kind = match (e.what, e.in_body) {
@@ -226,21 +228,11 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
             shells: ending,
         });
     }
-    for &(option, at) in &intended.options {
-        // Only lines read after the command can be read differently.
-        if !has_later_line(bytes, at as usize) {
-            continue;
-        }
-        findings.push(Finding {
-            kind: FindingKind::ReadingOption(option.describe()),
-            heredoc: None,
-            at: at as usize,
-            pos: UNSET,
-            excerpt: line_from(bytes, at as usize),
-            shells: vec![Shell::Intended],
-        });
-    }
-    findings.sort_by_key(|f| (f.at, rank(&f.kind)));
+    operator_line_findings(bytes, intended, &mut findings);
+    effect_findings(bytes, intended, shells, &inside, &mut findings);
+    // What the text itself shows (a substitution in a body, a body that ends elsewhere)
+    // comes before what the effects model adds about the same command.
+    findings.sort_by_key(|f| (effect_kind(&f.kind), f.at, rank(&f.kind)));
     // Positions in one pass, now that the findings are in order.
     let mut positions = shell::Positions::new(bytes);
     for f in &mut findings {
@@ -253,19 +245,225 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
     }
 }
 
+/// Text joined to a heredoc's operator line (a backslash-newline, an open quote, a `$(`
+/// that runs on): the body starts lines later than the operator's line ends, and the lines
+/// between, which an author takes for the first body lines, are code in every shell.
+fn operator_line_findings(bytes: &[u8], intended: &Reading, findings: &mut Vec<Finding>) {
+    let mut covered: Vec<(u32, u32)> = intended
+        .heredocs
+        .iter()
+        .flat_map(|h| std::iter::once(h.body).chain(h.closer))
+        .filter(|(s, e)| s < e)
+        .collect();
+    covered.sort_unstable();
+    let covered = merge(covered);
+    for (i, h) in intended.heredocs.iter().enumerate() {
+        let from = (h.word.1 as usize).min(bytes.len());
+        let Some(nl) = memchr::memchr(b'\n', &bytes[from..]).map(|n| from + n) else {
+            continue;
+        };
+        let line_after = u32::try_from(nl + 1).unwrap_or(u32::MAX);
+        if h.body.0 <= line_after {
+            continue;
+        }
+        // The gap may hold other heredocs' bodies, read first (`cat <<A <<B`, a
+        // `$(cat <<B` on the operator line), and the operators that close what the
+        // operator line opened (`)`): words in it are what an author takes for the body.
+        let mut at = line_after as usize;
+        let end = (h.body.0 as usize).min(bytes.len());
+        let mut word_at = None;
+        for &(s, e) in covered.iter().chain(std::iter::once(&(h.body.0, h.body.0))) {
+            let (s, e) = (s as usize, e as usize);
+            if e <= at {
+                continue;
+            }
+            let gap_end = s.min(end);
+            if at < gap_end
+                && let Some(k) = bytes[at..gap_end]
+                    .iter()
+                    .position(|&c| !c.is_ascii_whitespace() && !b")}`;&|".contains(&c))
+            {
+                word_at = Some(at + k);
+                break;
+            }
+            at = at.max(e);
+            if at >= end {
+                break;
+            }
+        }
+        if let Some(at) = word_at {
+            findings.push(Finding {
+                kind: FindingKind::Boundary,
+                heredoc: Some(i),
+                at,
+                pos: UNSET,
+                excerpt: line_from(bytes, at),
+                shells: vec![Shell::Intended],
+            });
+        }
+    }
+}
+
+/// What the effects model found, as findings: commands whose effect on later readings the
+/// guard does not know or follow, heredocs that reach a command other than the one named,
+/// values that reach a context that evaluates them.
+fn effect_findings(
+    bytes: &[u8],
+    intended: &Reading,
+    shells: &[(Dialect, Reading)],
+    inside: &dyn Fn(u32) -> bool,
+    findings: &mut Vec<Finding>,
+) {
+    let len = bytes.len();
+    // The first substitution syntax in each heredoc body, read as if unquoted: what a
+    // reading the guard cannot see could run.
+    let payload = |h: &shell::Heredoc| -> Option<usize> {
+        let (s, e) = (h.body.0 as usize, (h.body.1 as usize).min(len));
+        if s >= e {
+            return None;
+        }
+        shell::substitution_syntax(&bytes[s..e]).map(|k| s + k)
+    };
+    let all_heredocs = || {
+        intended
+            .heredocs
+            .iter()
+            .chain(shells.iter().flat_map(|(_, r)| r.heredocs.iter()))
+    };
+    let mut payload_exists: Option<bool> = None;
+    let mut unknown: Option<(u32, &'static str, Shell)> = None;
+    let index_of = |op: u32| intended.heredocs.iter().position(|h| h.op == op);
+    let readings = std::iter::once((Dialect::new(Shell::Intended), intended))
+        .chain(shells.iter().map(|(d, r)| (*d, r)));
+    let add = |f: Finding, findings: &mut Vec<Finding>| {
+        if let Some(old) = findings
+            .iter_mut()
+            .find(|o| o.kind == f.kind && o.at == f.at)
+        {
+            for s in f.shells {
+                if !old.shells.contains(&s) {
+                    old.shells.push(s);
+                }
+            }
+        } else {
+            findings.push(f);
+        }
+    };
+    for (dialect, reading) in readings {
+        for e in &reading.effects {
+            let finding = |kind: FindingKind, at: u32, heredoc: Option<usize>| Finding {
+                kind,
+                heredoc,
+                at: at as usize,
+                pos: UNSET,
+                excerpt: line_from(bytes, at as usize),
+                shells: vec![dialect.shell],
+            };
+            match *e {
+                Effect::Unfollowed { at, what } => {
+                    if has_later_line(bytes, at as usize) {
+                        add(
+                            finding(FindingKind::ReadingOption(what), at, None),
+                            findings,
+                        );
+                    }
+                }
+                Effect::Receiver { op, at, what } => {
+                    let h = index_of(op);
+                    add(finding(FindingKind::Receiver(what), at, h), findings);
+                }
+                Effect::Flow {
+                    at,
+                    taint,
+                    what,
+                    in_body,
+                } => {
+                    let denies = match (taint, in_body.is_some()) {
+                        (_, true) => true,
+                        (Taint::Body, false) => true,
+                        (Taint::Opaque, false) => *payload_exists
+                            .get_or_insert_with(|| all_heredocs().any(|h| payload(h).is_some())),
+                        _ => false,
+                    };
+                    if denies {
+                        let kind = FindingKind::Evaluation {
+                            taint,
+                            what,
+                            in_body: in_body.is_some(),
+                        };
+                        let heredoc = in_body
+                            .and_then(|i| reading.heredocs.get(i))
+                            .and_then(|h| index_of(h.op));
+                        add(finding(kind, at, heredoc), findings);
+                    }
+                }
+                Effect::Unknown { from, what, .. } => {
+                    if unknown.is_none_or(|(f, _, _)| from < f) {
+                        unknown = Some((from, what, dialect.shell));
+                    }
+                }
+            }
+        }
+    }
+    // After the first command whose effect cannot be known, any text a reading holds as
+    // data (a quoted body, a quoted string, a comment) may be read otherwise: substitution
+    // syntax in it denies. What the intended reading runs as code is visible and stays.
+    if let Some((from, what, shell)) = unknown {
+        let from = (from as usize).min(len);
+        let runs: std::collections::HashSet<u32> = intended
+            .exec
+            .iter()
+            .filter(|e| matches!(e.what, Run::Subst(_)))
+            .map(|e| e.at)
+            .collect();
+        let data = shell::substitutions(&bytes[from..])
+            .into_iter()
+            .map(|k| u32::try_from(from + k).unwrap_or(u32::MAX))
+            .find(|at| !runs.contains(at));
+        if let Some(at) = data {
+            let heredoc = intended
+                .heredocs
+                .iter()
+                .position(|h| h.body.0 <= at && at < h.body.1);
+            add(
+                Finding {
+                    kind: FindingKind::UnknownEffect(what),
+                    heredoc,
+                    at: at as usize,
+                    pos: UNSET,
+                    excerpt: line_from(bytes, at as usize),
+                    shells: vec![shell],
+                },
+                findings,
+            );
+        }
+    }
+    let _ = inside;
+}
+
 /// A finding's position before the pass that sets them all.
 const UNSET: shell::Pos = shell::Pos { line: 0, column: 0 };
 
 /// Excerpts stop after this many bytes (a reason shows far fewer).
 const EXCERPT_BYTES: u32 = 240;
 
+/// The findings the effects model adds.
+fn effect_kind(k: &FindingKind) -> bool {
+    matches!(
+        k,
+        FindingKind::Receiver(_) | FindingKind::Evaluation { .. } | FindingKind::UnknownEffect(_)
+    )
+}
+
 /// Substitutions come first at one offset: they say the most.
 fn rank(k: &FindingKind) -> u8 {
     match k {
         FindingKind::Substitution(_) => 0,
-        FindingKind::AnsiCDelimiter | FindingKind::DelimiterExpansion => 1,
-        FindingKind::ReadingOption(_) => 2,
-        FindingKind::Boundary | FindingKind::Unfollowed(_) => 3,
+        FindingKind::Evaluation { .. } => 1,
+        FindingKind::Receiver(_) => 2,
+        FindingKind::AnsiCDelimiter | FindingKind::DelimiterExpansion => 3,
+        FindingKind::ReadingOption(_) | FindingKind::UnknownEffect(_) => 4,
+        FindingKind::Boundary | FindingKind::Unfollowed(_) => 5,
     }
 }
 

@@ -17,6 +17,12 @@ pub enum Rule {
     AnsiCDelimiter,
     /// The command changes how the shell reads the lines after it.
     ReadingOption,
+    /// A heredoc goes to a command that may not be what it is named.
+    HeredocReceiver,
+    /// Heredoc text reaches a context that evaluates it.
+    HeredocFlow,
+    /// A heredoc body holds substitution syntax after a command whose effect is unknown.
+    UnknownEffect,
     /// The command could not be parsed.
     UnparsableCommand,
     /// The command is over an inspection limit.
@@ -35,6 +41,9 @@ impl Rule {
             Rule::HeredocBoundary => "heredoc-boundary",
             Rule::AnsiCDelimiter => "ansi-c-delimiter",
             Rule::ReadingOption => "reading-option",
+            Rule::HeredocReceiver => "heredoc-receiver",
+            Rule::HeredocFlow => "heredoc-flow",
+            Rule::UnknownEffect => "unknown-command-effect",
             Rule::UnparsableCommand => "unparsable-command",
             Rule::InspectionLimit => "inspection-limit",
             Rule::InvalidEvent => "invalid-event",
@@ -53,7 +62,14 @@ impl Rule {
             }
             Rule::AnsiCDelimiter => "heredoc delimiter uses $'...' or $\"...\" quoting",
             Rule::ReadingOption => {
-                "the command defines an alias or changes how the shell reads later lines"
+                "the command changes how the shell reads later lines in a way the guard does not follow"
+            }
+            Rule::HeredocReceiver => {
+                "a heredoc goes to a command that may not be what it is named, or becomes a script"
+            }
+            Rule::HeredocFlow => "heredoc text reaches a context that evaluates it",
+            Rule::UnknownEffect => {
+                "a heredoc body holds substitution syntax after a command whose effect is unknown"
             }
             Rule::UnparsableCommand => "the command could not be parsed",
             Rule::InspectionLimit => "the command is over an inspection limit",

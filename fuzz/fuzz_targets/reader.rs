@@ -23,13 +23,20 @@ fn read_every_way(command: &str) {
         Shell::Bash53,
         Shell::Zsh,
     ] {
-        for extglob in [false, true] {
+        for (extglob, aliases) in [(false, false), (true, false), (false, true)] {
             let start = Instant::now();
-            let reading = shell::read(command, Dialect { shell, extglob });
+            let reading = shell::read(
+                command,
+                Dialect {
+                    shell,
+                    extglob,
+                    aliases,
+                },
+            );
             let took = start.elapsed();
             assert!(
                 took < SLOW,
-                "slow: {shell:?} extglob={extglob} took {took:?}"
+                "slow: {shell:?} extglob={extglob} aliases={aliases} took {took:?}"
             );
             // Every offset a reading reports lies inside the command, or just past its end
             // (the newline bash reads after the last line).

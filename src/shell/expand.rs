@@ -77,7 +77,10 @@ impl BodyScan<'_, '_> {
         match b[i] {
             b'\\' => {
                 let escaped = matches!(b.get(i + 1), Some(b'$' | b'`'));
-                if escaped && (!self.frames.is_empty() || self.quote_in_brace) {
+                // bash before 5.2 expands an array subscript twice: an escaped
+                // substitution inside one runs (`${a[b[\$(cmd)]]}`). Elsewhere in `${…}`
+                // it becomes literal text, which is judged where it is evaluated.
+                if escaped && (self.frames.iter().any(|f| f.subscript) || self.quote_in_brace) {
                     self.push(i, i + 2, SubstKind::ReExpansion);
                 }
                 // zsh keeps the backslash of `\"` inside `${…}` and opens a quote there,
@@ -96,9 +99,6 @@ impl BodyScan<'_, '_> {
                 }
             }
             b'`' => {
-                if self.assigning() {
-                    self.push(i, i + 1, SubstKind::ReExpansion);
-                }
                 let end = backquote_end(b, i + 1);
                 // A command of blanks alone runs nothing.
                 let inner = &b[(i + 1).min(end)..end.saturating_sub(1).max(i + 1)];
@@ -108,9 +108,6 @@ impl BodyScan<'_, '_> {
                 end
             }
             b'$' => {
-                if self.assigning() {
-                    self.push(i, i + 1, SubstKind::ReExpansion);
-                }
                 match b.get(i + 1) {
                     Some(b'(') if b.get(i + 2) == Some(&b'(') => {
                         // The inside is scanned on either way: a `${…}`, `$(…)` or backquote
@@ -173,12 +170,6 @@ impl BodyScan<'_, '_> {
             }
             _ => i + 1,
         }
-    }
-
-    /// Inside `${x=…}` / `${x:=…}` after the `=`: the value is stored and may be expanded
-    /// again later in the body.
-    fn assigning(&self) -> bool {
-        self.frames.last().is_some_and(|f| f.assigns)
     }
 
     /// `${` at `i`.
@@ -617,7 +608,8 @@ impl<'s> Reader<'s, '_> {
             j += 1;
         }
         let inner = nb.finish(t.origin(inner_end));
-        self.read_nested(inner, Context::Backquote)?;
+        let end_at = t.origin(end.saturating_sub(1)) + 1;
+        self.read_subst(t.origin(i), end_at, inner, Context::Backquote)?;
         Ok(end)
     }
 
@@ -660,7 +652,8 @@ impl<'s> Reader<'s, '_> {
             self.run(at, t.origin(end.saturating_sub(1)) + 1, Run::Subst(kind));
             self.out.features.comsub = true;
             let inner = t.slice(i + 2, end.saturating_sub(1));
-            self.read_nested(inner, Context::Substitution)?;
+            let end_at = t.origin(end.saturating_sub(1)) + 1;
+            self.read_subst(at, end_at, inner, Context::Substitution)?;
             return Ok(end);
         }
         self.raw_comsub(t, i, i + 2, b')', kind)
@@ -695,7 +688,8 @@ impl<'s> Reader<'s, '_> {
         };
         self.run(at, t.origin(end.saturating_sub(1)) + 1, Run::Subst(kind));
         let inner = t.slice(from, end.saturating_sub(1));
-        self.read_nested(inner, Context::Substitution)?;
+        let end_at = t.origin(end.saturating_sub(1)) + 1;
+        self.read_subst(at, end_at, inner, Context::Substitution)?;
         Ok(end)
     }
 
@@ -724,6 +718,22 @@ impl<'s> Reader<'s, '_> {
         self.out.work = scratch.work;
         self.leave();
         Ok(from + consumed)
+    }
+
+    /// [`Reader::read_nested`] for the program of the substitution at command offsets
+    /// `at..end`, recorded as such for the effects model.
+    fn read_subst(&mut self, at: u32, end: u32, text: Text<'static>, context: Context) -> R<()> {
+        let mark = self.out.events.len();
+        self.out.events.push(super::tree::Event::SubstOpen(at));
+        let r = self.read_nested(text, context);
+        if r.is_err() {
+            self.out.events.truncate(mark);
+        } else {
+            self.out
+                .events
+                .push(super::tree::Event::SubstClose(at, end));
+        }
+        r
     }
 
     /// Reads a derived text (a backquoted command, a command substitution found during
@@ -856,21 +866,20 @@ mod tests {
     }
 
     #[test]
-    fn escaped_substitutions_and_assignments_inside_braces_count() {
-        for body in [
-            "${a[b[\\$(canary)]]}\n",
-            "${y:=b[\\$(canary)]}$((y))\n",
-            "${d:=$}\n",
-            "${x[a[\\`canary\\`]]}\n",
-        ] {
+    fn escaped_substitutions_inside_subscripts_count() {
+        for body in ["${a[b[\\$(canary)]]}\n", "${x[a[\\`canary\\`]]}\n"] {
             assert!(
                 kinds(body).contains(&SubstKind::ReExpansion),
                 "{body:?}: {:?}",
                 kinds(body)
             );
         }
-        // Plain defaults, escapes outside braces, quotes in a default: data.
-        assert!(kinds("${X:-'}'} \\$(id) ${x:=text} ${#x}\n").is_empty());
+        // Plain defaults, escapes outside subscripts, assignments: literal text, judged
+        // where it is evaluated (the effects model).
+        assert!(
+            kinds("${X:-'}'} \\$(id) ${x:=text} ${#x} ${x:=$HOME/.config} ${OUT:-\\$PWD/out} ${d:=$}\n")
+                .is_empty()
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@
 use super::lexer::{
     PST_CONDCMD, PST_EXTPAT, PST_REDIRLIST, PST_REGEXP, Pending, R, Reader, Tok, Word,
 };
+use super::tree::{Compound, Event, RedirOp, Redirect, SimpleCommand};
 
 /// `[[ ]]` unary operators (`test_unop`).
 fn test_unop(w: &[u8]) -> bool {
@@ -140,16 +141,25 @@ impl Reader<'_, '_> {
     /// what a failing command recorded is dropped, what came before is kept.
     pub fn read_program(&mut self) -> R<()> {
         loop {
-            let mark = (self.out.exec.len(), self.out.heredocs.len());
+            let mark = (
+                self.out.exec.len(),
+                self.out.heredocs.len(),
+                self.out.events.len(),
+            );
             match self.inputunit() {
-                Ok(true) => {}
-                Ok(false) => return Ok(()),
+                Ok(more) => {
+                    self.unit_done(mark.2);
+                    if !more {
+                        return Ok(());
+                    }
+                }
                 Err(e) => {
                     // bash never runs a command it could not read; zsh reads the whole
                     // text first and runs nothing when it cannot.
                     if !e.limit {
                         self.out.exec.truncate(mark.0);
                         self.out.heredocs.truncate(mark.1);
+                        self.out.events.truncate(mark.2);
                     }
                     if e.discard
                         && !e.limit
@@ -284,6 +294,7 @@ impl Reader<'_, '_> {
         self.command()?;
         while matches!(self.peek()?, Tok::Char(b'|') | Tok::BarAnd) {
             self.next()?;
+            self.out.events.push(Event::Pipe);
             self.newline_list()?;
             self.command()?;
         }
@@ -298,11 +309,15 @@ impl Reader<'_, '_> {
         }
         match t {
             Tok::Function => {
+                let at = self.tok_at;
                 self.next()?;
-                let (w, _) = self.next()?;
-                if w != Tok::Word {
+                let (w, name) = self.next()?;
+                let Some(name) = name.filter(|_| w == Tok::Word) else {
                     return Err(self.syntax());
-                }
+                };
+                self.out
+                    .events
+                    .push(Event::Open(Compound::Function(name), at));
                 match self.peek()? {
                     Tok::Char(b'(') => {
                         self.next()?;
@@ -312,37 +327,36 @@ impl Reader<'_, '_> {
                     Tok::Char(b'\n') => self.newline_list()?,
                     _ => {}
                 }
-                self.function_body()
+                self.function_body()?;
+                self.close();
+                Ok(())
             }
             Tok::Coproc => {
+                let at = self.tok_at;
                 self.next()?;
-                let t = self.peek()?;
-                if starts_shell_command(t) {
-                    self.shell_command()?;
-                    return self.redirection_list();
-                }
-                if t == Tok::Word {
-                    let (_, w) = self.next()?;
-                    if starts_shell_command(self.peek()?) {
-                        self.shell_command()?;
-                        return self.redirection_list();
-                    }
-                    if let Some(w) = &w {
-                        self.expand_word(w)?;
-                    }
-                    self.parser_state &= !PST_REDIRLIST;
-                    return self.simple_command_from(true, w);
-                }
-                self.simple_command(false)
+                self.out.events.push(Event::Open(Compound::Coproc, at));
+                let r = self.coproc();
+                self.close();
+                r
             }
             Tok::Word => {
+                let at = self.tok_at;
                 let (_, w) = self.next()?;
                 if self.peek()? == Tok::Char(b'(') {
                     // A function definition: NAME ( ) body.
+                    if let Some(name) = &w {
+                        self.out
+                            .events
+                            .push(Event::Open(Compound::Function(name.clone()), at));
+                    }
                     self.next()?;
                     self.expect(Tok::Char(b')'), "syntax error in a function definition")?;
                     self.newline_list()?;
-                    return self.function_body();
+                    self.function_body()?;
+                    if w.is_some() {
+                        self.close();
+                    }
+                    return Ok(());
                 }
                 if let Some(w) = &w {
                     self.expand_word(w)?;
@@ -352,6 +366,34 @@ impl Reader<'_, '_> {
             }
             _ => self.simple_command(false),
         }
+    }
+
+    /// `coproc`, after the keyword.
+    fn coproc(&mut self) -> R<()> {
+        let t = self.peek()?;
+        if starts_shell_command(t) {
+            self.shell_command()?;
+            return self.redirection_list();
+        }
+        if t == Tok::Word {
+            let (_, w) = self.next()?;
+            if starts_shell_command(self.peek()?) {
+                self.shell_command()?;
+                return self.redirection_list();
+            }
+            if let Some(w) = &w {
+                self.expand_word(w)?;
+            }
+            self.parser_state &= !PST_REDIRLIST;
+            return self.simple_command_from(true, w);
+        }
+        self.simple_command(false)
+    }
+
+    /// Records that the innermost compound command or definition ends here.
+    fn close(&mut self) {
+        let end = self.input.last_origin().saturating_add(1);
+        self.out.events.push(Event::Close(end));
     }
 
     fn function_body(&mut self) -> R<()> {
@@ -366,7 +408,8 @@ impl Reader<'_, '_> {
         while matches!(self.peek()?, Tok::Number | Tok::RedirWord)
             || is_redirection_op(self.peek()?)
         {
-            self.redirection()?;
+            let r = self.redirection()?;
+            self.out.events.push(Event::Redirect(r));
         }
         Ok(())
     }
@@ -379,11 +422,12 @@ impl Reader<'_, '_> {
 
     fn simple_command_from(&mut self, started: bool, first: Option<Word>) -> R<()> {
         let mut elements = usize::from(started);
-        let mut words: Vec<Vec<u8>> = Vec::new();
+        let mut words: Vec<Word> = Vec::new();
+        let mut redirects: Vec<Redirect> = Vec::new();
         let mut at = self.tok_at;
         if let Some(w) = first {
             at = w.start;
-            words.push(super::heredoc::quote_removal(w.text.bytes()));
+            words.push(w);
         }
         loop {
             let t = self.peek()?;
@@ -391,18 +435,16 @@ impl Reader<'_, '_> {
                 Tok::Word | Tok::AssignmentWord => {
                     let (_, w) = self.next()?;
                     if let Some(w) = w {
-                        if words.is_empty() {
+                        if words.is_empty() && redirects.is_empty() {
                             at = w.start;
                         }
-                        if words.len() < 64 {
-                            words.push(super::heredoc::quote_removal(w.text.bytes()));
-                        }
                         self.expand_word(&w)?;
+                        words.push(w);
                     }
                     self.parser_state &= !PST_REDIRLIST;
                 }
-                Tok::Number | Tok::RedirWord => self.redirection()?,
-                _ if is_redirection_op(t) => self.redirection()?,
+                Tok::Number | Tok::RedirWord => redirects.push(self.redirection()?),
+                _ if is_redirection_op(t) => redirects.push(self.redirection()?),
                 _ => break,
             }
             if elements == 0 && (matches!(t, Tok::Number | Tok::RedirWord) || is_redirection_op(t))
@@ -415,18 +457,30 @@ impl Reader<'_, '_> {
             return Err(self.syntax());
         }
         self.parser_state &= !PST_REDIRLIST;
-        if let Some(setting) = super::settings::setting(&words) {
-            self.out.options.push((setting, at));
-        }
+        let end = self.input.last_origin().saturating_add(1);
+        self.out.events.push(Event::Simple(SimpleCommand {
+            at,
+            end,
+            words,
+            redirects,
+        }));
         Ok(())
     }
 
-    fn redirection(&mut self) -> R<()> {
-        let (mut t, _) = self.next()?;
+    fn redirection(&mut self) -> R<Redirect> {
+        let (mut t, fd_word) = self.next()?;
+        let mut fd = None;
         if matches!(t, Tok::Number | Tok::RedirWord) {
+            fd = fd_word.map(|w| w.text.bytes().to_vec());
             t = self.next()?.0;
         }
         let op_at = self.tok_at;
+        let redirect = |op: RedirOp, target: Option<Word>| Redirect {
+            at: op_at,
+            op,
+            fd,
+            target,
+        };
         match t {
             Tok::LessLess | Tok::LessLessMinus => {
                 let (w, word) = self.next()?;
@@ -435,20 +489,31 @@ impl Reader<'_, '_> {
                         self.need_here_doc.push(Pending {
                             op: op_at,
                             strip_tabs: t == Tok::LessLessMinus,
-                            word,
+                            word: word.clone(),
                         });
-                        Ok(())
+                        Ok(redirect(RedirOp::Heredoc, Some(word)))
                     }
                     _ => Err(self.err("syntax error after a heredoc operator")),
                 }
             }
             Tok::LessAnd | Tok::GreaterAnd => match self.next()? {
-                (Tok::Number, _) | (Tok::Char(b'-'), _) => Ok(()),
-                (Tok::Word, Some(w)) => self.expand_word(&w),
+                (Tok::Number, _) | (Tok::Char(b'-'), _) => Ok(redirect(RedirOp::Duplicate, None)),
+                (Tok::Word, Some(w)) => {
+                    self.expand_word(&w)?;
+                    Ok(redirect(RedirOp::Duplicate, Some(w)))
+                }
                 _ => Err(self.syntax()),
             },
             _ if is_redirection_op(t) => match self.next()? {
-                (Tok::Word, Some(w)) => self.expand_word(&w),
+                (Tok::Word, Some(w)) => {
+                    self.expand_word(&w)?;
+                    let op = match t {
+                        Tok::LessLessLess => RedirOp::HereString,
+                        Tok::Char(b'<') => RedirOp::Input,
+                        _ => RedirOp::Output,
+                    };
+                    Ok(redirect(op, Some(w)))
+                }
                 _ => Err(self.syntax()),
             },
             _ => Err(self.syntax()),
@@ -457,7 +522,16 @@ impl Reader<'_, '_> {
 
     fn shell_command(&mut self) -> R<()> {
         self.enter()?;
+        let at = self.tok_at;
         let (t, _) = self.next()?;
+        let kind = match t {
+            Tok::While | Tok::Until | Tok::Select => Compound::Loop,
+            Tok::For => Compound::For(None, None),
+            Tok::Char(b'(') => Compound::Subshell,
+            _ => Compound::Group,
+        };
+        let opened = self.out.events.len();
+        self.out.events.push(Event::Open(kind, at));
         let r = match t {
             Tok::For => self.for_command(true),
             Tok::Select => self.for_command(false),
@@ -510,13 +584,22 @@ impl Reader<'_, '_> {
             _ => Err(self.syntax()),
         };
         self.leave();
+        if r.is_ok() {
+            self.close();
+        } else {
+            self.out.events.truncate(opened);
+        }
         r
     }
 
     /// `for` / `select`, after the keyword.
     fn for_command(&mut self, is_for: bool) -> R<()> {
-        let (t, _) = self.next()?;
+        let opened = self.out.events.len().checked_sub(1);
+        let (t, name) = self.next()?;
         if is_for && t == Tok::ArithForExprs {
+            if let Some(Event::Open(kind, _)) = opened.and_then(|i| self.out.events.get_mut(i)) {
+                *kind = Compound::Loop;
+            }
             match self.peek()? {
                 Tok::Char(b';' | b'\n') => {
                     self.next()?;
@@ -539,17 +622,31 @@ impl Reader<'_, '_> {
                 self.newline_list()?;
                 if self.peek()? == Tok::In {
                     self.next()?;
+                    let mut words = Vec::new();
                     loop {
                         match self.next()? {
                             (Tok::Word | Tok::AssignmentWord | Tok::Number, Some(w)) => {
-                                self.expand_word(&w)?
+                                self.expand_word(&w)?;
+                                words.push(w);
                             }
                             (Tok::Char(b'\n' | b';'), _) => break,
                             _ => return Err(self.err("syntax error in a for loop")),
                         }
                     }
+                    if let Some(Event::Open(Compound::For(_, list), _)) =
+                        opened.and_then(|i| self.out.events.get_mut(i))
+                    {
+                        *list = Some(words);
+                    }
                     self.newline_list()?;
                 }
+            }
+        }
+        if let Some(event) = opened.and_then(|i| self.out.events.get_mut(i)) {
+            match event {
+                Event::Open(Compound::For(var, _), _) if is_for => *var = name,
+                Event::Open(kind, _) if !is_for => *kind = Compound::Loop,
+                _ => {}
             }
         }
         self.loop_body()
@@ -711,6 +808,8 @@ impl Reader<'_, '_> {
             if Self::cond_word(t) {
                 let w = self.word.clone();
                 self.expand_word(&w)?;
+                let op = word.clone().into_iter();
+                self.out.events.push(Event::Cond(op.chain([w]).collect()));
                 Ok(self.cond_skip_newlines()?.0)
             } else {
                 Err(self.err("unexpected argument to a [[ ]] unary operator"))
@@ -736,11 +835,15 @@ impl Reader<'_, '_> {
             } else if matches!(t, Tok::Char(b'<' | b'>')) {
                 Some(())
             } else if matches!(t, Tok::CondEnd | Tok::AndAnd | Tok::OrOr | Tok::Char(b')')) {
+                self.out
+                    .events
+                    .push(Event::Cond(word.into_iter().collect()));
                 self.leave();
                 return Ok(t);
             } else {
                 None
             };
+            let op_word = self.word.clone();
             if op.is_none() {
                 Err(self.err("conditional binary operator expected"))
             } else {
@@ -755,6 +858,10 @@ impl Reader<'_, '_> {
                 if Self::cond_word(t) {
                     let w = self.word.clone();
                     self.expand_word(&w)?;
+                    let left = word.into_iter();
+                    self.out
+                        .events
+                        .push(Event::Cond(left.chain([op_word, w]).collect()));
                     Ok(self.cond_skip_newlines()?.0)
                 } else {
                     Err(self.err("unexpected argument to a [[ ]] binary operator"))

@@ -246,6 +246,7 @@ impl Reader<'_, '_> {
             }
         }
         let index = self.out.heredocs.len();
+        let mut body_eval = Vec::new();
         if unquoted {
             let document = document(&stream, parts, body_end);
             let document = if physical {
@@ -253,6 +254,7 @@ impl Reader<'_, '_> {
             } else {
                 document
             };
+            body_eval = super::word::document(&document, &()).pieces;
             let found = super::expand::body_substitutions(&document);
             self.out.runs_cut |= found.len() > super::MAX_BODY_SUBSTITUTIONS;
             for (at, end, kind) in found.into_iter().take(super::MAX_BODY_SUBSTITUTIONS) {
@@ -277,6 +279,7 @@ impl Reader<'_, '_> {
             closer,
             early_end,
             context: self.context,
+            body_eval,
         });
         self.out.features.heredoc = true;
         Ok(())

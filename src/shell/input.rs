@@ -33,6 +33,19 @@ impl Line {
     }
 }
 
+/// An alias's value pushed in front of the rest of the line.
+#[derive(Clone, Debug)]
+struct AliasPush {
+    name: Vec<u8>,
+    /// The command offset of the word it replaced (every byte of the value points there).
+    origin: u32,
+    /// The value ends in a blank: the word after it is expanded too.
+    expand_next: bool,
+    /// bash gives a space after the value (it does not end in a blank or an operator).
+    wants_space: bool,
+    space_given: bool,
+}
+
 /// One heredoc line: bytes `start..end` of the stream as they are (the newline after them
 /// not included), or a line that had to be joined or came from pushed text.
 pub enum Here {
@@ -61,6 +74,11 @@ pub struct Input<'s> {
     idx: usize,
     /// Lines saved by `push_string`, restored when the pushed text runs out.
     saved: Vec<(Line, usize)>,
+    /// For each saved line, the alias whose value was pushed in front of it, if any.
+    aliases: Vec<Option<AliasPush>>,
+    /// An alias whose value ended in a blank ran out: the next word is expanded too
+    /// (bash's `PST_ALEXPNEXT`, set by `pop_string`).
+    alias_expand_next: bool,
     /// bash's `eol_ungetc_lookahead`.
     lookahead: Option<(u8, u32)>,
     /// The origin of the last character returned.
@@ -72,6 +90,8 @@ pub struct Input<'s> {
     last_stream: Option<usize>,
     /// `last` and `last_stream` before the last two reads, for `ungetc`.
     history: [(u32, Option<usize>); 2],
+    /// The last character returned was the space after an alias's value.
+    gave_alias_space: bool,
 }
 
 impl<'s> Input<'s> {
@@ -82,12 +102,15 @@ impl<'s> Input<'s> {
             line: Line::Empty,
             idx: 0,
             saved: Vec::new(),
+            aliases: Vec::new(),
+            alias_expand_next: false,
             lookahead: None,
             last: 0,
             capture: None,
             capture_depth: 0,
             last_stream: None,
             history: [(0, None); 2],
+            gave_alias_space: false,
         }
     }
 
@@ -261,6 +284,7 @@ impl<'s> Input<'s> {
     /// `shell_getc`: the next character, or `None` at the end of input.
     pub fn getc(&mut self, remove_quoted_newline: bool) -> Option<u8> {
         self.history = [self.history[1], (self.last, self.last_stream)];
+        self.gave_alias_space = false;
         if let Some((c, o)) = self.lookahead.take() {
             self.last = o;
             self.captured(c, o);
@@ -278,6 +302,24 @@ impl<'s> Input<'s> {
                 self.idx += 1;
             }
             if c.is_none() {
+                if let Some(Some(a)) = self.aliases.last_mut()
+                    && !a.space_given
+                    && a.wants_space
+                {
+                    // bash returns a space at the end of an alias's value before it goes
+                    // back to the line, so that the alias stays in use while its last
+                    // word is read (shell_getc's PST_ENDALIAS).
+                    a.space_given = true;
+                    let origin = a.origin;
+                    self.last = origin;
+                    self.last_stream = None;
+                    self.gave_alias_space = true;
+                    self.captured(b' ', origin);
+                    return Some(b' ');
+                }
+                if let Some(Some(a)) = self.aliases.pop() {
+                    self.alias_expand_next |= a.expand_next;
+                }
                 // The pushed text ran out: back to the line it interrupted.
                 match self.saved.pop() {
                     Some((line, idx)) => {
@@ -322,7 +364,9 @@ impl<'s> Input<'s> {
         let unread = self.last;
         self.last = last;
         self.last_stream = last_stream;
-        if self.idx > 0 {
+        if std::mem::take(&mut self.gave_alias_space) {
+            self.lookahead = Some((c, unread));
+        } else if self.idx > 0 {
             self.idx -= 1;
         } else {
             self.lookahead = Some((c, unread));
@@ -351,6 +395,7 @@ impl<'s> Input<'s> {
     pub fn push_string(&mut self, text: Text<'static>) {
         let line = std::mem::replace(&mut self.line, Line::Owned(Rc::new(text), false));
         self.saved.push((line, self.idx));
+        self.aliases.push(None);
         self.idx = 0;
     }
 
@@ -358,7 +403,44 @@ impl<'s> Input<'s> {
     pub fn push_string_own_heredocs(&mut self, text: Text<'static>) {
         let line = std::mem::replace(&mut self.line, Line::Owned(Rc::new(text), true));
         self.saved.push((line, self.idx));
+        self.aliases.push(None);
         self.idx = 0;
+    }
+
+    /// `push_string` of an alias's value (`alias_expand_token`): read first, then the rest
+    /// of the line; the alias stays in use until the value is read.
+    pub fn push_alias(&mut self, name: Vec<u8>, text: Text<'static>, origin: u32) {
+        let bytes = text.bytes();
+        let last = bytes.last().copied();
+        let expand_next = matches!(last, Some(b' ' | b'\t'));
+        let wants_space = last.is_some_and(|c| {
+            !super::lexer::shellblank(c) && c != b'\n' && !super::lexer::shellmeta(c)
+        });
+        let line = std::mem::replace(&mut self.line, Line::Owned(Rc::new(text), false));
+        self.saved.push((line, self.idx));
+        self.aliases.push(Some(AliasPush {
+            name,
+            origin,
+            expand_next,
+            wants_space,
+            space_given: false,
+        }));
+        self.idx = 0;
+    }
+
+    /// Whether the character just read came from an alias's value.
+    pub fn reading_alias(&self) -> bool {
+        self.lookahead.is_none() && matches!(self.aliases.last(), Some(Some(_)))
+    }
+
+    /// Whether the alias `name` is being expanded (its value is still being read).
+    pub fn alias_in_use(&self, name: &[u8]) -> bool {
+        self.aliases.iter().flatten().any(|a| a.name == name)
+    }
+
+    /// Whether an alias value that ended in a blank ran out since the last call.
+    pub fn take_alias_expand_next(&mut self) -> bool {
+        std::mem::take(&mut self.alias_expand_next)
     }
 
     /// A heredoc line from pushed text that keeps its own heredoc lines.
@@ -390,6 +472,8 @@ impl<'s> Input<'s> {
         self.line = Line::Empty;
         self.idx = 0;
         self.saved.clear();
+        self.aliases.clear();
+        self.alias_expand_next = false;
         self.lookahead = None;
     }
 

@@ -14,6 +14,7 @@ use super::{
 
 // parser_state flags (bash's parser.h).
 pub const PST_CASEPAT: u32 = 0x000001;
+pub const PST_ALEXPNEXT: u32 = 0x000002;
 pub const PST_ALLOWOPNBRC: u32 = 0x000004;
 pub const PST_SUBSHELL: u32 = 0x000020;
 pub const PST_CMDSUBST: u32 = 0x000040;
@@ -86,6 +87,9 @@ pub enum Tok {
     Eof,
     /// No token read yet (bash's 0).
     None,
+    /// An alias was expanded: read the token again (bash's `RE_READ_TOKEN`); never
+    /// returned by [`Reader::read_token`].
+    ReRead,
 }
 
 const RESERVED: [(&[u8], Tok); 22] = [
@@ -137,6 +141,8 @@ pub struct Word {
     pub ansi_c: bool,
     /// Holds `$(…)`, backquotes, `${…}`, `$[…]` or `<(…)` (not counting quoting).
     pub expansion: bool,
+    /// It starts in the value of an alias (the alias's name stood in the text).
+    pub from_alias: bool,
 }
 
 impl Word {
@@ -149,6 +155,7 @@ impl Word {
             dollar: false,
             ansi_c: false,
             expansion: false,
+            from_alias: false,
         }
     }
 }
@@ -570,8 +577,17 @@ impl<'s, 'o> Reader<'s, 'o> {
         }
     }
 
-    /// `read_token (READ)`.
+    /// `read_token (READ)`, again after an alias was expanded.
     pub fn read_token(&mut self) -> R<Tok> {
+        loop {
+            let t = self.read_token_once()?;
+            if t != Tok::ReRead {
+                return Ok(t);
+            }
+        }
+    }
+
+    fn read_token_once(&mut self) -> R<Tok> {
         if let Some(t) = self.token_to_read.take() {
             if let Some(w) = self.word_to_read.take() {
                 self.word = w;
@@ -771,18 +787,28 @@ impl<'s, 'o> Reader<'s, 'o> {
     /// `read_token_word`; a word (not a reserved word) is recorded as code this shell
     /// reads, at its first character.
     pub fn read_token_word(&mut self, first: u8) -> R<Tok> {
-        let t = self.read_token_word_inner(first)?;
+        let arg = self.argument_position();
+        let t = self.read_token_word_inner(first, arg)?;
         if matches!(
             t,
             Tok::Word | Tok::AssignmentWord | Tok::Number | Tok::RedirWord
         ) {
             let at = self.word.start;
-            self.run(at, at, Run::Token);
+            self.run(at, at, if arg { Run::Arg } else { Run::Token });
         }
         Ok(t)
     }
 
-    fn read_token_word_inner(&mut self, first: u8) -> R<Tok> {
+    /// Whether a word read now is an argument of the simple command being read: after a
+    /// word, not in command position (not the command's name, an assignment before it, or
+    /// a redirection's target). Such a word runs and writes nothing by itself.
+    fn argument_position(&self) -> bool {
+        matches!(self.last_read_token, Tok::Word)
+            && !self.command_token_position(self.last_read_token)
+            && self.parser_state & (PST_CASEPAT | PST_CONDCMD | PST_CONDEXPR | PST_COMPASSIGN) == 0
+    }
+
+    fn read_token_word_inner(&mut self, first: u8, arg: bool) -> R<Tok> {
         use super::matched::{
             P_ALLOWESC, P_ARITH, P_ARRAYSUB, P_COMMAND, P_DOLBRACE, P_FIRSTCLOSE,
         };
@@ -790,6 +816,7 @@ impl<'s, 'o> Reader<'s, 'o> {
         let mut b = Builder::with_capacity(16);
         let mut w = Word::empty();
         w.start = start;
+        w.from_alias = self.input.reading_alias();
         let mut all_digits = first.is_ascii_digit();
         let mut dollar_present = false;
         let mut quoted = false;
@@ -942,8 +969,9 @@ impl<'s, 'o> Reader<'s, 'o> {
                 Step::Char => {
                     if glued {
                         // Text glued to the end of a substitution or a quoted part is code
-                        // where it stands (a heredoc line bash 3.2 or 5.2+ reads on from).
-                        self.run(origin, origin, Run::Token);
+                        // where it stands (a heredoc line bash 3.2 or 5.2+ reads on from):
+                        // part of a command's name, or of one of its arguments.
+                        self.run(origin, origin, if arg { Run::Arg } else { Run::Token });
                         glued = false;
                     }
                     b.push(c, origin);
@@ -1017,6 +1045,9 @@ impl<'s, 'o> Reader<'s, 'o> {
         }
         if let Some(t) = self.special_case_tokens(&bytes) {
             return Ok(t);
+        }
+        if self.alias_expand(&bytes, quoted)? {
+            return Ok(Tok::ReRead);
         }
         if !dollar_present
             && !quoted

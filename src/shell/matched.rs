@@ -620,6 +620,8 @@ impl Reader<'_, '_> {
         if keep {
             self.input.capture_start();
         }
+        let mark = self.out.events.len();
+        self.out.events.push(super::tree::Event::SubstOpen(at));
         let r = self.parse_comsub_program(close);
         let captured = if keep { self.input.capture_end() } else { None };
         if r.is_ok() && !self.need_here_doc.is_empty() {
@@ -645,6 +647,11 @@ impl Reader<'_, '_> {
         let end = self.input.last_origin();
         self.restore(saved);
         self.leave();
+        if self.out.events.len() > mark {
+            self.out
+                .events
+                .push(super::tree::Event::SubstClose(at, end.saturating_add(1)));
+        }
         // The word keeps the text of the substitution (bash keeps its own re-print of
         // the program; the text as read, heredoc lines included, serves the same purposes
         // here: a nested subshell read again, a delimiter compared).
@@ -709,6 +716,7 @@ impl Reader<'_, '_> {
             let text = b.finish(c_at);
             let body = text.slice(0, text.len().saturating_sub(1));
             self.expand_arith(&body)?;
+            self.out.events.push(super::tree::Event::Arith(body));
             return Ok(Some(true));
         }
         let Some(c) = c else {

@@ -12,6 +12,8 @@
 //! does not close, a state the reader does not know, or a byte it cannot place ends the
 //! reading with a [`ReadError`].
 
+mod alias;
+mod effects;
 mod expand;
 mod grammar;
 mod heredoc;
@@ -20,10 +22,12 @@ mod lexer;
 mod matched;
 mod old;
 mod prefilter;
-mod settings;
 mod text;
+mod tree;
+mod word;
 
-pub use prefilter::may_hold_heredoc;
+pub use effects::{Effect, Taint};
+pub use prefilter::{may_hold_heredoc, needs_reading};
 pub use text::{Pos, Positions, Text, pos};
 
 /// The shells a command is read as.
@@ -72,6 +76,9 @@ pub struct Dialect {
     pub shell: Shell,
     /// bash's `extglob` (off in `bash -c` unless the command turns it on).
     pub extglob: bool,
+    /// bash's `expand_aliases`: aliases the command defines are expanded in the input
+    /// units after the one that defines them (on in Claude Code's shell, off in `bash -c`).
+    pub aliases: bool,
 }
 
 impl Dialect {
@@ -79,6 +86,7 @@ impl Dialect {
         Dialect {
             shell,
             extglob: false,
+            aliases: false,
         }
     }
 
@@ -171,6 +179,9 @@ pub struct Heredoc {
     /// substitution (bash 5.2+); the rest of that line was read as code.
     pub early_end: bool,
     pub context: Context,
+    /// The expansions of an unquoted body (parameters, arithmetic, substitutions), for
+    /// the effects model: what the body evaluates when it is expanded.
+    pub(crate) body_eval: Vec<word::Piece>,
 }
 
 /// What runs at a command offset.
@@ -178,6 +189,9 @@ pub struct Heredoc {
 pub enum Run {
     /// A token read as code.
     Token,
+    /// A word read as an argument of the simple command being read (not its name, an
+    /// assignment or a redirection's target): it runs and writes nothing by itself.
+    Arg,
     /// A substitution in a word or in a heredoc body.
     Subst(SubstKind),
 }
@@ -238,41 +252,17 @@ pub struct Exec {
     pub in_body: Option<usize>,
 }
 
-/// A command that changes how the shell reads the lines after it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Setting {
-    /// `alias name=value`: with alias expansion on, the value replaces the word.
-    AliasDefinition,
-    /// `shopt -s expand_aliases`, `set -o posix`, `POSIXLY_CORRECT=…`.
-    AliasExpansion,
-    /// `set -H` / `set -o histexpand`: `!` rewrites later lines.
-    HistoryExpansion,
-    /// `shopt -s extglob`.
-    Extglob,
-    /// `BASH_COMPAT=…` / `shopt -s compat…`.
-    Compat,
-}
-
-impl Setting {
-    /// A few words for a person.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Setting::AliasDefinition => "an alias definition",
-            Setting::AliasExpansion => "a command that turns alias expansion or POSIX mode on",
-            Setting::HistoryExpansion => "a command that turns history expansion on",
-            Setting::Extglob => "shopt -s extglob",
-            Setting::Compat => "a bash compatibility setting",
-        }
-    }
-}
-
 /// One shell's reading of a command.
 #[derive(Clone, Debug, Default)]
 pub struct Reading {
     pub heredocs: Vec<Heredoc>,
     pub exec: Vec<Exec>,
-    /// Commands that change how later lines are read, with the offset of the command.
-    pub options: Vec<(Setting, u32)>,
+    /// The commands read, as the grammar read them (for the effects model).
+    pub events: Vec<tree::Event>,
+    /// What the commands can do beyond what the text shows (see `effects.rs`).
+    pub effects: Vec<Effect>,
+    /// The aliases the command has defined so far, when this reading expands them.
+    pub aliases: Option<alias::Aliases>,
     /// The constructs seen, for deciding which other shells could read differently.
     pub features: Features,
     /// For bash: the reading stopped at a syntax error after complete commands that bash
@@ -301,6 +291,10 @@ pub struct Features {
     pub cond: bool,
     pub case: bool,
     pub dparen_subshell: bool,
+    /// An `alias` or `unalias` command in the top-level program.
+    pub alias_def: bool,
+    /// An alias was expanded.
+    pub alias_used: bool,
 }
 
 impl Features {
@@ -314,6 +308,8 @@ impl Features {
         self.cond |= o.cond;
         self.case |= o.case;
         self.dparen_subshell |= o.dparen_subshell;
+        self.alias_def |= o.alias_def;
+        self.alias_used |= o.alias_used;
     }
 }
 
@@ -390,20 +386,50 @@ pub fn read(command: &str, dialect: Dialect) -> Reading {
 /// Reads `command` as `dialect` reads it, within `budget` units of work.
 pub fn read_within(command: &str, dialect: Dialect, budget: usize) -> Reading {
     let text = std::rc::Rc::new(Text::command(command.as_bytes()));
+    read_text(text, dialect, budget)
+}
+
+/// Where the first substitution that text would run, read as an unquoted heredoc body,
+/// starts (an offset into `text`): the payload a changed reading could run.
+pub fn substitution_syntax(text: &[u8]) -> Option<usize> {
+    substitutions(text).first().copied()
+}
+
+/// Where every substitution that text would run, read as an unquoted heredoc body,
+/// starts (offsets into `text`; at most [`MAX_BODY_SUBSTITUTIONS`] and one more).
+pub fn substitutions(text: &[u8]) -> Vec<usize> {
+    expand::body_substitutions(&Text::command(text))
+        .iter()
+        .map(|&(at, _, _)| at as usize)
+        .collect()
+}
+
+/// Reads a text that is not the command itself (what `eval` runs) as `dialect` reads it.
+pub(crate) fn read_inner(text: Text<'static>, dialect: Dialect, budget: usize) -> Reading {
+    read_text(std::rc::Rc::new(text), dialect, budget)
+}
+
+/// Reads `text` as `dialect` reads it, within `budget`, then judges what its commands can
+/// do (the effects model).
+fn read_text(text: std::rc::Rc<Text<'_>>, dialect: Dialect, budget: usize) -> Reading {
     let mut out = Reading {
         budget,
+        aliases: dialect.aliases.then(alias::Aliases::default),
         ..Reading::default()
     };
-    let result = lexer::Reader::new(dialect, text, &mut out, 0, Context::TopLevel).read_program();
+    let result = lexer::Reader::new(
+        dialect,
+        std::rc::Rc::clone(&text),
+        &mut out,
+        0,
+        Context::TopLevel,
+    )
+    .read_program();
     if let Err(e) = result {
         out.error = Some(e);
     }
-    if dialect.shell == Shell::Intended
-        && let Some(mention) = settings::mentioned(command.as_bytes())
-    {
-        out.options.push(mention);
-    }
     out.exec.sort_by_key(|e| e.at);
+    effects::judge(&mut out, dialect, text.bytes());
     out
 }
 

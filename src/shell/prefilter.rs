@@ -1,13 +1,19 @@
 //! The fast path: a byte scan that tells whether a command needs reading at all. It runs
-//! before anything else; a command that holds no heredoc operator and could define no
-//! alias is allowed without being read.
+//! before anything else. A command needs no reading when it is one line (no newline byte)
+//! and holds no heredoc operator: bash reads a line whole before it runs any of it, so
+//! nothing in it (an alias, an option) can change how it is read, and with no heredoc
+//! there is no body to run. Everything else is read.
 
-/// True when the bytes hold `<<` (also with the two `<` split by backslash-newlines, which
-/// bash joins before it reads the operator; `<<<` counts too), or the word `alias`, also
-/// spelled with quotes or backslashes inside it (an alias value can hold a heredoc that
-/// the text itself does not show).
+/// True when the command must be read: it holds a newline, or `<<` (also with the two
+/// `<` split by backslash-newlines, which bash joins before it reads the operator; `<<<`
+/// counts too).
+pub fn needs_reading(bytes: &[u8]) -> bool {
+    memchr::memchr(b'\n', bytes).is_some() || has_heredoc_operator(bytes)
+}
+
+/// True when the bytes hold a heredoc operator (see [`needs_reading`]).
 pub fn may_hold_heredoc(bytes: &[u8]) -> bool {
-    has_heredoc_operator(bytes) || may_name_alias(bytes)
+    has_heredoc_operator(bytes)
 }
 
 fn has_heredoc_operator(bytes: &[u8]) -> bool {
@@ -28,42 +34,9 @@ fn has_heredoc_operator(bytes: &[u8]) -> bool {
     false
 }
 
-/// `alias` in either case (`BASH_ALIASES[name]=…` defines one too), with any quote
-/// characters or backslash-newlines between its letters.
-fn may_name_alias(bytes: &[u8]) -> bool {
-    let mut i = 0;
-    while let Some(pos) = memchr::memchr2(b'a', b'A', &bytes[i..]) {
-        let start = i + pos;
-        let mut j = start + 1;
-        let mut matched = 1;
-        while matched < 5 {
-            match bytes.get(j) {
-                Some(b'\'' | b'"') => j += 1,
-                Some(b'\\') => {
-                    j += if bytes.get(j + 1) == Some(&b'\n') {
-                        2
-                    } else {
-                        1
-                    }
-                }
-                Some(&c) if c.to_ascii_lowercase() == b"alias"[matched] => {
-                    matched += 1;
-                    j += 1;
-                }
-                _ => break,
-            }
-        }
-        if matched == 5 {
-            return true;
-        }
-        i = start + 1;
-    }
-    false
-}
-
 #[cfg(test)]
 mod tests {
-    use super::may_hold_heredoc;
+    use super::{may_hold_heredoc, needs_reading};
 
     #[test]
     fn sees_plain_and_split_operators() {
@@ -82,11 +55,11 @@ mod tests {
     }
 
     #[test]
-    fn sees_alias_however_it_is_quoted() {
-        assert!(may_hold_heredoc(b"alias c=cat"));
-        assert!(may_hold_heredoc(b"al'i'as c=cat"));
-        assert!(may_hold_heredoc(b"\\alias c=cat"));
-        assert!(may_hold_heredoc(b"ali\\\nas c=cat"));
-        assert!(!may_hold_heredoc(b"echo aliens"));
+    fn one_line_without_an_operator_needs_no_reading_and_more_lines_do() {
+        assert!(!needs_reading(b"alias c=cat; c x"));
+        assert!(!needs_reading(b"git status"));
+        assert!(needs_reading(b"alias c=cat\nc x"));
+        assert!(needs_reading(b"echo 'a\nb'"));
+        assert!(needs_reading(b"cat <<EOF"));
     }
 }

@@ -14,6 +14,8 @@ pub struct Text<'s> {
     runs: Vec<(u32, u32)>,
     /// The command offset just past the text (for a byte bash adds at the end).
     end: u32,
+    /// Every byte came from this one command offset (an alias's value, text `eval` runs).
+    pin: Option<u32>,
 }
 
 impl<'s> Text<'s> {
@@ -23,6 +25,18 @@ impl<'s> Text<'s> {
             bytes: Cow::Borrowed(bytes),
             runs: Vec::new(),
             end: bytes.len() as u32,
+            pin: None,
+        }
+    }
+
+    /// A text that is not in the command (an alias's value, a string `eval` runs), every
+    /// byte of which stands for command offset `origin`.
+    pub fn pinned(bytes: Vec<u8>, origin: u32) -> Text<'static> {
+        Text {
+            bytes: Cow::Owned(bytes),
+            runs: Vec::new(),
+            end: origin,
+            pin: Some(origin),
         }
     }
 
@@ -44,6 +58,9 @@ impl<'s> Text<'s> {
 
     /// The command offset of byte `i`; past the end, the end of the source.
     pub fn origin(&self, i: usize) -> u32 {
+        if let Some(pin) = self.pin {
+            return pin;
+        }
         if i >= self.bytes.len() {
             return self.end;
         }
@@ -89,11 +106,15 @@ impl<'s> Text<'s> {
             bytes: Cow::Owned(bytes),
             runs,
             end: self.origin(end),
+            pin: self.pin,
         }
     }
 
     /// True when bytes `start..end` stand in the command as they are here (one run).
     pub fn contiguous(&self, start: usize, end: usize) -> bool {
+        if self.pin.is_some() {
+            return end <= start + 1;
+        }
         if self.runs.is_empty() || end <= start + 1 {
             return true;
         }
@@ -134,6 +155,12 @@ impl Builder {
     pub fn push_text(&mut self, text: &Text<'_>, start: usize, end: usize) {
         let end = end.min(text.len());
         if start >= end {
+            return;
+        }
+        if let Some(pin) = text.pin {
+            for &c in &text.bytes[start..end] {
+                self.push(c, pin);
+            }
             return;
         }
         let mut i = start;
@@ -194,6 +221,7 @@ impl Builder {
             bytes: Cow::Owned(self.bytes),
             runs: self.runs,
             end,
+            pin: None,
         }
     }
 }

@@ -27,6 +27,8 @@ pub struct Oracle {
     pub path: PathBuf,
     /// Extra arguments before `-c`.
     pub args: Vec<&'static str>,
+    /// A line run before the command (a setting the shell has before it reads it).
+    pub prefix: &'static str,
 }
 
 fn find(candidates: &[&str]) -> Option<PathBuf> {
@@ -52,12 +54,29 @@ pub fn shells() -> &'static [Oracle] {
                     name: format!("bash-{v}"),
                     path: p.clone(),
                     args: vec![],
+                    prefix: "",
                 });
                 if v == "5.2" {
                     out.push(Oracle {
                         name: "bash-5.2+extglob".to_owned(),
-                        path: p,
+                        path: p.clone(),
                         args: vec!["-O", "extglob"],
+                        prefix: "",
+                    });
+                    // As Claude Code runs it: its shell snapshot turns alias expansion on.
+                    out.push(Oracle {
+                        name: "bash-5.2+aliases".to_owned(),
+                        path: p.clone(),
+                        args: vec!["-O", "expand_aliases"],
+                        prefix: "",
+                    });
+                    // With the history list on (as an interactive shell has it), so that
+                    // `fc` and `history` can replay what the command holds.
+                    out.push(Oracle {
+                        name: "bash-5.2+history".to_owned(),
+                        path: p,
+                        args: vec![],
+                        prefix: "set -o history\n",
                     });
                 }
             } else {
@@ -69,6 +88,7 @@ pub fn shells() -> &'static [Oracle] {
                 name: "system bash".to_owned(),
                 path: p,
                 args: vec![],
+                prefix: "",
             }),
             None => missing.push("system bash (/bin/bash)".to_owned()),
         }
@@ -77,6 +97,7 @@ pub fn shells() -> &'static [Oracle] {
                 name: "zsh".to_owned(),
                 path: p,
                 args: vec![],
+                prefix: "",
             }),
             None => missing.push("zsh".to_owned()),
         }
@@ -127,23 +148,12 @@ impl Sandbox {
         let bin = dir.path().join("bin");
         std::fs::create_dir(&bin).expect("bin dir");
         std::os::unix::fs::symlink(find_tool("true"), bin.join("true")).expect("symlink");
+        std::os::unix::fs::symlink(find_tool("cat"), bin.join("cat")).expect("symlink");
         let ran = dir.path().join("canary-ran");
         let script = format!("#!/bin/sh\necho ran >> '{}'\n", ran.display());
-        // `cat` given heredoc text as an argument ran heredoc text too.
-        let words = std::iter::once("canary")
-            .chain(BODY_ONLY_WORDS)
-            .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
-            .collect::<Vec<_>>()
-            .join("|");
-        let cat = format!(
-            "#!/bin/sh\nfor a do case $a in {words}) echo ran >> '{}';; esac; done\nexec {} \"$@\"\n",
-            ran.display(),
-            find_tool("cat").display()
-        );
+        // Heredoc text that only becomes arguments of a command the author wrote (bash 3.2
+        // ending `$(…)` at a body's `)`) runs nothing: a run is a word run as a command.
         use std::os::unix::fs::PermissionsExt;
-        std::fs::write(bin.join("cat"), cat).expect("cat");
-        std::fs::set_permissions(bin.join("cat"), std::fs::Permissions::from_mode(0o755))
-            .expect("chmod");
         for name in std::iter::once("canary").chain(BODY_ONLY_WORDS) {
             let path = bin.join(name);
             std::fs::write(&path, &script).expect("canary");
@@ -161,7 +171,7 @@ impl Sandbox {
         let mut child = Command::new(&shell.path)
             .args(&shell.args)
             .arg("-c")
-            .arg(command)
+            .arg(format!("{}{command}", shell.prefix))
             .env_clear()
             .env("PATH", self.dir.path().join("bin"))
             .env("HOME", &work)
@@ -224,7 +234,7 @@ fn sandbox_sees_a_canary_that_runs_and_one_that_does_not_in_every_shell() {
             shell.name
         );
         assert!(
-            sb.run(shell, "cat /dev/null plain").canary_ran,
+            !sb.run(shell, "cat /dev/null plain").canary_ran,
             "{}",
             shell.name
         );

@@ -18,13 +18,16 @@ fn reader_survives(command: &str) -> bool {
         .spawn(move || {
             for s in std::iter::once(Shell::Intended).chain(Shell::RUNNING) {
                 let _ = shell::read(&owned, Dialect::new(s));
-                let _ = shell::read(
-                    &owned,
-                    Dialect {
-                        shell: s,
-                        extglob: true,
-                    },
-                );
+                for (extglob, aliases) in [(true, false), (false, true), (true, true)] {
+                    let _ = shell::read(
+                        &owned,
+                        Dialect {
+                            shell: s,
+                            extglob,
+                            aliases,
+                        },
+                    );
+                }
             }
         })
         .map(|h| h.join().is_ok())

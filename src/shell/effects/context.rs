@@ -1,0 +1,205 @@
+//! The contexts that evaluate a value: arithmetic (and the subscripts and names in it),
+//! `${!name}`, `${name@P}`, text run as code. Each judges where the value can come from.
+
+use super::value::Val;
+use super::{Ctx, Effect, Judge, MAX_NEST, Prog, Taint};
+use crate::shell::text::Text;
+use crate::shell::word::{self, Arith, ParamOp, WordInfo};
+
+impl Judge {
+    // ---- evaluation contexts ----
+
+    /// The worst taint a value evaluated as arithmetic can bring (its literal values are
+    /// evaluated in turn: names are looked up, subscripts expanded).
+    pub(super) fn arith_taint(&self, v: &Val, in_body: bool, depth: usize) -> Option<Taint> {
+        if v.live_text() {
+            return Some(Taint::Body);
+        }
+        let mut worst = None;
+        if v.opaque {
+            worst = Some(Taint::Opaque);
+        }
+        if depth >= MAX_NEST {
+            return worst.max(Some(Taint::Opaque));
+        }
+        for t in &v.texts {
+            // Known heredoc text without `$` or backquotes: its names are looked up.
+            let a = word::arith(&Text::command(t), &());
+            if self
+                .static_arith_taint(&a, in_body, depth + 1, false)
+                .is_some_and(|t| t >= Taint::Opaque)
+            {
+                return Some(Taint::Body);
+            }
+        }
+        for s in &v.statics {
+            let a = word::arith(&Text::command(s), &());
+            worst = worst.max(self.static_arith_taint(&a, in_body, depth + 1, false));
+        }
+        worst
+    }
+
+    /// [`Judge::arith_taint`] for a literal arithmetic text: `$` and backquotes in it are
+    /// expanded only inside subscripts (elsewhere they are a syntax error).
+    pub(super) fn static_arith_taint(
+        &self,
+        a: &Arith,
+        in_body: bool,
+        depth: usize,
+        in_subscript: bool,
+    ) -> Option<Taint> {
+        let mut worst = None;
+        if in_subscript && (!a.substs.is_empty() || a.odd && !a.substs.is_empty()) {
+            worst = Some(Taint::Fixed);
+        }
+        if in_subscript {
+            for p in &a.params {
+                let v = self.var(&p.name);
+                if !v.statics.is_empty() || v.heredoc() || v.opaque {
+                    worst = worst.max(self.arith_taint(&v, in_body, depth));
+                }
+            }
+        }
+        for n in &a.names {
+            worst = worst.max(self.arith_taint(&self.var(n), in_body, depth));
+        }
+        for s in &a.subscripts {
+            worst = worst.max(self.static_arith_taint(s, in_body, depth, true));
+        }
+        worst
+    }
+
+    /// Checks an arithmetic text of the command (or of an unquoted body).
+    pub(super) fn check_arith(&mut self, a: &Arith, prog: &Prog<'_>, in_body: Option<usize>) {
+        if !self.checking {
+            return;
+        }
+        let b = in_body.is_some();
+        let mut worst = None;
+        for n in &a.names {
+            worst = worst.max(self.arith_taint(&self.var(n), b, 0));
+        }
+        for p in &a.params {
+            let v = self.param_val(p, prog);
+            worst = worst.max(self.arith_taint(&v, b, 0));
+        }
+        for s in &a.substs {
+            let v = self.subst_out.get(s).cloned().unwrap_or_else(Val::opaque);
+            if v.heredoc() {
+                worst = worst.max(self.arith_taint(&v, b, 0));
+            }
+        }
+        if let Some(t) = worst.filter(|t| b || *t >= Taint::Opaque) {
+            self.effect(Effect::Flow {
+                at: a.at,
+                taint: t,
+                what: "arithmetic, which evaluates the names and subscripts in a value",
+                in_body,
+            });
+        }
+        for s in &a.subscripts {
+            self.check_arith(s, prog, in_body);
+        }
+    }
+
+    /// Checks a value used as a variable's name (`${!x}`, `declare -n`, `unset`,
+    /// `[[ -v ]]`): a subscript in it is evaluated.
+    pub(super) fn check_name(
+        &mut self,
+        v: &Val,
+        at: u32,
+        in_body: Option<usize>,
+        what: &'static str,
+    ) {
+        if !self.checking {
+            return;
+        }
+        let b = in_body.is_some();
+        let mut worst = None;
+        if v.live_text() {
+            worst = Some(Taint::Body);
+        } else if v.opaque {
+            worst = Some(Taint::Opaque);
+        }
+        for s in &v.statics {
+            if let Some(open) = s.iter().position(|&c| c == b'[') {
+                let a = word::arith(&Text::command(&s[open + 1..s.len().saturating_sub(1)]), &());
+                worst = worst.max(self.static_arith_taint(&a, b, 1, true));
+            }
+        }
+        if let Some(t) = worst.filter(|t| b || *t >= Taint::Opaque) {
+            self.effect(Effect::Flow {
+                at,
+                taint: t,
+                what,
+                in_body,
+            });
+        }
+    }
+
+    /// Checks text the shell runs as code (`eval`, `trap`, a command name, a callback).
+    pub(super) fn check_code(&mut self, v: &Val, at: u32, what: &'static str) -> bool {
+        if v.heredoc() {
+            self.effect(Effect::Flow {
+                at,
+                taint: Taint::Body,
+                what,
+                in_body: None,
+            });
+            return true;
+        }
+        false
+    }
+
+    /// The evaluating contexts inside a word: arithmetic, subscripts, `${!x}`, `${x@P}`.
+    pub(super) fn check_word(&mut self, w: &WordInfo, prog: &Prog<'_>) {
+        if !self.checking {
+            return;
+        }
+        for a in w.ariths() {
+            self.check_arith(a, prog, None);
+        }
+        for p in w.params() {
+            if p.indirect && p.op != ParamOp::Names {
+                let v = self.var(&p.name);
+                self.check_name(
+                    &v,
+                    p.at,
+                    None,
+                    "${!name}, which expands the variable a value names",
+                );
+            }
+            if p.op == ParamOp::Prompt {
+                let v = self.var(&p.name);
+                if v.live_text() || v.opaque {
+                    self.effect(Effect::Flow {
+                        at: p.at,
+                        taint: if v.live_text() {
+                            Taint::Body
+                        } else {
+                            Taint::Opaque
+                        },
+                        what: "${name@P}, which runs the substitutions a value holds",
+                        in_body: None,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The assignments inside a word (`${x:=…}`, `$((x=…))`).
+    pub(super) fn word_assignments(&mut self, w: &WordInfo, prog: &Prog<'_>, at: u32, ctx: &Ctx) {
+        for p in w.params() {
+            if p.op == ParamOp::Assign && !p.indirect {
+                let v = self.param_val(p, prog);
+                let name = p.name.clone();
+                self.assign(&name, None, &v, at, ctx, prog);
+            }
+        }
+        for a in w.ariths() {
+            for n in a.assigned.clone() {
+                self.assign(&n, None, &Val::num(), at, ctx, prog);
+            }
+        }
+    }
+}

@@ -1,0 +1,962 @@
+//! The effects model: what the commands a reading saw can do beyond what their text shows,
+//! judged by what each builtin does with its arguments after expansion, never by how its
+//! name is spelled.
+//!
+//! It replays the grammar's events (`tree.rs`) as the shell would run them, with a model
+//! of the shell's state that only grows: the values variables can hold (joined over every
+//! assignment, whatever its order), the names the command rebinds (functions, `hash -p`,
+//! `BASH_CMDS`, aliases), and the points past which the guard cannot know the state. A
+//! value is a literal the command fixes, a number, the environment's (a variable the
+//! command never sets), opaque (command output, a file, a computed name), or heredoc text
+//! (a body, or the shell's own copy of the command text, `BASH_EXECUTION_STRING`, `$_`).
+//!
+//! It reports [`Effect`]s; the rules decide which deny:
+//! - a command whose effect on the reading or the state cannot be known (text run in this
+//!   shell that the command does not show, a command named at run time);
+//! - a change to how later lines are read that the reader does not follow;
+//! - a heredoc that reaches a command that may not be what it is named;
+//! - a value that reaches a context that evaluates it (arithmetic, a subscript, `${!x}`,
+//!   `eval`, a command name), with where it came from.
+mod builtins;
+mod context;
+mod program;
+mod state;
+mod value;
+
+use std::collections::HashMap;
+
+use super::text::Text;
+use super::tree::{Compound, RedirOp, Redirect, SimpleCommand};
+use super::word::{self, Arith, Param, ParamOp, Piece, WordInfo};
+use super::{Dialect, Reading, Shell};
+use builtins::{BASH_BUILTINS, ZSH_BUILTINS};
+use program::{Node, Prog, build};
+use value::{Val, Var};
+
+/// What a command can do that the reading of its text does not show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// A command whose effect the guard cannot know (text run in this shell that the
+    /// command does not show, a command named at run time): from command offset `from`
+    /// on, any command may be other than it reads.
+    Unknown {
+        at: u32,
+        from: u32,
+        what: &'static str,
+    },
+    /// A change to how the lines after it are read that the reader does not follow.
+    Unfollowed { at: u32, what: &'static str },
+    /// The heredoc whose operator is at `op` reaches a command (at `at`) that may not be
+    /// what it is named, or that turns it into a script.
+    Receiver {
+        op: u32,
+        at: u32,
+        what: &'static str,
+    },
+    /// A value reaches a context that evaluates it (at `at`).
+    Flow {
+        at: u32,
+        taint: Taint,
+        what: &'static str,
+        /// The context is in the unquoted body of this reading's heredoc number `n`.
+        in_body: Option<usize>,
+    },
+}
+
+/// Where a value that reaches an evaluating context comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Taint {
+    /// A value the command fixes, holding a substitution the evaluation runs.
+    Fixed,
+    /// The environment's value of a variable the command never sets.
+    Env,
+    /// A value the command does not fix: command output, a file, a computed name.
+    Opaque,
+    /// Heredoc text, or the shell's own copy of the command text.
+    Body,
+}
+
+impl Taint {
+    /// A few words for a person.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Taint::Fixed => "a value holding a substitution",
+            Taint::Env => "a value this command does not set",
+            Taint::Opaque => {
+                "a value this command does not fix (command output, a file, a computed name)"
+            }
+            Taint::Body => "heredoc text (or the shell's own copy of the command text)",
+        }
+    }
+}
+
+/// Most distinct literal values kept for one variable.
+const MAX_STATICS: usize = 8;
+/// Deepest nesting of `eval` texts and of variable lookups followed.
+const MAX_NEST: usize = 8;
+
+/// Where a command runs.
+#[derive(Clone, Debug)]
+struct Ctx {
+    /// What its standard input carries.
+    stdin: Val,
+    /// The operator of the heredoc that feeds it, when one does.
+    feeding: Option<u32>,
+    /// The start of the outermost loop or function around it: what it changes reaches
+    /// every command from there on.
+    scope: Option<u32>,
+    /// Inside a function body (run whenever the function is called).
+    in_function: bool,
+    /// Inside text run by `eval`, `trap` or `source` of a literal.
+    nested: usize,
+}
+
+impl Ctx {
+    fn from(&self, end: u32) -> u32 {
+        self.scope.unwrap_or(end)
+    }
+}
+
+/// Judges a reading's commands; appends the effects to `out.effects`.
+pub fn judge(out: &mut Reading, d: Dialect, text: &[u8]) {
+    let mut j = Judge::new(d, out.heredocs.is_empty());
+    {
+        let prog = build(text, &out.events, &out.heredocs);
+        j.run(&prog);
+    }
+    out.work = out.work.saturating_add(j.work);
+    if j.work_limit {
+        out.error = out.error.or(Some(super::ReadError {
+            cause: "work",
+            at: 0,
+            limit: true,
+            discard: false,
+        }));
+    }
+    out.effects.append(&mut j.effects);
+}
+
+struct Judge {
+    d: Dialect,
+    vars: HashMap<Vec<u8>, Var>,
+    changed: bool,
+    checking: bool,
+    /// Functions the command defines: name → offset of the definition.
+    functions: HashMap<Vec<u8>, u32>,
+    /// Names bound to other commands (`hash -p`, `BASH_CMDS`, aliases, `enable -f`):
+    /// name, from where, why.
+    rebinds: Vec<(Vec<u8>, u32, &'static str)>,
+    /// Any name may be bound elsewhere from here on (`command_not_found_handle`, a name
+    /// computed at run time), and why.
+    any_rebind: Option<(u32, &'static str)>,
+    /// `set -x` or `set -o xtrace`: PS4 is expanded before every command.
+    xtrace: Option<u32>,
+    /// Where each simple command starts.
+    starts: Vec<u32>,
+    /// What each substitution writes.
+    subst_out: HashMap<u32, Val>,
+    effects: Vec<Effect>,
+    no_heredoc: bool,
+    work: usize,
+    work_limit: bool,
+}
+
+impl Judge {
+    fn new(d: Dialect, no_heredoc: bool) -> Judge {
+        // `$_` holds, before the first command, what the shell that runs this one set.
+        let mut vars = HashMap::new();
+        vars.insert(
+            b"_".to_vec(),
+            Var {
+                val: Val::env(),
+                integer: false,
+            },
+        );
+        Judge {
+            d,
+            vars,
+            changed: false,
+            checking: false,
+            functions: HashMap::new(),
+            rebinds: Vec::new(),
+            any_rebind: None,
+            xtrace: None,
+            starts: Vec::new(),
+            subst_out: HashMap::new(),
+            effects: Vec::new(),
+            no_heredoc,
+            work: 0,
+            work_limit: false,
+        }
+    }
+
+    fn run(&mut self, prog: &Prog<'_>) {
+        let ctx = Ctx {
+            stdin: Val::opaque(),
+            feeding: None,
+            scope: None,
+            in_function: false,
+            nested: 0,
+        };
+        // Collect until the values settle (each pass can only add), then check.
+        for _ in 0..4 {
+            self.changed = false;
+            self.walk(prog, &prog.root, &ctx);
+            if !self.changed {
+                break;
+            }
+        }
+        self.checking = true;
+        self.walk(prog, &prog.root, &ctx);
+        self.startup_and_xtrace(prog);
+    }
+
+    fn effect(&mut self, e: Effect) {
+        if self.checking && !self.effects.contains(&e) {
+            self.effects.push(e);
+        }
+    }
+
+    fn spend(&mut self, n: usize) -> bool {
+        self.work = self.work.saturating_add(n);
+        if self.work > super::MAX_WORK {
+            self.work_limit = true;
+        }
+        !self.work_limit
+    }
+
+    // ---- the walk ----
+
+    fn walk(&mut self, prog: &Prog<'_>, nodes: &[(Node<'_>, bool)], ctx: &Ctx) -> Val {
+        let mut out = Val::default();
+        let mut prev = Val::default();
+        for (node, piped) in nodes {
+            if !self.spend(1) {
+                return out;
+            }
+            let c = if *piped {
+                let mut c = ctx.clone();
+                c.stdin = prev.clone();
+                c
+            } else {
+                ctx.clone()
+            };
+            let o = match node {
+                Node::Simple(cmd) => self.simple(prog, cmd, &c),
+                Node::Compound {
+                    kind,
+                    at,
+                    children,
+                    redirects,
+                } => self.compound(prog, kind, *at, children, redirects, &c),
+                Node::Arith(t) => {
+                    let a = word::arith(t, &prog.ends);
+                    for n in a.assigned.clone() {
+                        self.assign(&n, None, &Val::num(), a.at, &c, prog);
+                    }
+                    self.check_arith(&a, prog, None);
+                    Val::opaque()
+                }
+                Node::Cond(words) => {
+                    self.cond(prog, words, &c);
+                    Val::opaque()
+                }
+            };
+            out.join(&o);
+            prev = o;
+        }
+        out
+    }
+
+    fn subst(&mut self, prog: &Prog<'_>, at: u32, ctx: &Ctx) -> Val {
+        let Some(nodes) = prog.substs.get(&at) else {
+            return Val::opaque();
+        };
+        let mut v = self.walk(prog, nodes, ctx);
+        if v.statics.is_empty() && !v.heredoc() {
+            v = Val::opaque();
+        }
+        let entry = self.subst_out.entry(at).or_default();
+        if *entry != v {
+            *entry = v.clone();
+            self.changed = true;
+        }
+        v
+    }
+
+    fn cond(&mut self, prog: &Prog<'_>, words: &[super::lexer::Word], ctx: &Ctx) {
+        let infos: Vec<WordInfo> = words
+            .iter()
+            .map(|w| word::read(&w.text, &prog.ends))
+            .collect();
+        for i in &infos {
+            for s in i.substs() {
+                self.subst(prog, s, ctx);
+            }
+            self.word_assignments(i, prog, i.start, ctx);
+            self.check_word(i, prog);
+        }
+        let op = |k: usize| infos.get(k).and_then(WordInfo::value);
+        match infos.len() {
+            3 => {
+                let o = op(1).unwrap_or_default();
+                if matches!(
+                    o.as_slice(),
+                    b"-eq" | b"-ne" | b"-lt" | b"-le" | b"-gt" | b"-ge"
+                ) {
+                    for k in [0, 2] {
+                        self.arith_operand(&infos[k], prog);
+                    }
+                }
+                if o == b"=~" {
+                    let v = self.word_val(&infos[0], prog);
+                    self.assign_val(b"BASH_REMATCH", &v, false);
+                }
+            }
+            2 if op(0).as_deref() == Some(b"-v") => {
+                let v = self.word_val(&infos[1], prog);
+                self.check_name(
+                    &v,
+                    infos[1].start,
+                    None,
+                    "[[ -v ]], which evaluates a subscript",
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// A word evaluated as arithmetic (`[[ x -eq y ]]`, `let`, an integer value).
+    fn arith_operand(&mut self, w: &WordInfo, prog: &Prog<'_>) {
+        if !self.checking {
+            return;
+        }
+        let v = self.word_val(w, prog);
+        if let Some(t) = self
+            .arith_taint(&v, false, 0)
+            .filter(|t| *t >= Taint::Opaque)
+        {
+            self.effect(Effect::Flow {
+                at: w.start,
+                taint: t,
+                what: "arithmetic, which evaluates the names and subscripts in a value",
+                in_body: None,
+            });
+        }
+        if let Some(text) = w.value() {
+            let a = word::arith(&Text::command(&text), &());
+            if let Some(t) = self
+                .static_arith_taint(&a, false, 0, false)
+                .filter(|t| *t >= Taint::Opaque)
+            {
+                self.effect(Effect::Flow {
+                    at: w.start,
+                    taint: t,
+                    what: "arithmetic, which evaluates the names and subscripts in a value",
+                    in_body: None,
+                });
+            }
+        }
+    }
+
+    fn compound(
+        &mut self,
+        prog: &Prog<'_>,
+        kind: &Compound,
+        at: u32,
+        children: &[(Node<'_>, bool)],
+        redirects: &[&Redirect],
+        ctx: &Ctx,
+    ) -> Val {
+        let mut inner = ctx.clone();
+        self.redirect_input(prog, redirects.iter().copied(), &mut inner);
+        match kind {
+            Compound::Loop => inner.scope = Some(ctx.scope.unwrap_or(at)),
+            Compound::For(var, words) => {
+                inner.scope = Some(ctx.scope.unwrap_or(at));
+                let mut v = Val::default();
+                match words {
+                    Some(ws) => {
+                        for w in ws {
+                            let i = word::read(&w.text, &prog.ends);
+                            for s in i.substs() {
+                                self.subst(prog, s, ctx);
+                            }
+                            self.check_word(&i, prog);
+                            v.join(&self.word_val(&i, prog));
+                        }
+                    }
+                    None => v = self.var(b"@"),
+                }
+                if let Some(var) = var {
+                    let name = word::read(&var.text, &prog.ends).value();
+                    match name {
+                        Some(n) => self.assign(&n, None, &v, at, &inner, prog),
+                        None => self.assign_dynamic(&Val::opaque(), at, "a for loop's variable"),
+                    }
+                }
+            }
+            Compound::Function(name) => {
+                inner.scope = Some(ctx.scope.unwrap_or(at));
+                inner.in_function = true;
+                match word::read(&name.text, &prog.ends).value() {
+                    Some(n) => {
+                        if matches!(
+                            n.as_slice(),
+                            b"command_not_found_handle" | b"command_not_found_handler"
+                        ) {
+                            self.any(ctx.from(at), "a command_not_found_handle function");
+                        }
+                        if let std::collections::hash_map::Entry::Vacant(e) =
+                            self.functions.entry(n)
+                        {
+                            e.insert(at);
+                            self.changed = true;
+                        }
+                    }
+                    None => self.any(
+                        ctx.from(at),
+                        "a function whose name is computed at run time",
+                    ),
+                }
+            }
+            Compound::Group | Compound::Subshell | Compound::Coproc => {}
+        }
+        for r in redirects {
+            if let Some(t) = &r.target {
+                let i = word::read(&t.text, &prog.ends);
+                for s in i.substs() {
+                    self.subst(prog, s, ctx);
+                }
+                self.check_word(&i, prog);
+            }
+        }
+        let mut out = self.walk(prog, children, &inner);
+        if inner.stdin.heredoc() {
+            out.body = true;
+        }
+        out
+    }
+
+    /// The input a command's redirections give it.
+    fn redirect_input<'a>(
+        &mut self,
+        prog: &Prog<'_>,
+        redirects: impl Iterator<Item = &'a Redirect>,
+        ctx: &mut Ctx,
+    ) {
+        for r in redirects {
+            let fd0 = r.fd.as_deref().is_none_or(|f| f == b"0");
+            match r.op {
+                RedirOp::Heredoc => {
+                    let v = prog
+                        .heredocs
+                        .iter()
+                        .find(|h| h.op == r.at)
+                        .and_then(|h| {
+                            let (s, e) = (h.body.0 as usize, h.body.1 as usize);
+                            let text = prog.text.get(s..e.min(prog.text.len()))?;
+                            (h.quoted || h.body_eval.is_empty()).then(|| Val::text(text.to_vec()))
+                        })
+                        .unwrap_or_else(Val::body);
+                    if fd0 {
+                        ctx.stdin = v;
+                        ctx.feeding = Some(r.at);
+                    } else {
+                        ctx.stdin.join(&v);
+                        ctx.feeding.get_or_insert(r.at);
+                    }
+                }
+                RedirOp::HereString => {
+                    let v = r.target.as_ref().map_or_else(Val::opaque, |t| {
+                        self.word_val(&word::read(&t.text, &prog.ends), prog)
+                    });
+                    if v.heredoc() {
+                        ctx.feeding.get_or_insert(r.at);
+                    }
+                    if fd0 {
+                        ctx.stdin = v;
+                    } else {
+                        ctx.stdin.join(&v);
+                    }
+                }
+                RedirOp::Input if fd0 => {
+                    let v = r.target.as_ref().map_or_else(Val::opaque, |t| {
+                        let i = word::read(&t.text, &prog.ends);
+                        // `< <(…)`: what the process substitution writes.
+                        let mut v = Val::opaque();
+                        for s in i.substs() {
+                            if let Some(o) = self.subst_out.get(&s) {
+                                v.join(o);
+                            }
+                        }
+                        v
+                    });
+                    ctx.stdin = v;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Whether a later simple command exists after `end`.
+    fn later_command(&self, end: u32) -> bool {
+        self.starts.iter().any(|&s| s >= end)
+    }
+
+    fn simple(&mut self, prog: &Prog<'_>, c: &SimpleCommand, ctx: &Ctx) -> Val {
+        if !self.checking && !self.starts.contains(&c.at) {
+            self.starts.push(c.at);
+        }
+        let infos: Vec<WordInfo> = c
+            .words
+            .iter()
+            .map(|w| word::read(&w.text, &prog.ends))
+            .collect();
+        if !self.spend(infos.len() + 1) {
+            return Val::opaque();
+        }
+        // The input the command runs with.
+        let mut here = ctx.clone();
+        self.redirect_input(prog, c.redirects.iter(), &mut here);
+        // Substitutions run first, with the command's input.
+        for i in &infos {
+            for s in i.substs() {
+                self.subst(prog, s, &here);
+            }
+        }
+        for r in &c.redirects {
+            if let Some(t) = &r.target
+                && r.op != RedirOp::Heredoc
+            {
+                let i = word::read(&t.text, &prog.ends);
+                for s in i.substs() {
+                    self.subst(prog, s, ctx);
+                }
+                self.check_word(&i, prog);
+            }
+        }
+        let n_assign = c
+            .words
+            .iter()
+            .take_while(|w| word::assignment(&w.text, &prog.ends).is_some())
+            .count();
+        for (w, i) in c.words.iter().zip(&infos) {
+            self.word_assignments(i, prog, w.start, ctx);
+            self.check_word(i, prog);
+        }
+        for w in &c.words[..n_assign] {
+            if let Some(a) = word::assignment(&w.text, &prog.ends) {
+                let v = self.word_val(&a.value, prog);
+                self.assign(&a.name, a.subscript.as_ref(), &v, w.start, ctx, prog);
+            }
+        }
+        // Unquoted heredoc bodies are expanded when the command runs.
+        for r in &c.redirects {
+            if r.op == RedirOp::Heredoc {
+                self.body(prog, r.at, ctx);
+            }
+        }
+        let words = &infos[n_assign..];
+        let out = self.command(prog, c, words, ctx, &here);
+        if let Some(last) = infos.last() {
+            let v = self.word_val(last, prog);
+            self.assign_val(b"_", &v, false);
+        }
+        let mut out = out;
+        let body_words = infos.iter().any(|i| self.word_val(i, prog).heredoc());
+        if here.stdin.heredoc() || body_words {
+            // `cat` with no file writes its input as it is; anything else writes text made
+            // from it that the guard does not know.
+            let plain_cat = words
+                .first()
+                .and_then(WordInfo::value)
+                .is_some_and(|n| n == b"cat")
+                && words[1..]
+                    .iter()
+                    .all(|w| w.value().as_deref() == Some(b"-"))
+                && !body_words;
+            if plain_cat {
+                out.join(&here.stdin);
+            } else {
+                out.body = true;
+            }
+        }
+        out
+    }
+
+    /// An unquoted heredoc body's expansions, evaluated when its command runs.
+    fn body(&mut self, prog: &Prog<'_>, op: u32, ctx: &Ctx) {
+        let Some((index, h)) = prog.heredocs.iter().enumerate().find(|(_, h)| h.op == op) else {
+            return;
+        };
+        if h.quoted {
+            return;
+        }
+        for piece in &h.body_eval {
+            match piece {
+                Piece::Param(p) => {
+                    let mut params = Vec::new();
+                    collect_params(p, &mut params);
+                    for q in params {
+                        if q.op == ParamOp::Assign && !q.indirect {
+                            let v = self.param_val(q, prog);
+                            let name = q.name.clone();
+                            self.assign(&name, None, &v, q.at, ctx, prog);
+                        }
+                        if q.indirect && q.op != ParamOp::Names {
+                            let v = self.var(&q.name);
+                            self.check_name(
+                                &v,
+                                q.at,
+                                Some(index),
+                                "${!name} in an unquoted heredoc body, which expands the variable a value names",
+                            );
+                        }
+                        if let Some(s) = &q.subscript {
+                            self.check_arith(s, prog, Some(index));
+                        }
+                        for s in &q.slice {
+                            self.check_arith(s, prog, Some(index));
+                        }
+                    }
+                }
+                Piece::Arith(a) => {
+                    for n in a.assigned.clone() {
+                        self.assign(&n, None, &Val::num(), a.at, ctx, prog);
+                    }
+                    self.check_arith(a, prog, Some(index));
+                }
+                Piece::Subst(_) | Piece::Lit(_) => {}
+            }
+        }
+    }
+
+    /// The command after its assignments: its name resolved, then what it does.
+    fn command(
+        &mut self,
+        prog: &Prog<'_>,
+        c: &SimpleCommand,
+        words: &[WordInfo],
+        ctx: &Ctx,
+        here: &Ctx,
+    ) -> Val {
+        let mut i = 0;
+        let mut exec = false;
+        let mut bypass_functions = false;
+        let zsh = self.d.shell == Shell::Zsh;
+        let name = loop {
+            let Some(w) = words.get(i) else {
+                if exec {
+                    self.exec_redirects(c);
+                }
+                return Val::opaque();
+            };
+            let v = self.word_val(w, prog);
+            if v.heredoc() {
+                self.check_code(
+                    &v,
+                    w.start,
+                    "a command name, which runs heredoc text as a command",
+                );
+                self.receiver_unknown(c, here);
+                return Val::body();
+            }
+            let Some(name) = v.single().map(<[u8]>::to_vec) else {
+                if v.only_env() && w.pieces.len() == 1 {
+                    // `"$PYTHON"`: the environment's command.
+                    return Val::opaque();
+                }
+                self.unknown(c.at, ctx, "a command whose name is computed at run time");
+                self.receiver_unknown(c, here);
+                return Val::opaque();
+            };
+            match name.as_slice() {
+                b"builtin" => {
+                    i += 1;
+                    if words.get(i).and_then(WordInfo::value).as_deref() == Some(b"--") {
+                        i += 1;
+                    }
+                }
+                b"command" => {
+                    i += 1;
+                    bypass_functions = true;
+                    while let Some(o) = words.get(i).and_then(WordInfo::value) {
+                        match o.as_slice() {
+                            b"-p" | b"-pp" => i += 1,
+                            b"--" => {
+                                i += 1;
+                                break;
+                            }
+                            o if o.starts_with(b"-") && o.len() > 1 => {
+                                // -v, -V: describe the name, run nothing.
+                                return Val::opaque();
+                            }
+                            _ => break,
+                        }
+                    }
+                }
+                b"exec" => {
+                    i += 1;
+                    exec = true;
+                    bypass_functions = true;
+                    while let Some(o) = words.get(i).and_then(WordInfo::value) {
+                        match o.as_slice() {
+                            b"-a" => i += 2,
+                            b"--" => {
+                                i += 1;
+                                break;
+                            }
+                            o if o.starts_with(b"-") && o.len() > 1 => i += 1,
+                            _ => break,
+                        }
+                    }
+                }
+                b"noglob" | b"nocorrect" | b"-" if zsh => i += 1,
+                _ => break name,
+            }
+        };
+        let args = &words[i + 1..];
+        let at = words.get(i).map_or(c.at, |w| w.start);
+        // The command reads a heredoc (its own, or one its input comes from).
+        if here.stdin.heredoc() {
+            let from_alias = c
+                .words
+                .get(c.words.len() - words.len() + i)
+                .is_some_and(|w| w.from_alias);
+            if from_alias {
+                let op = here.feeding.unwrap_or(c.at);
+                self.effect(Effect::Receiver {
+                    op,
+                    at: c.at,
+                    what: "the command that reads the heredoc comes from an alias this command defines",
+                });
+            }
+            self.check_receiver(&name, c, here, bypass_functions);
+        }
+        if !bypass_functions && self.functions.contains_key(&name) {
+            // A call: its arguments become the positional parameters.
+            let mut v = Val::default();
+            for a in args {
+                v.join(&self.word_val(a, prog));
+            }
+            for p in [
+                &b"@"[..],
+                b"*",
+                b"1",
+                b"2",
+                b"3",
+                b"4",
+                b"5",
+                b"6",
+                b"7",
+                b"8",
+                b"9",
+            ] {
+                self.assign_val(p, &v, false);
+            }
+            return Val::opaque();
+        }
+        let builtin = BASH_BUILTINS.contains(&name.as_slice())
+            || (zsh && ZSH_BUILTINS.contains(&name.as_slice()));
+        if !builtin {
+            // An external command: it cannot change this shell.
+            return Val::opaque();
+        }
+        self.builtin(prog, c, &name, args, at, ctx, here)
+    }
+
+    fn receiver_unknown(&mut self, c: &SimpleCommand, here: &Ctx) {
+        if here.stdin.heredoc() {
+            let op = here.feeding.unwrap_or(c.at);
+            self.effect(Effect::Receiver {
+                op,
+                at: c.at,
+                what: "the command that reads the heredoc is named at run time",
+            });
+        }
+    }
+
+    /// A command that reads heredoc text: is it what it is named?
+    fn check_receiver(
+        &mut self,
+        name: &[u8],
+        c: &SimpleCommand,
+        here: &Ctx,
+        bypass_functions: bool,
+    ) {
+        if !self.checking {
+            return;
+        }
+        let op = here.feeding.unwrap_or(c.at);
+        let pos = if here.in_function { u32::MAX } else { op };
+        if !bypass_functions && self.functions.contains_key(name) {
+            self.effect(Effect::Receiver {
+                op,
+                at: c.at,
+                what: "the command that reads the heredoc is a function this command defines",
+            });
+            return;
+        }
+        if let Some((_, _, why)) = self
+            .rebinds
+            .iter()
+            .find(|(n, from, _)| n == name && *from < pos)
+        {
+            let why = *why;
+            self.effect(Effect::Receiver {
+                op,
+                at: c.at,
+                what: why,
+            });
+            return;
+        }
+        if let Some((from, why)) = self.any_rebind
+            && from < pos
+        {
+            self.effect(Effect::Receiver {
+                op,
+                at: c.at,
+                what: why,
+            });
+        }
+    }
+
+    /// `exec` with redirections only: they stay for every later command.
+    fn exec_redirects(&mut self, c: &SimpleCommand) {
+        for r in &c.redirects {
+            if matches!(r.op, RedirOp::Heredoc | RedirOp::HereString) && self.later_command(c.end) {
+                self.effect(Effect::Receiver {
+                    op: r.at,
+                    at: c.at,
+                    what: "exec makes the heredoc the input of every later command",
+                });
+            }
+        }
+    }
+}
+
+/// Every offset of an effect moved to `at` (an effect found in text `eval` runs).
+fn pin(e: Effect, at: u32) -> Effect {
+    match e {
+        Effect::Unknown { what, .. } => Effect::Unknown { at, from: at, what },
+        Effect::Unfollowed { what, .. } => Effect::Unfollowed { at, what },
+        Effect::Receiver { what, .. } => Effect::Receiver { op: at, at, what },
+        Effect::Flow { taint, what, .. } => Effect::Flow {
+            at,
+            taint,
+            what,
+            in_body: None,
+        },
+    }
+}
+
+fn collect_params<'a>(p: &'a Param, out: &mut Vec<&'a Param>) {
+    out.push(p);
+    if let Some(a) = &p.arg {
+        out.extend(a.params());
+    }
+}
+
+/// `name[sub]` → (`name`, `sub`).
+fn split_subscript(s: &[u8]) -> (&[u8], Option<&[u8]>) {
+    match s.iter().position(|&c| c == b'[') {
+        Some(open) if s.last() == Some(&b']') => (&s[..open], Some(&s[open + 1..s.len() - 1])),
+        _ => (s, None),
+    }
+}
+
+/// A literal subscript key (`BASH_CMDS[cat]`).
+fn static_key(a: &Arith) -> Option<Vec<u8>> {
+    if a.params.is_empty() && a.substs.is_empty() && !a.odd && a.names.len() == 1 {
+        a.names.first().cloned()
+    } else {
+        None
+    }
+}
+
+/// A word `name=…` whose name part is literal: the name, and the value's pieces.
+fn literal_prefix_assignment(w: &WordInfo) -> Option<(Vec<u8>, Vec<Piece>)> {
+    let Some(Piece::Lit(first)) = w.pieces.first() else {
+        return None;
+    };
+    let eq = first.iter().position(|&c| c == b'=')?;
+    let name = first[..eq]
+        .strip_suffix(b"+")
+        .unwrap_or(&first[..eq])
+        .to_vec();
+    let mut rest = vec![Piece::Lit(first[eq + 1..].to_vec())];
+    rest.extend(w.pieces.iter().skip(1).cloned());
+    Some((name, rest))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn effects(cmd: &str, shell: Shell) -> Vec<Effect> {
+        super::super::read(cmd, Dialect::new(shell)).effects
+    }
+
+    fn has(cmd: &str, f: impl Fn(&Effect) -> bool) -> bool {
+        effects(cmd, Shell::Bash52).iter().any(f)
+    }
+
+    #[test]
+    fn a_quoted_heredoc_given_to_a_rebound_name_is_a_receiver() {
+        let recv = |e: &Effect| matches!(e, Effect::Receiver { .. });
+        assert!(has("hash -p /bin/bash cat\ncat <<'EOF'\nx\nEOF\n", recv));
+        assert!(has("cat() { bash; }\ncat <<'EOF'\nx\nEOF\n", recv));
+        assert!(has("BASH_CMDS[cat]=/bin/bash\ncat <<'EOF'\nx\nEOF\n", recv));
+        assert!(has(
+            "command_not_found_handle() { bash; }\nxx <<'EOF'\nx\nEOF\n",
+            recv
+        ));
+        assert!(has("exec <<'EOF'\nx\nEOF\nbash\n", recv));
+        assert!(!has("cat <<'EOF'\nx\nEOF\n", recv));
+        assert!(!has("f() { :; }\ncat <<'EOF'\nx\nEOF\n", recv));
+    }
+
+    #[test]
+    fn heredoc_text_that_reaches_an_evaluating_context_is_a_flow() {
+        let body = |e: &Effect| {
+            matches!(
+                e,
+                Effect::Flow {
+                    taint: Taint::Body,
+                    ..
+                }
+            )
+        };
+        assert!(has("read -r v <<'EOF'\na[$(x)]\nEOF\necho $((v))\n", body));
+        assert!(has(
+            "v=$(cat <<'EOF'\na[$(x)]\nEOF\n)\n[[ $v -eq 0 ]]\n",
+            body
+        ));
+        // Known heredoc text that holds nothing to run is a plain value there.
+        assert!(!has("v=$(cat <<'EOF'\n1\nEOF\n)\n[[ $v -eq 0 ]]\n", body));
+        assert!(has("v=$(cat <<'EOF'\nx\nEOF\n)\neval \"$v\"\n", body));
+        assert!(has(
+            ": \"$(cat <<'EOF'\na[$(x)]\nEOF\n)\"\necho ${!_}\n",
+            body
+        ));
+        assert!(!has("echo ${!_}\n", body));
+        assert!(has(
+            "cat <<EOF\n$(( ${BASH_EXECUTION_STRING#*@} ))\nEOF\n",
+            body
+        ));
+        assert!(!has("read -r v <<'EOF'\nx\nEOF\necho \"$v\"\n", body));
+    }
+
+    #[test]
+    fn unknown_text_run_in_this_shell_is_unknown() {
+        let unknown = |e: &Effect| matches!(e, Effect::Unknown { .. });
+        assert!(has("eval \"$(ssh-agent -s)\"\n", unknown));
+        assert!(has(". <(printf x)\n", unknown));
+        assert!(has("source .venv/bin/activate\n", unknown));
+        assert!(has("\"${a}as\" x=y\n", unknown));
+        assert!(!has("eval 'echo hi'\n", unknown));
+        assert!(!has("trap 'rm -f \"$tmp\"' EXIT\n", unknown));
+        assert!(!has("printf -v stamp '%(%F)T' -1\n", unknown));
+    }
+}

@@ -1,0 +1,146 @@
+//! What commands change in the model's state: variables (and the special ones that change
+//! how the shell reads or runs commands), names bound elsewhere, and the points past which
+//! the state cannot be known.
+
+use super::builtins::plain_locale;
+use super::value::Val;
+use super::{Ctx, Effect, Judge, Prog, Taint, static_key};
+use crate::shell::Shell;
+use crate::shell::word::Arith;
+
+impl Judge {
+    // ---- assignments ----
+
+    /// An assignment to `name` (static) of `val`, by any route.
+    pub(super) fn assign(
+        &mut self,
+        name: &[u8],
+        subscript: Option<&Arith>,
+        val: &Val,
+        at: u32,
+        ctx: &Ctx,
+        prog: &Prog<'_>,
+    ) {
+        if let Some(a) = subscript {
+            self.check_arith(a, prog, None);
+        }
+        let integer = self.vars.get(name).is_some_and(|v| v.integer);
+        if integer {
+            let taint = self.arith_taint(val, false, 0);
+            if let Some(t) = taint.filter(|t| *t >= Taint::Opaque) {
+                self.effect(Effect::Flow {
+                    at,
+                    taint: t,
+                    what: "an integer variable, whose assignments are evaluated as arithmetic",
+                    in_body: None,
+                });
+            }
+        }
+        let from = ctx.from(at);
+        match name {
+            b"POSIXLY_CORRECT" => self.effect(Effect::Unfollowed {
+                at,
+                what: "POSIXLY_CORRECT, which turns POSIX mode (and alias expansion) on",
+            }),
+            b"BASH_COMPAT" => self.effect(Effect::Unfollowed {
+                at,
+                what: "BASH_COMPAT, which makes bash read later lines as an older version",
+            }),
+            b"BASH_ALIASES" if self.d.shell != Shell::Zsh => self.effect(Effect::Unfollowed {
+                at,
+                what: "an alias defined through BASH_ALIASES",
+            }),
+            b"options" if self.d.shell == Shell::Zsh => self.effect(Effect::Unfollowed {
+                at,
+                what: "a zsh option set through $options",
+            }),
+            b"BASH_CMDS" | b"commands" | b"functions" => {
+                if name != b"BASH_CMDS" && self.d.shell != Shell::Zsh {
+                    // Plain variables in bash.
+                } else {
+                    let key = subscript.and_then(static_key);
+                    match key {
+                        Some(k) => self.rebind(k, from, "a command bound through BASH_CMDS"),
+                        None => {
+                            self.any(from, "names bound through BASH_CMDS at run time");
+                        }
+                    }
+                }
+            }
+            b"BASH_ENV" | b"ENV" | b"ZDOTDIR" if !self.no_heredoc => self.startup(at),
+            b"LC_ALL" | b"LC_CTYPE" | b"LANG" => {
+                let plain = !val.heredoc()
+                    && !val.opaque
+                    && !val.env
+                    && val.statics.iter().all(|s| plain_locale(s));
+                if !plain {
+                    self.effect(Effect::Unfollowed {
+                        at,
+                        what: "a locale whose multibyte characters bash may read differently",
+                    });
+                }
+            }
+            _ => {}
+        }
+        self.assign_val(name, val, false);
+    }
+
+    /// An assignment to a name computed at run time: it may set anything.
+    pub(super) fn assign_dynamic(&mut self, target: &Val, at: u32, what: &'static str) {
+        self.check_name(target, at, None, what);
+        self.effect(Effect::Unfollowed {
+            at,
+            what: "an assignment to a variable whose name is computed at run time (it can define aliases or bind commands)",
+        });
+    }
+
+    pub(super) fn rebind(&mut self, name: Vec<u8>, from: u32, why: &'static str) {
+        if !self
+            .rebinds
+            .iter()
+            .any(|(n, f, _)| *n == name && *f <= from)
+        {
+            self.rebinds.push((name, from, why));
+            self.changed = true;
+        }
+    }
+
+    pub(super) fn any(&mut self, from: u32, why: &'static str) {
+        if self.any_rebind.is_none_or(|(f, _)| from < f) {
+            self.any_rebind = Some((from, why));
+            self.changed = true;
+        }
+    }
+
+    pub(super) fn unknown(&mut self, at: u32, ctx: &Ctx, what: &'static str) {
+        let from = ctx.from(at);
+        self.effect(Effect::Unknown { at, from, what });
+    }
+
+    pub(super) fn startup(&mut self, at: u32) {
+        self.effect(Effect::Receiver {
+            op: at,
+            at,
+            what: "a child shell runs the startup file named here (BASH_ENV, ENV, ZDOTDIR), which a heredoc of this command may have written",
+        });
+    }
+
+    pub(super) fn startup_and_xtrace(&mut self, prog: &Prog<'_>) {
+        if let Some(at) = self.xtrace {
+            let v = self.var(b"PS4");
+            if v.live_text() || v.opaque {
+                self.effect(Effect::Flow {
+                    at,
+                    taint: if v.live_text() {
+                        Taint::Body
+                    } else {
+                        Taint::Opaque
+                    },
+                    what: "PS4 with set -x, which expands the prompt before every command",
+                    in_body: None,
+                });
+            }
+        }
+        let _ = prog;
+    }
+}

@@ -1,0 +1,329 @@
+//! Values in the effects model: what a variable or a word can hold, joined over every
+//! way it is assigned, and the shell's own variables that hold numbers or the command's
+//! text.
+
+use super::{Judge, MAX_NEST, MAX_STATICS, Prog};
+use crate::shell::word::{Param, ParamOp, Piece, WordInfo};
+
+/// The values a variable or a word can have.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Val {
+    pub(super) statics: Vec<Vec<u8>>,
+    pub(super) num: bool,
+    pub(super) env: bool,
+    pub(super) opaque: bool,
+    /// Heredoc text the guard cannot see whole (an unquoted body's expansion, text a
+    /// command made of a body, the shell's copy of the command text).
+    pub(super) body: bool,
+    /// Quoted heredoc bodies the value is a piece of (`read v <<'EOF'`, `$(cat <<'EOF' …)`):
+    /// known text, judged by what it holds.
+    pub(super) texts: Vec<Vec<u8>>,
+}
+
+impl Val {
+    pub(super) fn lit(v: Vec<u8>) -> Val {
+        Val {
+            statics: vec![v],
+            ..Val::default()
+        }
+    }
+    pub(super) fn num() -> Val {
+        Val {
+            num: true,
+            ..Val::default()
+        }
+    }
+    pub(super) fn env() -> Val {
+        Val {
+            env: true,
+            ..Val::default()
+        }
+    }
+    pub(super) fn opaque() -> Val {
+        Val {
+            opaque: true,
+            ..Val::default()
+        }
+    }
+    pub(super) fn body() -> Val {
+        Val {
+            body: true,
+            ..Val::default()
+        }
+    }
+
+    pub(super) fn text(t: Vec<u8>) -> Val {
+        Val {
+            texts: vec![t],
+            ..Val::default()
+        }
+    }
+
+    /// Heredoc text, known or not.
+    pub(super) fn heredoc(&self) -> bool {
+        self.body || !self.texts.is_empty()
+    }
+
+    /// Heredoc text that may hold a substitution (unknown text, or known text holding
+    /// substitution syntax): what evaluating it can run.
+    pub(super) fn live_text(&self) -> bool {
+        self.body
+            || self
+                .texts
+                .iter()
+                .any(|t| t.iter().any(|&c| matches!(c, b'$' | b'`')))
+    }
+
+    pub(super) fn join(&mut self, o: &Val) {
+        self.num |= o.num;
+        self.env |= o.env;
+        self.opaque |= o.opaque;
+        self.body |= o.body;
+        for s in &o.statics {
+            if !self.statics.contains(s) {
+                self.statics.push(s.clone());
+            }
+        }
+        if self.statics.len() > MAX_STATICS {
+            self.statics.clear();
+            self.opaque = true;
+        }
+        for t in &o.texts {
+            if !self.texts.contains(t) {
+                self.texts.push(t.clone());
+            }
+        }
+        if self.texts.len() > MAX_STATICS {
+            self.texts.clear();
+            self.body = true;
+        }
+    }
+
+    /// The one literal it can be.
+    pub(super) fn single(&self) -> Option<&[u8]> {
+        match self.statics.as_slice() {
+            [s] if !self.num && !self.env && !self.opaque && !self.heredoc() => Some(s),
+            _ => None,
+        }
+    }
+
+    pub(super) fn only_env(&self) -> bool {
+        self.env && !self.num && !self.opaque && !self.heredoc() && self.statics.is_empty()
+    }
+}
+
+/// What the model knows of one variable.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Var {
+    pub(super) val: Val,
+    /// `declare -i`: assignments are evaluated as arithmetic.
+    pub(super) integer: bool,
+}
+
+/// Shell variables whose values hold the command's own text (or text the shell took
+/// from it): a payload written as data in a quoted heredoc is in them.
+pub(super) const COMMAND_TEXT_VARIABLES: [&[u8]; 16] = [
+    b"BASH_EXECUTION_STRING",
+    b"BASH_COMMAND",
+    b"BASH_ARGV",
+    b"BASH_ARGV0",
+    b"0",
+    b"BASH_SOURCE",
+    b"FUNCNAME",
+    b"COMP_LINE",
+    b"COMP_WORDS",
+    b"READLINE_LINE",
+    b"ZSH_EXECUTION_STRING",
+    b"ZSH_ARGZERO",
+    b"ZSH_SCRIPT",
+    b"funcstack",
+    b"history",
+    b"historywords",
+];
+
+/// Shell variables that hold numbers.
+pub(super) const NUMERIC_VARIABLES: [&[u8]; 24] = [
+    b"?",
+    b"$",
+    b"!",
+    b"#",
+    b"-",
+    b"RANDOM",
+    b"SRANDOM",
+    b"LINENO",
+    b"SECONDS",
+    b"BASHPID",
+    b"PPID",
+    b"UID",
+    b"EUID",
+    b"EPOCHSECONDS",
+    b"EPOCHREALTIME",
+    b"PIPESTATUS",
+    b"BASH_SUBSHELL",
+    b"SHLVL",
+    b"OPTIND",
+    b"BASH_LINENO",
+    b"BASH_ARGC",
+    b"HISTCMD",
+    b"GROUPS",
+    b"COLUMNS",
+];
+
+impl Judge {
+    // ---- values ----
+
+    pub(super) fn var(&self, name: &[u8]) -> Val {
+        if let Some(v) = self.vars.get(name) {
+            return v.val.clone();
+        }
+        if COMMAND_TEXT_VARIABLES.contains(&name) {
+            Val::body()
+        } else if NUMERIC_VARIABLES.contains(&name) {
+            Val::num()
+        } else {
+            Val::env()
+        }
+    }
+
+    pub(super) fn assign_val(&mut self, name: &[u8], val: &Val, integer: bool) {
+        let entry = self.vars.entry(name.to_vec()).or_default();
+        let before = (entry.val.clone(), entry.integer);
+        entry.val.join(val);
+        entry.integer |= integer;
+        if (entry.val.clone(), entry.integer) != before {
+            self.changed = true;
+        }
+    }
+
+    /// The value of `${!x}` when `x` holds `v`.
+    pub(super) fn indirect(&self, v: &Val, depth: usize) -> Val {
+        let mut out = Val::default();
+        if v.heredoc() {
+            out.body = true;
+        }
+        if v.opaque || v.env {
+            out.opaque = true;
+        }
+        if v.num {
+            out.join(&Val::env());
+        }
+        for s in &v.statics {
+            let name = s.split(|&c| c == b'[').next().unwrap_or(s);
+            if depth < MAX_NEST && crate::shell::lexer::legal_identifier(name) {
+                out.join(&self.var(name));
+            } else {
+                out.opaque = true;
+            }
+        }
+        out
+    }
+
+    pub(super) fn param_val(&self, p: &Param, prog: &Prog<'_>) -> Val {
+        let base = if p.indirect {
+            self.indirect(&self.var(&p.name), 0)
+        } else {
+            self.var(&p.name)
+        };
+        let arg = || {
+            p.arg
+                .as_ref()
+                .map_or_else(|| Val::lit(Vec::new()), |a| self.word_val(a, prog))
+        };
+        match p.op {
+            ParamOp::Plain | ParamOp::Error => base,
+            ParamOp::Length => Val::num(),
+            ParamOp::Names => Val::opaque(),
+            ParamOp::Default | ParamOp::Assign => {
+                let mut v = base;
+                v.join(&arg());
+                v
+            }
+            ParamOp::Alternate => {
+                let mut v = arg();
+                v.join(&Val::lit(Vec::new()));
+                v
+            }
+            ParamOp::Part | ParamOp::Prompt => {
+                if base.heredoc() || arg().heredoc() {
+                    Val::body()
+                } else if base.num && base.statics.is_empty() && !base.opaque && !base.env {
+                    Val::num()
+                } else {
+                    Val::opaque()
+                }
+            }
+        }
+    }
+
+    pub(super) fn word_val(&self, w: &WordInfo, prog: &Prog<'_>) -> Val {
+        if w.unread {
+            return Val::opaque();
+        }
+        if let Some(v) = w.value() {
+            return Val::lit(v);
+        }
+        let mut acc = Val::default();
+        let mut concat: Option<Vec<u8>> = Some(Vec::new());
+        let mut non_lit = 0usize;
+        let mut has_lit = false;
+        let mut all_num = true;
+        for piece in &w.pieces {
+            let v = match piece {
+                Piece::Lit(l) => {
+                    if let Some(c) = concat.as_mut() {
+                        c.extend_from_slice(l);
+                    }
+                    has_lit |= !l.is_empty();
+                    all_num &= l.iter().all(u8::is_ascii_digit);
+                    continue;
+                }
+                Piece::Param(p) => self.param_val(p, prog),
+                Piece::Subst(at) => self.subst_out.get(at).cloned().unwrap_or_else(Val::opaque),
+                Piece::Arith(_) => Val::num(),
+            };
+            non_lit += 1;
+            match (v.single(), concat.as_mut()) {
+                (Some(s), Some(c)) => c.extend_from_slice(s),
+                _ => concat = None,
+            }
+            all_num &= v.num && v.statics.is_empty() && !v.opaque && !v.env && !v.heredoc();
+            acc.join(&v);
+        }
+        if acc.body {
+            return Val::body();
+        }
+        if !acc.texts.is_empty() {
+            // A piece of heredoc text among other pieces: the literal pieces join the
+            // texts it may be made of.
+            let mut v = Val {
+                texts: acc.texts.clone(),
+                ..Val::default()
+            };
+            for piece in &w.pieces {
+                if let Piece::Lit(l) = piece
+                    && !l.is_empty()
+                {
+                    v.join(&Val::text(l.clone()));
+                }
+            }
+            v.num |= acc.num;
+            v.opaque |= acc.opaque || w.many;
+            return v;
+        }
+        if w.many || w.tilde {
+            let mut v = Val::opaque();
+            v.join(&acc);
+            return v;
+        }
+        if let Some(c) = concat {
+            return Val::lit(c);
+        }
+        if non_lit == 1 && !has_lit {
+            return acc;
+        }
+        if all_num {
+            return Val::num();
+        }
+        Val::opaque()
+    }
+}

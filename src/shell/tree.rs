@@ -1,0 +1,100 @@
+//! The commands a reading saw, recorded by the grammar as events in the order it reads
+//! them: simple commands with their words and redirections, where compound commands,
+//! function definitions and substitutions open and close, pipes between commands, and
+//! the arithmetic and `[[ ]]` texts the shell evaluates. The effects model
+//! (`effects.rs`) replays them to judge what each command can do.
+
+use super::lexer::Word;
+use super::text::Text;
+
+/// One thing the grammar read.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// A simple command, once its words and redirections are read.
+    Simple(SimpleCommand),
+    /// A compound command or a function definition opens at this command offset.
+    Open(Compound, u32),
+    /// The innermost open compound command closes at this command offset; the
+    /// [`Event::Redirect`]s right after it are its redirections.
+    Close(u32),
+    /// A redirection of the compound command that just closed.
+    Redirect(Redirect),
+    /// `|` or `|&`: the next command reads what the one before writes.
+    Pipe,
+    /// The program of a command substitution, backquoted command or process substitution
+    /// at this command offset starts.
+    SubstOpen(u32),
+    /// It ends; the offset is where the construct ends.
+    SubstClose(u32, u32),
+    /// The expression of `((…))` or `for ((…))`, which the shell evaluates.
+    Arith(Text<'static>),
+    /// The words of one `[[ ]]` term, operators included, in order.
+    Cond(Vec<Word>),
+    /// A top-level input unit ended (bash runs it before it reads the next).
+    Unit,
+}
+
+/// A compound command or a definition.
+#[derive(Clone, Debug)]
+pub enum Compound {
+    /// `{ …; }`, `( … )`, `if`, `case`, `[[ ]]`, `(( ))`: run once.
+    Group,
+    /// `( … )`: a subshell.
+    Subshell,
+    /// `while`, `until`, `select`, `for ((…))`: may run many times.
+    Loop,
+    /// `for NAME in WORDS`: the name and the words, when written.
+    For(Option<Word>, Option<Vec<Word>>),
+    /// `name () …` or `function name …`: its name as written.
+    Function(Word),
+    /// `coproc`.
+    Coproc,
+}
+
+/// A simple command: its words (assignments first), and its redirections.
+#[derive(Clone, Debug)]
+pub struct SimpleCommand {
+    /// Command offset of its first token.
+    pub at: u32,
+    /// Command offset where it ends.
+    pub end: u32,
+    pub words: Vec<Word>,
+    pub redirects: Vec<Redirect>,
+}
+
+/// One redirection.
+#[derive(Clone, Debug)]
+pub struct Redirect {
+    /// Command offset of the operator.
+    pub at: u32,
+    pub op: RedirOp,
+    /// The file descriptor written before the operator (`3<`, `{fd}>`), as written.
+    pub fd: Option<Vec<u8>>,
+    /// The target word (a file, a here-string's word, a heredoc's delimiter).
+    pub target: Option<Word>,
+}
+
+/// What a redirection does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RedirOp {
+    /// `<`.
+    Input,
+    /// `>`, `>>`, `>|`, `&>`, `&>>`, `<>`.
+    Output,
+    /// `<<`, `<<-`: the heredoc whose operator is at [`Redirect::at`].
+    Heredoc,
+    /// `<<<`.
+    HereString,
+    /// `<&`, `>&`.
+    Duplicate,
+}
+
+impl RedirOp {
+    /// Whether it gives the command's standard input (or another descriptor) text.
+    pub fn feeds_input(self) -> bool {
+        matches!(
+            self,
+            RedirOp::Heredoc | RedirOp::HereString | RedirOp::Input
+        )
+    }
+}

@@ -1,0 +1,1069 @@
+//! What a word of a command expands to, read statically: its literal pieces (quotes
+//! removed, `$'…'` decoded), the parameters it expands (with the operator applied), the
+//! substitutions and arithmetic it holds, and whether it can turn into other words (glob,
+//! brace expansion). The effects model decides from this what the word's value can be;
+//! nothing here runs or guesses a value.
+
+use super::text::Text;
+
+/// Most pieces or nesting read in one word; past it the word counts as unknown.
+const MAX_PIECES: usize = 4096;
+const MAX_DEPTH: usize = 64;
+
+/// A word, read.
+#[derive(Clone, Debug, Default)]
+pub struct WordInfo {
+    /// Command offsets of the word.
+    pub start: u32,
+    pub end: u32,
+    /// What it is made of, in order.
+    pub pieces: Vec<Piece>,
+    /// Unquoted glob characters or brace expansion: it may become other words.
+    pub many: bool,
+    /// A tilde the shell expands (`~`, `~user`).
+    pub tilde: bool,
+    /// The reading gave up on it (too long, too deep, not closed): its value is unknown.
+    pub unread: bool,
+}
+
+/// A piece of a word.
+#[derive(Clone, Debug)]
+pub enum Piece {
+    /// Text that stands for itself (quotes removed).
+    Lit(Vec<u8>),
+    /// `$name`, `${…}`.
+    Param(Param),
+    /// `$(…)`, `` `…` ``, `<(…)`, `>(…)`, bash 5.3 `${ …; }` at this command offset.
+    Subst(u32),
+    /// `$((…))`, `$[…]`.
+    Arith(Arith),
+}
+
+/// A parameter expansion.
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub at: u32,
+    /// An identifier, digits, or one special character (`@*#?-$!0_`).
+    pub name: Vec<u8>,
+    /// `${!name…}`: the value names the variable expanded.
+    pub indirect: bool,
+    pub op: ParamOp,
+    /// `${name[sub]}` with a subscript that is not `@` or `*`: evaluated.
+    pub subscript: Option<Arith>,
+    /// The word of `:-`, `:=`, `:+`, `:?` (and without the colon).
+    pub arg: Option<Box<WordInfo>>,
+    /// The offset and length of `${name:off:len}`.
+    pub slice: Vec<Arith>,
+}
+
+/// What a parameter expansion does with the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamOp {
+    /// `$x`, `${x}`.
+    Plain,
+    /// `${#x}`: a number.
+    Length,
+    /// `${x:-w}`, `${x-w}`: the value or the word.
+    Default,
+    /// `${x:=w}`, `${x=w}`: also assigns the word.
+    Assign,
+    /// `${x:+w}`, `${x+w}`: the word or nothing.
+    Alternate,
+    /// `${x:?w}`: the value (or an error).
+    Error,
+    /// Part of the value: `${x:1}`, `${x#p}`, `${x/p/r}`, case changes, `@` transforms.
+    Part,
+    /// `${x@P}`: prompt expansion of the value (it runs substitutions it holds).
+    Prompt,
+    /// `${!prefix*}`, `${!a[@]}`: names or keys.
+    Names,
+}
+
+/// An arithmetic text: the names it reads and assigns, and what it expands first.
+#[derive(Clone, Debug, Default)]
+pub struct Arith {
+    pub at: u32,
+    /// Identifiers read as variables (their values are evaluated in turn).
+    pub names: Vec<Vec<u8>>,
+    /// Identifiers assigned (`x=`, `x+=`, `x++`).
+    pub assigned: Vec<Vec<u8>>,
+    /// Parameter expansions inside, expanded before the evaluation.
+    pub params: Vec<Param>,
+    /// Substitutions inside.
+    pub substs: Vec<u32>,
+    /// Subscripts inside (`a[…]`), each evaluated too.
+    pub subscripts: Vec<Arith>,
+    /// Quotes, backslashes or backquotes the evaluation does not take as plain.
+    pub odd: bool,
+}
+
+/// An assignment word: `name=value`, `name+=value`, `name[sub]=value`, `name=(…)`.
+#[derive(Clone, Debug)]
+pub struct Assignment {
+    pub name: Vec<u8>,
+    pub subscript: Option<Arith>,
+    pub value: WordInfo,
+}
+
+/// Where each substitution in the text ends, by its start (command offsets): the reader
+/// keeps only `$(` and `)` of a program read at parse time.
+pub trait SubstEnds {
+    fn end_of(&self, at: u32) -> Option<u32>;
+}
+
+impl SubstEnds for () {
+    fn end_of(&self, _: u32) -> Option<u32> {
+        None
+    }
+}
+
+impl WordInfo {
+    /// The word's value when it is one known word: literal pieces only.
+    pub fn value(&self) -> Option<Vec<u8>> {
+        if self.many || self.tilde || self.unread {
+            return None;
+        }
+        let mut v = Vec::new();
+        for p in &self.pieces {
+            match p {
+                Piece::Lit(l) => v.extend_from_slice(l),
+                _ => return None,
+            }
+        }
+        Some(v)
+    }
+
+    /// Every parameter expansion in the word, nested ones included (in arguments,
+    /// subscripts, arithmetic).
+    pub fn params(&self) -> Vec<&Param> {
+        let mut out = Vec::new();
+        for p in &self.pieces {
+            match p {
+                Piece::Param(p) => collect_param(p, &mut out),
+                Piece::Arith(a) => collect_arith(a, &mut out),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Every arithmetic text the word evaluates: `$((…))`, subscripts, slice offsets,
+    /// nested ones included.
+    pub fn ariths(&self) -> Vec<&Arith> {
+        let mut out = Vec::new();
+        for p in &self.pieces {
+            match p {
+                Piece::Param(p) => param_ariths(p, &mut out),
+                Piece::Arith(a) => arith_ariths(a, &mut out),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Every substitution offset in the word, nested ones included.
+    pub fn substs(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        self.collect_substs(&mut out);
+        out
+    }
+
+    fn collect_substs(&self, out: &mut Vec<u32>) {
+        for p in &self.pieces {
+            match p {
+                Piece::Subst(at) => out.push(*at),
+                Piece::Param(p) => param_substs(p, out),
+                Piece::Arith(a) => arith_substs(a, out),
+                Piece::Lit(_) => {}
+            }
+        }
+    }
+}
+
+fn collect_param<'a>(p: &'a Param, out: &mut Vec<&'a Param>) {
+    out.push(p);
+    if let Some(a) = &p.arg {
+        out.extend(a.params());
+    }
+    if let Some(s) = &p.subscript {
+        collect_arith(s, out);
+    }
+    for s in &p.slice {
+        collect_arith(s, out);
+    }
+}
+
+fn collect_arith<'a>(a: &'a Arith, out: &mut Vec<&'a Param>) {
+    for p in &a.params {
+        collect_param(p, out);
+    }
+    for s in &a.subscripts {
+        collect_arith(s, out);
+    }
+}
+
+fn param_ariths<'a>(p: &'a Param, out: &mut Vec<&'a Arith>) {
+    if let Some(s) = &p.subscript {
+        arith_ariths(s, out);
+    }
+    for s in &p.slice {
+        arith_ariths(s, out);
+    }
+    if let Some(a) = &p.arg {
+        out.extend(a.ariths());
+    }
+}
+
+fn arith_ariths<'a>(a: &'a Arith, out: &mut Vec<&'a Arith>) {
+    out.push(a);
+    for p in &a.params {
+        param_ariths(p, out);
+    }
+    for s in &a.subscripts {
+        arith_ariths(s, out);
+    }
+}
+
+fn param_substs(p: &Param, out: &mut Vec<u32>) {
+    if let Some(a) = &p.arg {
+        a.collect_substs(out);
+    }
+    if let Some(s) = &p.subscript {
+        arith_substs(s, out);
+    }
+    for s in &p.slice {
+        arith_substs(s, out);
+    }
+}
+
+fn arith_substs(a: &Arith, out: &mut Vec<u32>) {
+    out.extend_from_slice(&a.substs);
+    for p in &a.params {
+        param_substs(p, out);
+    }
+    for s in &a.subscripts {
+        arith_substs(s, out);
+    }
+}
+
+/// Reads a word of a command as written (quotes kept).
+pub fn read(text: &Text<'_>, ends: &dyn SubstEnds) -> WordInfo {
+    let mut p = Parser {
+        t: text,
+        b: text.bytes(),
+        ends,
+        depth: 0,
+        keep: true,
+    };
+    let mut info = WordInfo {
+        start: text.origin(0),
+        end: text.origin(text.len().saturating_sub(1)).saturating_add(1),
+        ..WordInfo::default()
+    };
+    p.word(0, text.len(), Mode::Word, &mut info);
+    info
+}
+
+/// Reads an assignment word, when it is one.
+pub fn assignment(text: &Text<'_>, ends: &dyn SubstEnds) -> Option<Assignment> {
+    let b = text.bytes();
+    let eq = super::lexer::assignment(b, false)?;
+    let lhs = b[..eq].strip_suffix(b"+").unwrap_or(&b[..eq]);
+    let (name, subscript) = match lhs.iter().position(|&c| c == b'[') {
+        Some(open) if lhs.last() == Some(&b']') => {
+            let mut p = Parser {
+                t: text,
+                b,
+                ends,
+                depth: 0,
+                keep: true,
+            };
+            let a = p.arith(open + 1, lhs.len() - 1);
+            (lhs[..open].to_vec(), Some(a))
+        }
+        _ => (lhs.to_vec(), None),
+    };
+    let mut p = Parser {
+        t: text,
+        b,
+        ends,
+        depth: 0,
+        keep: true,
+    };
+    let mut value = WordInfo {
+        start: text.origin(eq + 1),
+        end: text.origin(b.len().saturating_sub(1)).saturating_add(1),
+        ..WordInfo::default()
+    };
+    let compound = b.get(eq + 1) == Some(&b'(') && b.last() == Some(&b')');
+    if compound {
+        p.word(eq + 2, b.len() - 1, Mode::Compound, &mut value);
+    } else {
+        p.word(eq + 1, b.len(), Mode::Assign, &mut value);
+    }
+    Some(Assignment {
+        name,
+        subscript,
+        value,
+    })
+}
+
+/// Reads arithmetic text (`((…))`, a `let` argument, an integer value).
+pub fn arith(text: &Text<'_>, ends: &dyn SubstEnds) -> Arith {
+    let mut p = Parser {
+        t: text,
+        b: text.bytes(),
+        ends,
+        depth: 0,
+        keep: true,
+    };
+    p.arith(0, text.len())
+}
+
+/// Reads text a shell expands like a double-quoted string whose quotes are literal (an
+/// unquoted heredoc body, a prompt string): its expansions only, not its literal text.
+pub fn document(text: &Text<'_>, ends: &dyn SubstEnds) -> WordInfo {
+    let mut p = Parser {
+        t: text,
+        b: text.bytes(),
+        ends,
+        depth: 0,
+        keep: false,
+    };
+    let mut info = WordInfo::default();
+    p.word(0, text.len(), Mode::Document, &mut info);
+    info
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// A word: quotes, escapes, globs.
+    Word,
+    /// Inside double quotes.
+    Dquote,
+    /// The value of an assignment: a word where `~` after `:` expands too.
+    Assign,
+    /// Inside `name=(…)`: several words; `[k]=` subscripts.
+    Compound,
+    /// A heredoc body: `\` escapes `$`, `` ` `` and `\` only; quotes are literal.
+    Document,
+}
+
+struct Parser<'a, 't> {
+    t: &'a Text<'t>,
+    b: &'a [u8],
+    ends: &'a dyn SubstEnds,
+    depth: usize,
+    /// Keep literal text (not needed where only the expansions matter).
+    keep: bool,
+}
+
+impl Parser<'_, '_> {
+    fn lit(&self, info: &mut WordInfo, c: u8) {
+        if !self.keep {
+            return;
+        }
+        if let Some(Piece::Lit(l)) = info.pieces.last_mut() {
+            l.push(c);
+        } else {
+            info.pieces.push(Piece::Lit(vec![c]));
+        }
+    }
+
+    fn push(info: &mut WordInfo, p: Piece) {
+        if info.pieces.len() >= MAX_PIECES {
+            info.unread = true;
+            return;
+        }
+        info.pieces.push(p);
+    }
+
+    /// Reads `from..to` in `mode` into `info`.
+    fn word(&mut self, from: usize, to: usize, mode: Mode, info: &mut WordInfo) {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            info.unread = true;
+            self.depth -= 1;
+            return;
+        }
+        let b = self.b;
+        let to = to.min(b.len());
+        let mut i = from;
+        let unquoted = matches!(mode, Mode::Word | Mode::Assign | Mode::Compound);
+        let mut at_start = true;
+        let mut brace_open = 0usize;
+        while i < to {
+            if mode == Mode::Compound && at_start && b[i] == b'[' {
+                // `[k]=v` in a compound assignment: the subscript is evaluated.
+                let close = bracket_end(b, i + 1, to);
+                if b.get(close) == Some(&b']') && b.get(close + 1) == Some(&b'=') {
+                    let a = self.arith(i + 1, close);
+                    Self::push(info, Piece::Arith(a));
+                    i = close + 2;
+                    at_start = false;
+                    continue;
+                }
+            }
+            let c = b[i];
+            let start_of_word = at_start;
+            at_start = false;
+            match c {
+                b'\\' => {
+                    let n = b.get(i + 1).copied();
+                    match (mode, n) {
+                        (_, Some(b'\n')) => i += 2,
+                        (Mode::Dquote, Some(n)) if !matches!(n, b'$' | b'`' | b'"' | b'\\') => {
+                            self.lit(info, b'\\');
+                            i += 1;
+                        }
+                        (Mode::Document, Some(n)) if !matches!(n, b'$' | b'`' | b'\\') => {
+                            self.lit(info, b'\\');
+                            i += 1;
+                        }
+                        (_, Some(n)) => {
+                            self.lit(info, n);
+                            i += 2;
+                        }
+                        (_, None) => {
+                            self.lit(info, b'\\');
+                            i += 1;
+                        }
+                    }
+                }
+                b'\'' if unquoted => {
+                    let end = memchr::memchr(b'\'', &b[i + 1..to]).map_or(to, |p| i + 1 + p);
+                    if end >= to {
+                        info.unread = true;
+                    }
+                    for &q in &b[i + 1..end.min(to)] {
+                        self.lit(info, q);
+                    }
+                    if b[i + 1..end.min(to)].is_empty() {
+                        // `''` is an empty word, not nothing.
+                        Self::push(info, Piece::Lit(Vec::new()));
+                    }
+                    i = end + 1;
+                }
+                b'"' if unquoted => {
+                    let end = dquote_end(b, i + 1, to);
+                    if end > to {
+                        info.unread = true;
+                    }
+                    if end == i + 2 {
+                        Self::push(info, Piece::Lit(Vec::new()));
+                    }
+                    self.word(i + 1, end.saturating_sub(1).min(to), Mode::Dquote, info);
+                    i = end;
+                }
+                b'`' => {
+                    let end = backquote_end(b, i + 1, to);
+                    Self::push(info, Piece::Subst(self.t.origin(i)));
+                    i = end;
+                }
+                b'$' => i = self.dollar(i, to, mode, info),
+                b'<' | b'>' if unquoted && b.get(i + 1) == Some(&b'(') => {
+                    let at = self.t.origin(i);
+                    Self::push(info, Piece::Subst(at));
+                    i = self.skip_subst(at, i + 2, to);
+                }
+                b'*' | b'?' | b'[' if unquoted => {
+                    info.many = true;
+                    self.lit(info, c);
+                    i += 1;
+                }
+                b'{' if unquoted => {
+                    brace_open += 1;
+                    self.lit(info, c);
+                    i += 1;
+                }
+                b',' if unquoted && brace_open > 0 => {
+                    info.many = true;
+                    self.lit(info, c);
+                    i += 1;
+                }
+                b'.' if unquoted && brace_open > 0 && b.get(i + 1) == Some(&b'.') => {
+                    info.many = true;
+                    self.lit(info, c);
+                    i += 1;
+                }
+                b'}' if unquoted => {
+                    brace_open = brace_open.saturating_sub(1);
+                    self.lit(info, c);
+                    i += 1;
+                }
+                b'~' if (mode == Mode::Word && start_of_word)
+                    || (mode == Mode::Assign
+                        && (i == from || matches!(b.get(i.wrapping_sub(1)), Some(b':')))) =>
+                {
+                    info.tilde = true;
+                    self.lit(info, c);
+                    i += 1;
+                }
+                b' ' | b'\t' | b'\n' if mode == Mode::Compound => {
+                    at_start = true;
+                    self.lit(info, c);
+                    i += 1;
+                }
+                _ => {
+                    self.lit(info, c);
+                    i += 1;
+                }
+            }
+        }
+        self.depth -= 1;
+    }
+
+    /// The `$` at `i`: gives where reading goes on.
+    fn dollar(&mut self, i: usize, to: usize, mode: Mode, info: &mut WordInfo) -> usize {
+        let b = self.b;
+        let at = self.t.origin(i);
+        let unquoted = matches!(mode, Mode::Word | Mode::Assign | Mode::Compound);
+        match b.get(i + 1).copied() {
+            Some(b'\'') if unquoted => {
+                let (decoded, end) = ansi_c(b, i + 2, to);
+                if end > to {
+                    info.unread = true;
+                }
+                if decoded.is_empty() {
+                    Self::push(info, Piece::Lit(Vec::new()));
+                }
+                for c in decoded {
+                    self.lit(info, c);
+                }
+                end
+            }
+            Some(b'"') if unquoted => {
+                let end = dquote_end(b, i + 2, to);
+                if end > to {
+                    info.unread = true;
+                }
+                if end == i + 3 {
+                    Self::push(info, Piece::Lit(Vec::new()));
+                }
+                self.word(i + 2, end.saturating_sub(1).min(to), Mode::Dquote, info);
+                end
+            }
+            Some(b'(') if b.get(i + 2) == Some(&b'(') && self.ends.end_of(at).is_none() => {
+                let end = paren_end(b, i + 2, to);
+                let a = self.arith(i + 3, end.saturating_sub(2).max(i + 3));
+                Self::push(info, Piece::Arith(a));
+                end
+            }
+            Some(b'(') => {
+                Self::push(info, Piece::Subst(at));
+                self.skip_subst(at, i + 2, to)
+            }
+            Some(b'[') => {
+                let end = bracket_end(b, i + 2, to);
+                let a = self.arith(i + 2, end);
+                Self::push(info, Piece::Arith(a));
+                end + 1
+            }
+            Some(b'{') => {
+                if b.get(i + 2).copied().is_some_and(super::lexer::funsub_char)
+                    && self.ends.end_of(at).is_some()
+                {
+                    Self::push(info, Piece::Subst(at));
+                    return self.skip_subst(at, i + 2, to);
+                }
+                let end = brace_end(b, i + 2, to);
+                if end > to {
+                    info.unread = true;
+                }
+                let p = self.brace(at, i + 2, end.saturating_sub(1).min(to));
+                Self::push(info, Piece::Param(p));
+                end
+            }
+            Some(c) if super::lexer::legal_variable_starter(c) => {
+                let mut j = i + 1;
+                while j < to && super::lexer::legal_variable_char(b[j]) {
+                    j += 1;
+                }
+                Self::push(info, Piece::Param(plain(at, b[i + 1..j].to_vec())));
+                j
+            }
+            Some(c) if c.is_ascii_digit() || b"@*#?-$!_".contains(&c) => {
+                Self::push(info, Piece::Param(plain(at, vec![c])));
+                i + 2
+            }
+            _ => {
+                self.lit(info, b'$');
+                i + 1
+            }
+        }
+    }
+
+    /// Skips the program of the substitution at `at` whose text starts at `from`.
+    fn skip_subst(&self, at: u32, from: usize, to: usize) -> usize {
+        if let Some(end) = self.ends.end_of(at) {
+            let mut j = from;
+            while j < to && self.t.origin(j) < end.saturating_sub(1) {
+                j += 1;
+            }
+            // Past the closing `)` or `}`.
+            return (j + 1).min(to.max(from));
+        }
+        paren_end(self.b, from, to)
+    }
+
+    /// The inside of `${…}` at `from..to`; its words keep their literal text.
+    fn brace(&mut self, at: u32, from: usize, to: usize) -> Param {
+        let keep = std::mem::replace(&mut self.keep, true);
+        let p = self.brace_inside(at, from, to);
+        self.keep = keep;
+        p
+    }
+
+    fn brace_inside(&mut self, at: u32, from: usize, to: usize) -> Param {
+        let b = self.b;
+        let mut p = plain(at, Vec::new());
+        let mut i = from;
+        if b.get(i) == Some(&b'#') && i + 1 < to {
+            // `${#x}`; `${#}` alone is the count.
+            p.op = ParamOp::Length;
+            i += 1;
+        } else if b.get(i) == Some(&b'!') && i + 1 < to {
+            p.indirect = true;
+            i += 1;
+        }
+        let name_start = i;
+        if i < to && super::lexer::legal_variable_starter(b[i]) {
+            while i < to && super::lexer::legal_variable_char(b[i]) {
+                i += 1;
+            }
+        } else if i < to && b[i].is_ascii_digit() {
+            while i < to && b[i].is_ascii_digit() {
+                i += 1;
+            }
+        } else if i < to && b"@*#?-$!_0".contains(&b[i]) {
+            i += 1;
+        }
+        p.name = b[name_start..i].to_vec();
+        if b.get(i) == Some(&b'[') {
+            let close = bracket_end(b, i + 1, to);
+            let sub = &b[(i + 1).min(close)..close];
+            if p.indirect && matches!(sub, b"@" | b"*") {
+                p.op = ParamOp::Names;
+            } else if !matches!(sub, b"@" | b"*") {
+                p.subscript = Some(self.arith(i + 1, close));
+            }
+            i = close + 1;
+        }
+        if i >= to {
+            return p;
+        }
+        if p.indirect && matches!(b[i], b'*' | b'@') && i + 1 == to {
+            p.op = ParamOp::Names;
+            p.indirect = false;
+            return p;
+        }
+        let c = b[i];
+        let colon = c == b':';
+        let op_at = if colon { i + 1 } else { i };
+        match b.get(op_at).copied() {
+            Some(o @ (b'-' | b'=' | b'+' | b'?')) => {
+                if colon && p.op == ParamOp::Length {
+                    p.op = ParamOp::Part;
+                }
+                p.op = match o {
+                    b'-' => ParamOp::Default,
+                    b'=' => ParamOp::Assign,
+                    b'+' => ParamOp::Alternate,
+                    _ => ParamOp::Error,
+                };
+                let mut arg = WordInfo {
+                    start: self.t.origin(op_at + 1),
+                    end: self.t.origin(to),
+                    ..WordInfo::default()
+                };
+                self.word(op_at + 1, to, Mode::Word, &mut arg);
+                p.arg = Some(Box::new(arg));
+            }
+            _ if colon => {
+                // `${x:off:len}`.
+                p.op = ParamOp::Part;
+                let mut j = i + 1;
+                let mut k = j;
+                let mut depth = 0usize;
+                while k < to {
+                    match b[k] {
+                        b'(' | b'[' | b'{' => depth += 1,
+                        b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+                        b':' if depth == 0 => {
+                            p.slice.push(self.arith(j, k));
+                            j = k + 1;
+                        }
+                        _ => {}
+                    }
+                    k += 1;
+                }
+                p.slice.push(self.arith(j, to));
+            }
+            Some(b'@') if b.get(op_at + 1) == Some(&b'P') => p.op = ParamOp::Prompt,
+            _ => {
+                p.op = ParamOp::Part;
+                // The pattern and replacement are expanded words.
+                let mut arg = WordInfo::default();
+                self.word(i, to, Mode::Word, &mut arg);
+                p.arg = Some(Box::new(arg));
+            }
+        }
+        p
+    }
+
+    /// Arithmetic text at `from..to`.
+    fn arith(&mut self, from: usize, to: usize) -> Arith {
+        let b = self.b;
+        let to = to.min(b.len());
+        let mut a = Arith {
+            at: self.t.origin(from),
+            ..Arith::default()
+        };
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            a.odd = true;
+            self.depth -= 1;
+            return a;
+        }
+        let mut i = from;
+        while i < to {
+            let c = b[i];
+            if c.is_ascii_digit() {
+                // A number, `16#ff` and `0x1f` included.
+                while i < to && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'#' | b'_' | b'@'))
+                {
+                    i += 1;
+                }
+                continue;
+            }
+            if super::lexer::legal_variable_starter(c) {
+                let s = i;
+                while i < to && super::lexer::legal_variable_char(b[i]) {
+                    i += 1;
+                }
+                let name = b[s..i].to_vec();
+                let mut j = i;
+                if b.get(j) == Some(&b'[') {
+                    let close = bracket_end(b, j + 1, to);
+                    let sub = self.arith(j + 1, close);
+                    a.subscripts.push(sub);
+                    j = close + 1;
+                    i = j;
+                }
+                while j < to && matches!(b[j], b' ' | b'\t' | b'\n') {
+                    j += 1;
+                }
+                let assigns = match (b.get(j), b.get(j + 1)) {
+                    (Some(b'='), n) => n != Some(&b'='),
+                    (Some(b'+' | b'-'), Some(n)) if *n == b[j] => true,
+                    (Some(b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'^' | b'|'), Some(b'=')) => {
+                        true
+                    }
+                    (Some(b'<'), Some(b'<')) | (Some(b'>'), Some(b'>')) => {
+                        b.get(j + 2) == Some(&b'=')
+                    }
+                    _ => false,
+                };
+                let before = b[from..s]
+                    .iter()
+                    .rev()
+                    .find(|c| !matches!(c, b' ' | b'\t' | b'\n'));
+                let pre_inc = b[from..s].ends_with(b"++") || b[from..s].ends_with(b"--");
+                if assigns || (pre_inc && before.is_some()) {
+                    a.assigned.push(name.clone());
+                }
+                a.names.push(name);
+                continue;
+            }
+            match c {
+                b'$' => {
+                    let mut w = WordInfo::default();
+                    let next = self.dollar(i, to, Mode::Dquote, &mut w);
+                    for piece in w.pieces {
+                        match piece {
+                            Piece::Param(p) => a.params.push(p),
+                            Piece::Subst(s) => a.substs.push(s),
+                            Piece::Arith(x) => a.subscripts.push(x),
+                            Piece::Lit(_) => {}
+                        }
+                    }
+                    i = next.max(i + 1);
+                }
+                b'`' => {
+                    a.substs.push(self.t.origin(i));
+                    a.odd = true;
+                    i = backquote_end(b, i + 1, to);
+                }
+                b'\'' | b'"' | b'\\' => {
+                    a.odd = true;
+                    i += 1;
+                }
+                _ => i += 1,
+            }
+        }
+        self.depth -= 1;
+        a
+    }
+}
+
+fn plain(at: u32, name: Vec<u8>) -> Param {
+    Param {
+        at,
+        name,
+        indirect: false,
+        op: ParamOp::Plain,
+        subscript: None,
+        arg: None,
+        slice: Vec::new(),
+    }
+}
+
+/// Past the `"` closing a double-quoted part whose inside starts at `from`.
+fn dquote_end(b: &[u8], from: usize, to: usize) -> usize {
+    let mut i = from;
+    while i < to {
+        match b[i] {
+            b'\\' => i += 2,
+            b'"' => return i + 1,
+            b'`' => i = backquote_end(b, i + 1, to),
+            b'$' if b.get(i + 1) == Some(&b'(') => i = paren_end(b, i + 2, to),
+            b'$' if b.get(i + 1) == Some(&b'{') => i = brace_end(b, i + 2, to),
+            _ => i += 1,
+        }
+    }
+    to + 1
+}
+
+/// Past the backquote closing one whose inside starts at `from`.
+fn backquote_end(b: &[u8], from: usize, to: usize) -> usize {
+    let mut i = from;
+    while i < to {
+        match b[i] {
+            b'\\' => i += 2,
+            b'`' => return i + 1,
+            _ => i += 1,
+        }
+    }
+    to
+}
+
+/// Past the `)` closing a `(` whose inside starts at `from`, quotes and nesting followed.
+fn paren_end(b: &[u8], from: usize, to: usize) -> usize {
+    let mut depth = 1usize;
+    let mut i = from;
+    while i < to {
+        match b[i] {
+            b'\\' => i += 1,
+            b'\'' => i = memchr::memchr(b'\'', &b[i + 1..to]).map_or(to, |p| i + 1 + p),
+            b'"' => i = dquote_end(b, i + 1, to).saturating_sub(1),
+            b'`' => i = backquote_end(b, i + 1, to).saturating_sub(1),
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    to
+}
+
+/// Past the `}` closing a `${` whose inside starts at `from`.
+fn brace_end(b: &[u8], from: usize, to: usize) -> usize {
+    let mut depth = 1usize;
+    let mut i = from;
+    while i < to {
+        match b[i] {
+            b'\\' => i += 1,
+            b'\'' => i = memchr::memchr(b'\'', &b[i + 1..to]).map_or(to, |p| i + 1 + p),
+            b'"' => i = dquote_end(b, i + 1, to).saturating_sub(1),
+            b'`' => i = backquote_end(b, i + 1, to).saturating_sub(1),
+            b'$' if b.get(i + 1) == Some(&b'(') => i = paren_end(b, i + 2, to).saturating_sub(1),
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    to + 1
+}
+
+/// The `]` closing a `[` whose inside starts at `from` (its index; `to` when none).
+fn bracket_end(b: &[u8], from: usize, to: usize) -> usize {
+    let mut depth = 1usize;
+    let mut i = from;
+    while i < to {
+        match b[i] {
+            b'\\' => i += 1,
+            b'[' => depth += 1,
+            b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    to
+}
+
+/// Decodes `$'…'` from its inside at `from` as bash's `ansicstr` does; gives the bytes and
+/// the index past the closing quote.
+fn ansi_c(b: &[u8], from: usize, to: usize) -> (Vec<u8>, usize) {
+    let mut out = Vec::new();
+    let mut i = from;
+    while i < to {
+        let c = b[i];
+        if c == b'\'' {
+            return (out, i + 1);
+        }
+        if c != b'\\' {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        i += 1;
+        let Some(&e) = b.get(i).filter(|_| i < to) else {
+            out.push(b'\\');
+            break;
+        };
+        i += 1;
+        match e {
+            b'a' => out.push(7),
+            b'b' => out.push(8),
+            b'e' | b'E' => out.push(27),
+            b'f' => out.push(12),
+            b'n' => out.push(b'\n'),
+            b'r' => out.push(b'\r'),
+            b't' => out.push(b'\t'),
+            b'v' => out.push(11),
+            b'\\' | b'\'' | b'"' | b'?' => out.push(e),
+            b'0'..=b'7' => {
+                let mut v = u32::from(e - b'0');
+                let mut n = 1;
+                while n < 3 && i < to && (b'0'..=b'7').contains(&b[i]) {
+                    v = v * 8 + u32::from(b[i] - b'0');
+                    i += 1;
+                    n += 1;
+                }
+                out.push((v & 0xff) as u8);
+            }
+            b'x' | b'u' | b'U' => {
+                let max = match e {
+                    b'x' => 2,
+                    b'u' => 4,
+                    _ => 8,
+                };
+                let mut v: u32 = 0;
+                let mut n = 0;
+                while n < max && i < to && b[i].is_ascii_hexdigit() {
+                    v = v.saturating_mul(16).saturating_add(hex(b[i]));
+                    i += 1;
+                    n += 1;
+                }
+                if n == 0 {
+                    out.push(b'\\');
+                    out.push(e);
+                } else if e == b'x' {
+                    out.push((v & 0xff) as u8);
+                } else {
+                    let ch = char::from_u32(v).unwrap_or('\u{fffd}');
+                    let mut buf = [0u8; 4];
+                    out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+                }
+            }
+            b'c' => {
+                if let Some(&x) = b.get(i).filter(|_| i < to) {
+                    out.push(x.to_ascii_uppercase() & 0x1f);
+                    i += 1;
+                }
+            }
+            other => {
+                out.push(b'\\');
+                out.push(other);
+            }
+        }
+    }
+    (out, to + 1)
+}
+
+fn hex(c: u8) -> u32 {
+    match c {
+        b'0'..=b'9' => u32::from(c - b'0'),
+        b'a'..=b'f' => u32::from(c - b'a' + 10),
+        _ => u32::from(c.to_ascii_lowercase().wrapping_sub(b'a')) + 10,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(s: &str) -> Option<String> {
+        read(&Text::command(s.as_bytes()), &())
+            .value()
+            .map(|v| String::from_utf8_lossy(&v).into_owned())
+    }
+
+    #[test]
+    fn quotes_escapes_and_ansi_c_give_the_literal_value() {
+        assert_eq!(value("alias").as_deref(), Some("alias"));
+        assert_eq!(value("'al'ias").as_deref(), Some("alias"));
+        assert_eq!(value("\\alias").as_deref(), Some("alias"));
+        assert_eq!(value("a\"li\"as").as_deref(), Some("alias"));
+        assert_eq!(value("$'\\x61lias'").as_deref(), Some("alias"));
+        assert_eq!(value("$'\\141lias'").as_deref(), Some("alias"));
+        assert_eq!(value("$'\\u0061lias'").as_deref(), Some("alias"));
+        assert_eq!(value("''").as_deref(), Some(""));
+    }
+
+    #[test]
+    fn expansions_globs_and_braces_have_no_literal_value() {
+        for w in [
+            "${a}as",
+            "$a",
+            "al{ias,}",
+            "al*s",
+            "~/x",
+            "$(echo alias)",
+            "`x`",
+        ] {
+            assert_eq!(value(w), None, "{w}");
+        }
+    }
+
+    #[test]
+    fn parameters_with_operators_and_arithmetic_names_are_read() {
+        let w = read(&Text::command(b"${x:-$HOME/a}$((i+1))${a[j]}"), &());
+        let names: Vec<String> = w
+            .params()
+            .iter()
+            .map(|p| String::from_utf8_lossy(&p.name).into_owned())
+            .collect();
+        assert_eq!(names, ["x", "HOME", "a"]);
+        let arith_names: Vec<Vec<Vec<u8>>> = w.ariths().iter().map(|a| a.names.clone()).collect();
+        assert!(arith_names.contains(&vec![b"i".to_vec()]));
+        assert!(arith_names.contains(&vec![b"j".to_vec()]));
+    }
+
+    #[test]
+    fn assignments_are_split_into_name_subscript_and_value() {
+        let a = assignment(&Text::command(b"BASH_ALIASES[c]='cat <<E'"), &()).unwrap();
+        assert_eq!(a.name, b"BASH_ALIASES");
+        assert!(a.subscript.is_some());
+        assert_eq!(a.value.value().as_deref(), Some(&b"cat <<E"[..]));
+        let a = assignment(&Text::command(b"x+=1"), &()).unwrap();
+        assert_eq!(a.name, b"x");
+        assert!(assignment(&Text::command(b"1x=2"), &()).is_none());
+    }
+}
