@@ -249,10 +249,11 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
 /// that runs on): the body starts lines later than the operator's line ends, and the lines
 /// between, which an author takes for the first body lines, are code in every shell.
 fn operator_line_findings(bytes: &[u8], intended: &Reading, findings: &mut Vec<Finding>) {
+    // Other heredocs' bodies and closing lines, and their operators with their words.
     let mut covered: Vec<(u32, u32)> = intended
         .heredocs
         .iter()
-        .flat_map(|h| std::iter::once(h.body).chain(h.closer))
+        .flat_map(|h| [h.body, (h.op, h.word.1)].into_iter().chain(h.closer))
         .filter(|(s, e)| s < e)
         .collect();
     covered.sort_unstable();
@@ -281,7 +282,7 @@ fn operator_line_findings(bytes: &[u8], intended: &Reading, findings: &mut Vec<F
             if at < gap_end
                 && let Some(k) = bytes[at..gap_end]
                     .iter()
-                    .position(|&c| !c.is_ascii_whitespace() && !b")}`;&|".contains(&c))
+                    .position(|&c| !c.is_ascii_whitespace() && !b")}]`;&|\"'".contains(&c))
             {
                 word_at = Some(at + k);
                 break;

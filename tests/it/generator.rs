@@ -308,10 +308,24 @@ pub enum Shape {
     HereString,
     CommentAfter,
     EmptyLineBefore,
+    AliasNoShopt,
+    AliasSpelled,
+    AliasViaEval,
+    AliasComment,
+    HashReceiver,
+    FunctionReceiver,
+    ExecInput,
+    ReadArith,
+    SubstArith,
+    IndirectFlow,
+    EvalFlow,
+    LastArgIndirect,
+    UnknownBefore,
+    OperatorLineJoined,
 }
 
 impl Shape {
-    pub const ALL: [Shape; 59] = [
+    pub const ALL: [Shape; 73] = [
         Shape::Plain,
         Shape::ToFile,
         Shape::RedirectFirst,
@@ -371,6 +385,20 @@ impl Shape {
         Shape::HereString,
         Shape::CommentAfter,
         Shape::EmptyLineBefore,
+        Shape::AliasNoShopt,
+        Shape::AliasSpelled,
+        Shape::AliasViaEval,
+        Shape::AliasComment,
+        Shape::HashReceiver,
+        Shape::FunctionReceiver,
+        Shape::ExecInput,
+        Shape::ReadArith,
+        Shape::SubstArith,
+        Shape::IndirectFlow,
+        Shape::EvalFlow,
+        Shape::LastArgIndirect,
+        Shape::UnknownBefore,
+        Shape::OperatorLineJoined,
     ];
 
     /// Shapes whose heredocs sit at the top level or in compound commands.
@@ -415,7 +443,7 @@ pub struct Case {
 const WORDS: [&str; 6] = ["EOF", "END-X", "_1", "EOS", "Z9", "E.O"];
 
 /// Body atoms: (text, label). `D` stands for the delimiter word.
-const ATOMS: [(&str, &str); 62] = [
+const ATOMS: [(&str, &str); 64] = [
     ("plain text", "text"),
     ("it's \"quoted\"", "quotes"),
     ("# hash", "hash"),
@@ -481,6 +509,8 @@ const ATOMS: [(&str, &str); 62] = [
     ("x # ) canary", "comment-paren"),
     ("(( 1 << 2 ))", "shift-text"),
     ("<<X", "operator-text"),
+    ("a[$(canary)]", "subscript-subst"),
+    ("a[\\$(canary)]", "subscript-escaped-subst"),
 ];
 
 fn heredoc(rng: &mut Rng, labels: &mut Vec<&'static str>) -> Heredoc {
@@ -590,6 +620,10 @@ impl Case {
                 | Shape::InDefaultValue
                 | Shape::ArrayAssign
                 | Shape::ArraySubscript
+                | Shape::SubstArith
+                | Shape::IndirectFlow
+                | Shape::EvalFlow
+                | Shape::LastArgIndirect
         )
     }
 
@@ -685,6 +719,20 @@ impl Case {
             Shape::HereString => format!("cat <<< x {o0}\n{b0}"),
             Shape::CommentAfter => format!("cat {o0} # note )\n{b0}"),
             Shape::EmptyLineBefore => format!("\n\ncat {o0}\n{b0}"),
+            Shape::AliasNoShopt => format!("alias c='cat {o0}'\nc\n{b0}"),
+            Shape::AliasSpelled => format!("command -p \\alias c='cat {o0}'\nc\n{b0}"),
+            Shape::AliasViaEval => format!("eval \"alias c='cat {o0}'\"\nc\n{b0}"),
+            Shape::AliasComment => format!("alias c='cat #'\nc {o0}\n{b0}"),
+            Shape::HashReceiver => format!("hash -p /bin/sh cat\ncat {o0}\n{b0}"),
+            Shape::FunctionReceiver => format!("cat() {{ /bin/sh; }}\ncat {o0}\n{b0}"),
+            Shape::ExecInput => format!("exec {o0}\n{b0}/bin/sh"),
+            Shape::ReadArith => format!("read -r v {o0}\n{b0}: $((v))"),
+            Shape::SubstArith => format!("v=$(cat {o0}\n{b0})\n[[ $v -eq 0 ]]"),
+            Shape::IndirectFlow => format!("v=$(cat {o0}\n{b0})\n: \"${{!v}}\""),
+            Shape::EvalFlow => format!("eval \"$(cat {o0}\n{b0})\""),
+            Shape::LastArgIndirect => format!(": \"$(cat {o0}\n{b0})\"\ncat <<X\n${{!_}}\nX"),
+            Shape::UnknownBefore => format!("eval \"$(printf %s true)\"\ncat {o0}\n{b0}"),
+            Shape::OperatorLineJoined => format!("cat {o0} \\\n{b0}"),
         }
     }
 }

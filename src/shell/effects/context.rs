@@ -12,7 +12,7 @@ impl Judge {
     /// The worst taint a value evaluated as arithmetic can bring (its literal values are
     /// evaluated in turn: names are looked up, subscripts expanded).
     pub(super) fn arith_taint(&self, v: &Val, in_body: bool, depth: usize) -> Option<Taint> {
-        if v.live_text() {
+        if v.body {
             return Some(Taint::Body);
         }
         let mut worst = None;
@@ -23,11 +23,12 @@ impl Judge {
             return worst.max(Some(Taint::Opaque));
         }
         for t in &v.texts {
-            // Known heredoc text without `$` or backquotes: its names are looked up.
+            // Known heredoc text: what it holds is judged as a literal would be (a
+            // substitution runs only inside a subscript; names are looked up).
             let a = word::arith(&Text::command(t), &());
             if self
                 .static_arith_taint(&a, in_body, depth + 1, false)
-                .is_some_and(|t| t >= Taint::Opaque)
+                .is_some()
             {
                 return Some(Taint::Body);
             }
@@ -116,10 +117,19 @@ impl Judge {
         }
         let b = in_body.is_some();
         let mut worst = None;
-        if v.live_text() {
+        if v.body {
             worst = Some(Taint::Body);
         } else if v.opaque {
             worst = Some(Taint::Opaque);
+        }
+        for t in &v.texts {
+            // Known heredoc text names a variable: a subscript in it is evaluated.
+            if t.contains(&b'[') {
+                let a = word::arith(&Text::command(t), &());
+                if self.static_arith_taint(&a, b, 1, false).is_some() {
+                    worst = worst.max(Some(Taint::Body));
+                }
+            }
         }
         for s in &v.statics {
             if let Some(open) = s.iter().position(|&c| c == b'[') {

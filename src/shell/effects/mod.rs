@@ -577,7 +577,7 @@ impl Judge {
                     .all(|w| w.value().as_deref() == Some(b"-"))
                 && !body_words;
             if plain_cat {
-                out.join(&here.stdin);
+                out = here.stdin.clone();
             } else {
                 out.body = true;
             }
