@@ -83,7 +83,10 @@ pub fn read(bytes: &[u8]) -> Read<'_> {
         return failed(err("empty event", "stdin was empty"));
     }
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    let wire = match de.deserialize_any(TopVisitor).and_then(|w| de.end().map(|()| w)) {
+    let wire = match de
+        .deserialize_any(TopVisitor)
+        .and_then(|w| de.end().map(|()| w))
+    {
         Ok(Some(wire)) => wire,
         Ok(None) => return failed(err("not an object", "the event is JSON but not an object")),
         Err(e) => {
@@ -123,18 +126,22 @@ pub fn read(bytes: &[u8]) -> Read<'_> {
         };
     }
     // tool_input before tool_name in the text: read now, from the slice kept.
-    let command = match (command, tool_input) {
-        (Some(read), _) => read,
-        (None, Some(raw)) => {
-            let mut de = serde_json::Deserializer::from_str(raw.get());
-            match de.deserialize_any(InputVisitor) {
-                Ok(read) => read,
-                Err(e) => Err(wire_error(&e)
-                    .unwrap_or_else(|| err("not json", format!("tool_input: {e}")))),
+    let command =
+        match (command, tool_input) {
+            (Some(read), _) => read,
+            (None, Some(raw)) => {
+                let mut de = serde_json::Deserializer::from_str(raw.get());
+                match de.deserialize_any(InputVisitor) {
+                    Ok(read) => read,
+                    Err(e) => Err(wire_error(&e)
+                        .unwrap_or_else(|| err("not json", format!("tool_input: {e}")))),
+                }
             }
-        }
-        (None, None) => Err(err("no tool_input", "the shell tool event has no tool_input")),
-    };
+            (None, None) => Err(err(
+                "no tool_input",
+                "the shell tool event has no tool_input",
+            )),
+        };
     Read {
         context,
         command: command.map(Some),
@@ -319,8 +326,7 @@ impl<'de> Visitor<'de> for TopVisitor {
                         // Not a shell tool (or not a string): never read.
                         Some(_) => {
                             map.next_value::<IgnoredAny>()?;
-                            wire.command =
-                                Some(Err(err("not read", "tool_input of another tool")));
+                            wire.command = Some(Err(err("not read", "tool_input of another tool")));
                         }
                         None => wire.tool_input = Some(map.next_value()?),
                     }

@@ -53,9 +53,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let checked = std::panic::catch_unwind(AssertUnwindSafe(|| {
-        heredoc_guard::check_event(&input)
-    }));
+    let checked = std::panic::catch_unwind(AssertUnwindSafe(|| heredoc_guard::check_event(&input)));
     match checked {
         Ok(result) => match result.verdict.into_denial() {
             None => ExitCode::SUCCESS,

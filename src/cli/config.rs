@@ -45,7 +45,10 @@ pub fn group(matcher: &str, handler: Value) -> Value {
 /// quoted binary path): the current one first.
 fn launcher_prefixes() -> [String; 2] {
     let strip = |full: String| full.strip_suffix("''").unwrap_or(&full).to_owned();
-    [strip(launcher("")), strip(LEGACY_LAUNCHER.replace("{binary}", "''"))]
+    [
+        strip(launcher("")),
+        strip(LEGACY_LAUNCHER.replace("{binary}", "''")),
+    ]
 }
 
 /// The launcher of releases before 0.2 (no word on a missing binary): still recognised, so

@@ -44,7 +44,10 @@ impl Filter {
             return false;
         }
         if let Some(dir) = &self.dir
-            && !e.cwd.as_deref().is_some_and(|c| Path::new(c).starts_with(dir))
+            && !e
+                .cwd
+                .as_deref()
+                .is_some_and(|c| Path::new(c).starts_with(dir))
         {
             return false;
         }
@@ -66,17 +69,14 @@ impl Filter {
 /// or time in RFC 3339 (`2026-12-01`, `2026-12-01T15:00Z`; UTC when no offset is given).
 pub fn parse_when(text: &str, now: i64) -> Result<i64, String> {
     let t = text.trim();
-    let unit = t
-        .char_indices()
-        .last()
-        .and_then(|(i, c)| match c {
-            's' => Some((i, 1_000)),
-            'm' => Some((i, 60_000)),
-            'h' => Some((i, 3_600_000)),
-            'd' => Some((i, 86_400_000)),
-            'w' => Some((i, 7 * 86_400_000)),
-            _ => None,
-        });
+    let unit = t.char_indices().last().and_then(|(i, c)| match c {
+        's' => Some((i, 1_000)),
+        'm' => Some((i, 60_000)),
+        'h' => Some((i, 3_600_000)),
+        'd' => Some((i, 86_400_000)),
+        'w' => Some((i, 7 * 86_400_000)),
+        _ => None,
+    });
     if let Some((i, ms)) = unit
         && let Ok(n) = t[..i].parse::<i64>()
     {
@@ -231,7 +231,11 @@ pub fn print(summary: &Summary, as_json: bool, out: &mut dyn Write) -> std::io::
     if !summary.last.is_empty() {
         writeln!(out, "\nlast {}:", summary.last.len())?;
         for e in &summary.last {
-            let cause = e.cause.as_ref().map(|c| format!(" ({c})")).unwrap_or_default();
+            let cause = e
+                .cause
+                .as_ref()
+                .map(|c| format!(" ({c})"))
+                .unwrap_or_default();
             writeln!(out, "  {}  {}{cause}", e.ts, e.rule)?;
             let mut from = Vec::new();
             if let Some(a) = &e.agent {

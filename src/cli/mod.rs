@@ -365,7 +365,9 @@ fn command_input(command: Option<String>) -> Result<String, String> {
         return Ok(c);
     }
     if std::io::stdin().is_terminal() {
-        return Err("no command: give it as an argument (in single quotes), or on stdin".to_owned());
+        return Err(
+            "no command: give it as an argument (in single quotes), or on stdin".to_owned(),
+        );
     }
     let mut bytes = Vec::new();
     let limit = limits::MAX_EVENT_BYTES as u64 + 1;

@@ -27,7 +27,11 @@ fn help_names_every_subcommand_exit_codes_the_ledger_and_gives_examples() {
         "XDG_STATE_HOME",
         "Examples:\n  heredoc-guard install claude",
     ] {
-        assert!(r.stdout.contains(needle), "help lacks {needle}: {}", r.stdout);
+        assert!(
+            r.stdout.contains(needle),
+            "help lacks {needle}: {}",
+            r.stdout
+        );
     }
     let r = run_with(&["install", "--help"], b"", &dir.path().join("l"));
     assert!(
@@ -60,10 +64,16 @@ fn a_mistake_in_a_known_subcommand_prints_clap_s_whole_message_and_records_nothi
     for (args, says) in [
         (&["install"][..], "Usage: heredoc-guard install <AGENT>"),
         (&["install", "vim"], "unrecognized subcommand 'vim'"),
-        (&["config"], "the following required arguments were not provided:\n  <AGENT>"),
+        (
+            &["config"],
+            "the following required arguments were not provided:\n  <AGENT>",
+        ),
         (&["config", "vim"], "invalid value 'vim' for '<AGENT>'"),
         (&["explain", "-c", "ls", "ls"], "cannot be used with"),
-        (&["doctor", "--bogus"], "unexpected argument '--bogus' found"),
+        (
+            &["doctor", "--bogus"],
+            "unexpected argument '--bogus' found",
+        ),
     ] {
         let r = run_with(args, b"{\"tool_name\":\"Write\"}", &ledger);
         assert_eq!(r.code, Some(2), "{args:?}: {r:?}");
@@ -199,8 +209,8 @@ fn tool_input_before_tool_name_is_read_all_the_same() {
 #[test]
 fn the_quick_start_demo_writes_no_record_to_the_user_s_ledger() {
     // The README's first command runs the sample event with the ledger moved into target/.
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .unwrap();
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let demo = readme
         .lines()
         .find(|l| l.contains("examples/event-deny.json"))
@@ -211,8 +221,11 @@ fn the_quick_start_demo_writes_no_record_to_the_user_s_ledger() {
     );
     let mut command = Command::new(guard_path());
     command.env("HEREDOC_GUARD_LEDGER", "/dev/null");
-    let event = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/event-deny.json"))
-        .unwrap();
+    let event = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/event-deny.json"
+    ))
+    .unwrap();
     let r = run_command(command, &event);
     assert!(deny_reason(&r).is_ok(), "{r:?}");
 }

@@ -56,7 +56,8 @@ fn install_claude_writes_the_launcher_with_on_failure_block_for_every_shell_tool
     let r = sb.run(&["install", "claude"]);
     assert_eq!(r.code, Some(0), "{r:?}");
     assert!(
-        r.stdout.contains("claude is not on PATH; the hook is written all the same"),
+        r.stdout
+            .contains("claude is not on PATH; the hook is written all the same"),
         "{}",
         r.stdout
     );
@@ -68,7 +69,10 @@ fn install_claude_writes_the_launcher_with_on_failure_block_for_every_shell_tool
 fn install_claude_says_whether_the_claude_code_found_honours_on_failure() {
     for (version, said) in [
         ("2.1.295 (Claude Code)", "Claude Code 2.1.295 ("),
-        ("2.1.294 (Claude Code)", "predates 2.1.295 and ignores \"onFailure\""),
+        (
+            "2.1.294 (Claude Code)",
+            "predates 2.1.295 and ignores \"onFailure\"",
+        ),
     ] {
         let mut sb = Sandbox::new();
         let fake = sb.home().join("fake");
@@ -137,8 +141,10 @@ fn backups_are_bounded_and_uninstall_says_where_they_are_and_removes_them_when_a
     assert_eq!(kept.len(), 3, "the newest three are kept: {kept:?}");
     let r = sb.run(&["uninstall", "claude"]);
     assert!(
-        r.stdout.contains("Backups heredoc-guard made of ~/.claude/settings.json are kept: ")
-            && r.stdout.contains("heredoc-guard uninstall claude --remove-backups"),
+        r.stdout
+            .contains("Backups heredoc-guard made of ~/.claude/settings.json are kept: ")
+            && r.stdout
+                .contains("heredoc-guard uninstall claude --remove-backups"),
         "{}",
         r.stdout
     );
@@ -161,7 +167,8 @@ fn a_read_only_settings_file_and_a_dangling_symlink_are_refused_and_left_as_they
     let r = sb.run(&["install", "claude"]);
     assert_eq!(r.code, Some(1), "{r:?}");
     assert!(
-        r.stderr.contains("is read-only (mode 0444); nothing was changed"),
+        r.stderr
+            .contains("is read-only (mode 0444); nothing was changed"),
         "{}",
         r.stderr
     );
@@ -180,7 +187,12 @@ fn a_read_only_settings_file_and_a_dangling_symlink_are_refused_and_left_as_they
         "{}",
         r.stderr
     );
-    assert!(std::fs::symlink_metadata(&path).unwrap().file_type().is_symlink());
+    assert!(
+        std::fs::symlink_metadata(&path)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
     assert!(!missing.exists());
 }
 
@@ -222,7 +234,11 @@ fn install_project_writes_the_personal_settings_local_json_by_default() {
     assert_eq!(v, claude_entry(&quoted_guard(&sb)));
     assert!(!sb.home().join("work/.claude/settings.json").exists());
     assert!(!sb.claude_settings().exists());
-    assert!(r.stdout.contains("Only you, in this project"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("Only you, in this project"),
+        "{}",
+        r.stdout
+    );
     assert_eq!(sb.run(&["uninstall", "claude", "--project"]).code, Some(0));
     assert!(!local.exists());
 }
@@ -254,7 +270,9 @@ fn uninstall_names_the_other_file_that_holds_the_hook() {
     let r = sb.run(&["uninstall", "claude"]);
     assert_eq!(r.code, Some(0), "{r:?}");
     assert!(
-        r.stdout.contains(".claude/settings.local.json has one: heredoc-guard uninstall claude --project"),
+        r.stdout.contains(
+            ".claude/settings.local.json has one: heredoc-guard uninstall claude --project"
+        ),
         "{}",
         r.stdout
     );
@@ -263,7 +281,9 @@ fn uninstall_names_the_other_file_that_holds_the_hook() {
 #[test]
 fn install_warns_when_the_binary_lives_in_a_cargo_target_directory() {
     let sb = Sandbox::new();
-    let built = sb.home().join("src/heredoc-guard/target/release/heredoc-guard");
+    let built = sb
+        .home()
+        .join("src/heredoc-guard/target/release/heredoc-guard");
     std::fs::create_dir_all(built.parent().unwrap()).unwrap();
     crate::support::place_guard(&built);
     let mut command = std::process::Command::new(&built);
@@ -276,7 +296,8 @@ fn install_warns_when_the_binary_lives_in_a_cargo_target_directory() {
     let r = crate::support::run_command(command, b"");
     assert_eq!(r.code, Some(0), "{r:?}");
     assert!(
-        r.stdout.contains("is inside a cargo target/ directory: `cargo clean` or a rebuild removes it")
+        r.stdout
+            .contains("is inside a cargo target/ directory: `cargo clean` or a rebuild removes it")
             && r.stdout.contains("cargo install --locked --path ."),
         "{}",
         r.stdout
@@ -387,7 +408,8 @@ fn the_plugin_hook_runs_the_guard_from_path_and_fails_closed() {
     let r = run("/usr/bin:/bin", &crate::support::claude_event("ls"));
     assert_eq!(r.code, Some(2), "no guard on PATH must deny: {r:?}");
     assert!(
-        r.stderr.starts_with("heredoc-guard is missing: heredoc-guard was not found on PATH"),
+        r.stderr
+            .starts_with("heredoc-guard is missing: heredoc-guard was not found on PATH"),
         "{}",
         r.stderr
     );
@@ -396,9 +418,13 @@ fn the_plugin_hook_runs_the_guard_from_path_and_fails_closed() {
 #[test]
 fn the_plugin_shares_the_top_level_skill_md() {
     let root = env!("CARGO_MANIFEST_DIR");
-    let plugin = json(&std::fs::read_to_string(format!("{root}/.claude-plugin/plugin.json")).unwrap());
+    let plugin =
+        json(&std::fs::read_to_string(format!("{root}/.claude-plugin/plugin.json")).unwrap());
     assert_eq!(plugin["skills"], "./");
     let skill = std::fs::read_to_string(format!("{root}/SKILL.md")).unwrap();
     assert!(skill.starts_with("---\nname: heredoc-guard\n"), "{skill}");
-    assert!(!std::path::Path::new(root).join("skills").exists(), "one SKILL.md, not two");
+    assert!(
+        !std::path::Path::new(root).join("skills").exists(),
+        "one SKILL.md, not two"
+    );
 }

@@ -111,7 +111,12 @@ fn a_missing_binary_is_named_with_where_it_was_expected_how_to_install_it_and_ho
         ] {
             assert!(first.contains(part), "lacks {part:?}: {first}");
         }
-        assert_eq!(r.stderr.lines().count(), 1, "only our message: {}", r.stderr);
+        assert_eq!(
+            r.stderr.lines().count(),
+            1,
+            "only our message: {}",
+            r.stderr
+        );
     }
 }
 
@@ -142,7 +147,8 @@ fn launcher_quotes_a_binary_path_with_spaces_and_quotes() {
 }
 
 #[test]
-fn config_claude_prints_the_settings_entry_with_the_launcher_on_failure_block_and_every_shell_tool() {
+fn config_claude_prints_the_settings_entry_with_the_launcher_on_failure_block_and_every_shell_tool()
+{
     let dir = tempfile::tempdir().unwrap();
     let r = run_with(&["config", "claude"], b"", &dir.path().join("l"));
     assert_eq!(r.code, Some(0), "{r:?}");

@@ -230,7 +230,10 @@ fn the_default_ledger_lives_under_xdg_state_home_then_home_and_tilde_is_expanded
     assert_eq!(r.code, Some(2));
     let default = home.path().join(".local/state/heredoc-guard/ledger.jsonl");
     assert_eq!(records(&default).len(), 1);
-    assert!(!home.path().join(".claude").exists(), "no ~/.claude for a Codex-only user");
+    assert!(
+        !home.path().join(".claude").exists(),
+        "no ~/.claude for a Codex-only user"
+    );
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(&default).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600);

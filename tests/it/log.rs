@@ -25,12 +25,17 @@ fn log_shows_the_last_denials_with_rule_cause_and_where_they_came_from() {
     assert!(r.stdout.contains("last 2:"), "{}", r.stdout);
     // The second-last denial: the Codex event of crate::support::codex_event.
     assert!(
-        r.stdout
-            .contains("heredoc-command-substitution\n      codex, Bash, in /home/u/project, session s-1\n"),
+        r.stdout.contains(
+            "heredoc-command-substitution\n      codex, Bash, in /home/u/project, session s-1\n"
+        ),
         "{}",
         r.stdout
     );
-    assert!(r.stdout.contains("invalid-event (not json)\n"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("invalid-event (not json)\n"),
+        "{}",
+        r.stdout
+    );
     assert!(
         r.stdout.contains("     2  heredoc-command-substitution"),
         "{}",
@@ -81,7 +86,12 @@ fn log_filters_by_agent_directory_and_time() {
     let lines = [
         line("2026-01-01T10:00:00.000Z", "rule-a", "claude", "/w/app"),
         line("2026-01-02T10:00:00.000Z", "rule-b", "codex", "/w/app/sub"),
-        line("2026-01-03T10:00:00.000Z", "rule-c", "claude", "/w/application"),
+        line(
+            "2026-01-03T10:00:00.000Z",
+            "rule-c",
+            "claude",
+            "/w/application",
+        ),
         line(&recent, "rule-d", "codex", "/w/other"),
     ];
     sb.write(
@@ -108,9 +118,16 @@ fn log_filters_by_agent_directory_and_time() {
         ["rule-b"]
     );
     assert_eq!(rules(&["--since", "1h"]), ["rule-d"]);
-    assert_eq!(rules(&["--agent", "claude", "--since", "2026-01-02T00:00Z"]), ["rule-c"]);
+    assert_eq!(
+        rules(&["--agent", "claude", "--since", "2026-01-02T00:00Z"]),
+        ["rule-c"]
+    );
     let r = sb.run(&["log", "--agent", "codex"]);
-    assert!(r.stdout.starts_with("2 denials matching (of 4) in "), "{}", r.stdout);
+    assert!(
+        r.stdout.starts_with("2 denials matching (of 4) in "),
+        "{}",
+        r.stdout
+    );
     let r = sb.run(&["log", "--since", "last tuesday"]);
     assert_eq!(r.code, Some(2), "{r:?}");
     assert!(r.stderr.contains("cannot read the time"), "{}", r.stderr);
@@ -126,12 +143,19 @@ fn log_reads_the_ledger_earlier_releases_wrote_under_claude_logs_too() {
     );
     sb.write(
         ".local/state/heredoc-guard/ledger.jsonl",
-        &format!("{}\n", line("2026-01-01T10:30:00.000Z", "new-rule", "claude", "/w")),
+        &format!(
+            "{}\n",
+            line("2026-01-01T10:30:00.000Z", "new-rule", "claude", "/w")
+        ),
     );
     let r = sb.run(&["log"]);
     assert_eq!(r.code, Some(0), "{r:?}");
     assert!(r.stdout.starts_with("2 denials in "), "{}", r.stdout);
-    assert!(r.stdout.contains(".claude/logs/heredoc-guard-ledger.jsonl"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains(".claude/logs/heredoc-guard-ledger.jsonl"),
+        "{}",
+        r.stdout
+    );
     // Merged by time: 11:00Z (the old one) after 10:30Z.
     let old = r.stdout.find("old-rule").unwrap();
     let new = r.stdout.find("new-rule").unwrap();
@@ -163,7 +187,12 @@ fn log_skips_lines_that_are_not_records_and_counts_them() {
 #[test]
 fn usage_errors_and_a_bare_run_on_a_terminal_leave_no_record() {
     let sb = Sandbox::new();
-    for args in [&["install"][..], &["config"], &["explain", "--bogus"], &["install", "vim"]] {
+    for args in [
+        &["install"][..],
+        &["config"],
+        &["explain", "--bogus"],
+        &["install", "vim"],
+    ] {
         let r = sb.run(args);
         assert_eq!(r.code, Some(2), "{args:?}: {r:?}");
     }

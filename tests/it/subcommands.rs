@@ -86,11 +86,16 @@ fn strip_reads_the_command_from_stdin_too() {
 #[test]
 fn strip_says_its_name_once_when_it_cannot_read_the_command() {
     let dir = tempfile::tempdir().unwrap();
-    let r = run_with(&["strip", "cat <<EOF\nno closer"], b"", &dir.path().join("l"));
+    let r = run_with(
+        &["strip", "cat <<EOF\nno closer"],
+        b"",
+        &dir.path().join("l"),
+    );
     assert_eq!(r.code, Some(2), "{r:?}");
     assert!(r.stdout.is_empty());
     assert!(
-        r.stderr.starts_with("heredoc-guard strip: could not read the command at line 1"),
+        r.stderr
+            .starts_with("heredoc-guard strip: could not read the command at line 1"),
         "{}",
         r.stderr
     );
@@ -105,14 +110,22 @@ fn explain_and_strip_take_the_command_as_an_argument_or_with_c() {
         let r = run_with(args, b"", &dir.path().join("l"));
         assert_eq!(r.code, Some(2), "{args:?}: {r:?}");
         assert!(
-            r.stdout.contains("verdict: deny (heredoc-command-substitution)"),
+            r.stdout
+                .contains("verdict: deny (heredoc-command-substitution)"),
             "{}",
             r.stdout
         );
     }
-    for args in [&["strip", "cat <<'E'\nx\nE"][..], &["strip", "-c", "cat <<'E'\nx\nE"]] {
+    for args in [
+        &["strip", "cat <<'E'\nx\nE"][..],
+        &["strip", "-c", "cat <<'E'\nx\nE"],
+    ] {
         let r = run_with(args, b"", &dir.path().join("l"));
-        assert_eq!((r.code, r.stdout.as_str()), (Some(0), "cat <<'E'\nE"), "{args:?}");
+        assert_eq!(
+            (r.code, r.stdout.as_str()),
+            (Some(0), "cat <<'E'\nE"),
+            "{args:?}"
+        );
     }
 }
 

@@ -101,7 +101,10 @@ fn a_deny_into_a_closed_pipe_still_exits_2() {
 
 /// Runs the guard in hook mode under timeout(1) with `env` set on top of a ledger in a
 /// temporary directory; returns the run and how long it took.
-fn timed(env: &[(&str, &std::ffi::OsStr)], dir: &std::path::Path) -> (crate::support::Run, Duration) {
+fn timed(
+    env: &[(&str, &std::ffi::OsStr)],
+    dir: &std::path::Path,
+) -> (crate::support::Run, Duration) {
     let mut command = Command::new("timeout");
     command
         .args(["20", guard_path()])
@@ -130,24 +133,39 @@ fn no_environment_delays_the_exit_after_a_deny() {
         ("TZ on a FIFO", vec![("TZ", fifo)]),
         ("TZ=:FIFO", vec![("TZ", std::ffi::OsStr::new(&colon_fifo))]),
         ("TZ on /dev/zero", vec![("TZ", zero)]),
-        ("TZ=:/dev/zero", vec![("TZ", std::ffi::OsStr::new(":/dev/zero"))]),
+        (
+            "TZ=:/dev/zero",
+            vec![("TZ", std::ffi::OsStr::new(":/dev/zero"))],
+        ),
         ("ledger on a FIFO", vec![("HEREDOC_GUARD_LEDGER", fifo)]),
         ("ledger on /dev/zero", vec![("HEREDOC_GUARD_LEDGER", zero)]),
         (
             "HOME on a FIFO, default ledger",
-            vec![("HEREDOC_GUARD_LEDGER", std::ffi::OsStr::new("")), ("HOME", fifo)],
+            vec![
+                ("HEREDOC_GUARD_LEDGER", std::ffi::OsStr::new("")),
+                ("HOME", fifo),
+            ],
         ),
         (
             "HOME on /dev/zero, default ledger",
-            vec![("HEREDOC_GUARD_LEDGER", std::ffi::OsStr::new("")), ("HOME", zero)],
+            vec![
+                ("HEREDOC_GUARD_LEDGER", std::ffi::OsStr::new("")),
+                ("HOME", zero),
+            ],
         ),
         (
             "XDG_STATE_HOME on a FIFO",
-            vec![("HEREDOC_GUARD_LEDGER", std::ffi::OsStr::new("")), ("XDG_STATE_HOME", fifo)],
+            vec![
+                ("HEREDOC_GUARD_LEDGER", std::ffi::OsStr::new("")),
+                ("XDG_STATE_HOME", fifo),
+            ],
         ),
         (
             "XDG_STATE_HOME on /dev/zero",
-            vec![("HEREDOC_GUARD_LEDGER", std::ffi::OsStr::new("")), ("XDG_STATE_HOME", zero)],
+            vec![
+                ("HEREDOC_GUARD_LEDGER", std::ffi::OsStr::new("")),
+                ("XDG_STATE_HOME", zero),
+            ],
         ),
     ];
     let mut slow = Vec::new();

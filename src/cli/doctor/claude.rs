@@ -55,7 +55,11 @@ pub fn check(asked: bool) -> Section {
             None => format!("Claude Code is not here (not on PATH, no {dir}): not checked"),
         };
         let check = if asked {
-            Check::fail("claude.present", text, format!("run Claude Code once, then {FIX}"))
+            Check::fail(
+                "claude.present",
+                text,
+                format!("run Claude Code once, then {FIX}"),
+            )
         } else {
             Check::note("claude.present", text)
         };
@@ -186,7 +190,9 @@ fn plugin_hooks(enabled: &[(String, bool)], hooks: &mut Vec<Hook>, checks: &mut 
                 checks.push(Check::fail(
                     "claude.plugin",
                     format!("the plugin {key} is enabled but not installed here"),
-                    format!("claude plugin install {key}, or claude plugin disable {key} and {FIX}"),
+                    format!(
+                        "claude plugin install {key}, or claude plugin disable {key} and {FIX}"
+                    ),
                 ));
             }
             continue;
@@ -196,20 +202,26 @@ fn plugin_hooks(enabled: &[(String, bool)], hooks: &mut Vec<Hook>, checks: &mut 
         let found = JsonFile::load(&hooks_file)
             .and_then(|f| hooks_doc::find(&f.doc, &client::tilde(&hooks_file)));
         match found {
-            Ok(found) if found.is_empty() && ours => checks.push(Check::fail(
-                "claude.plugin",
-                "the plugin holds no heredoc-guard hook",
-                format!("claude plugin update {key}, or {FIX}"),
-            ).at(&place)),
+            Ok(found) if found.is_empty() && ours => checks.push(
+                Check::fail(
+                    "claude.plugin",
+                    "the plugin holds no heredoc-guard hook",
+                    format!("claude plugin update {key}, or {FIX}"),
+                )
+                .at(&place),
+            ),
             Ok(found) => hooks.extend(found.into_iter().map(|f| Hook {
                 place: place.clone(),
                 found: f,
             })),
-            Err(e) if ours => checks.push(Check::fail(
-                "claude.plugin",
-                e,
-                format!("claude plugin update {key}, or {FIX}"),
-            ).at(&place)),
+            Err(e) if ours => checks.push(
+                Check::fail(
+                    "claude.plugin",
+                    e,
+                    format!("claude plugin update {key}, or {FIX}"),
+                )
+                .at(&place),
+            ),
             Err(_) => {}
         }
     }
@@ -220,9 +232,10 @@ fn check_hook(hook: &Hook, version: Option<claude::Version>, checks: &mut Vec<Ch
     let f = &hook.found;
     let entry = &f.entry;
     let exec = entry.get("args").is_some();
-    let launcher =
-        crate::cli::config::launcher_binary(entry.get("command").and_then(Value::as_str).unwrap_or(""))
-            .is_some();
+    let launcher = crate::cli::config::launcher_binary(
+        entry.get("command").and_then(Value::as_str).unwrap_or(""),
+    )
+    .is_some();
     let on_failure = entry.get("onFailure");
     let form = match (exec, launcher) {
         (true, _) => "exec form",

@@ -192,21 +192,29 @@ fn check_hook(hook: &Hook, checks: &mut Vec<Check>) {
         .at(place),
     );
     match hook.trust.as_deref() {
-        Some("trusted") | Some("managed") => checks.push(Check::pass("codex.hook.trust", "trusted, and not modified since").at(place)),
-        Some("modified") => checks.push(Check::fail(
-            "codex.hook.trust",
-            "modified since it was trusted: Codex silently skips it until it is trusted again",
-            FIX,
-        ).at(place)),
-        Some(other) => checks.push(Check::fail(
-            "codex.hook.trust",
-            format!("{other}: Codex runs no untrusted hook, and says nothing about it"),
-            FIX,
-        ).at(place)),
+        Some("trusted") | Some("managed") => checks
+            .push(Check::pass("codex.hook.trust", "trusted, and not modified since").at(place)),
+        Some("modified") => checks.push(
+            Check::fail(
+                "codex.hook.trust",
+                "modified since it was trusted: Codex silently skips it until it is trusted again",
+                FIX,
+            )
+            .at(place),
+        ),
+        Some(other) => checks.push(
+            Check::fail(
+                "codex.hook.trust",
+                format!("{other}: Codex runs no untrusted hook, and says nothing about it"),
+                FIX,
+            )
+            .at(place),
+        ),
         None => {}
     }
     if config::launcher_binary(&hook.command).is_some() {
-        checks.push(Check::pass("codex.hook.launcher", "inside the fail-closed launcher").at(place));
+        checks
+            .push(Check::pass("codex.hook.launcher", "inside the fail-closed launcher").at(place));
     } else {
         checks.push(Check::fail(
             "codex.hook.launcher",

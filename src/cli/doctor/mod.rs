@@ -19,11 +19,17 @@ pub mod report;
 
 use report::{Check, Report, Section};
 
-/// Gaps that no hook closes, named in every report.
-pub const NOT_COVERED: [&str; 3] = [
-    "Codex's write_stdin (typing into a shell that exec_command started) fires no PreToolUse event",
-    "claude --bare skips every hook",
-    "Codex has no onFailure: a hook that times out (30 s here) lets the command run",
+/// Gaps that no hook closes, named in every report that checks their agent.
+pub const NOT_COVERED: [(Only, &str); 3] = [
+    (
+        Only::Codex,
+        "Codex's write_stdin (typing into a shell that exec_command started) fires no PreToolUse event",
+    ),
+    (Only::Claude, "claude --bare skips every hook"),
+    (
+        Only::Codex,
+        "Codex has no onFailure: a hook that times out (30 s here) lets the command run",
+    ),
 ];
 
 /// Which agents to check.
@@ -43,7 +49,7 @@ pub fn run(only: Only) -> Report {
     if only != Only::Claude {
         report.sections.push(codex::check(only == Only::Codex));
     }
-    if !report.sections.iter().any(|s| s.used) {
+    if only == Only::Both && !report.sections.iter().any(|s| s.used) {
         report.sections.push(Section {
             name: "agents".to_owned(),
             title: "agents".to_owned(),
@@ -56,7 +62,11 @@ pub fn run(only: Only) -> Report {
         });
     }
     report.sections.push(ledger());
-    report.notes = NOT_COVERED.iter().map(|s| (*s).to_owned()).collect();
+    report.notes = NOT_COVERED
+        .iter()
+        .filter(|(agent, _)| only == Only::Both || only == *agent)
+        .map(|(_, s)| (*s).to_owned())
+        .collect();
     report
 }
 
@@ -83,7 +93,9 @@ fn ledger() -> Section {
             // The nearest directory that exists: the guard creates the rest on its first deny.
             let existing = path.ancestors().skip(1).find(|d| d.exists());
             match existing {
-                Some(d) if d.is_dir() && !d.metadata().is_ok_and(|m| m.permissions().readonly()) => {
+                Some(d)
+                    if d.is_dir() && !d.metadata().is_ok_and(|m| m.permissions().readonly()) =>
+                {
                     Check::pass(
                         "ledger.writable",
                         format!(
@@ -121,7 +133,9 @@ fn missing_binary(binary: &str) -> Option<(String, String)> {
         (!client::is_executable_file(std::path::Path::new(binary))).then(|| {
             (
                 format!("{binary} is not an executable file: the hook blocks every shell command"),
-                format!("{install}, then run heredoc-guard install again from the installed binary"),
+                format!(
+                    "{install}, then run heredoc-guard install again from the installed binary"
+                ),
             )
         })
     } else {

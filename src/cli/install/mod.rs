@@ -107,11 +107,7 @@ fn own_binary(out: &mut dyn Write) -> Result<String, Failure> {
 /// True for a path like `…/target/release/heredoc-guard` or
 /// `…/target/x86_64-unknown-linux-gnu/debug/heredoc-guard`.
 pub fn in_cargo_target(binary: &Path) -> bool {
-    let dirs: Vec<&std::ffi::OsStr> = binary
-        .parent()
-        .into_iter()
-        .flat_map(Path::iter)
-        .collect();
+    let dirs: Vec<&std::ffi::OsStr> = binary.parent().into_iter().flat_map(Path::iter).collect();
     dirs.iter().enumerate().any(|(i, d)| {
         *d == "target"
             && dirs[i + 1..]

@@ -43,7 +43,12 @@ pub fn claude(scope: Scope, remove_backups: bool, out: &mut dyn Write) -> Result
             }
         }
     }
-    backups(&file, &format!("claude{}", scope.flags()), remove_backups, out)
+    backups(
+        &file,
+        &format!("claude{}", scope.flags()),
+        remove_backups,
+        out,
+    )
 }
 
 /// `uninstall codex [--remove-backups]`.
@@ -90,12 +95,7 @@ pub fn codex(remove_backups: bool, out: &mut dyn Write) -> Result<(), Failure> {
 }
 
 /// Says where the backups of `file` are and how to remove them, or removes them.
-fn backups(
-    file: &JsonFile,
-    agent: &str,
-    remove: bool,
-    out: &mut dyn Write,
-) -> Result<(), Failure> {
+fn backups(file: &JsonFile, agent: &str, remove: bool, out: &mut dyn Write) -> Result<(), Failure> {
     let found = file.backups();
     if found.is_empty() {
         return Ok(());
