@@ -62,3 +62,14 @@ fn skill_md_before_examples_deny_with_their_rule_and_after_examples_allow() {
 fn readme_examples_get_the_verdict_and_rule_they_show() {
     check("README.md", 4);
 }
+
+#[test]
+fn the_readme_shows_the_launcher_install_writes() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let shown = crate::support::launcher("'/abs/path/heredoc-guard'");
+    assert!(
+        readme.lines().any(|l| l == shown),
+        "README's launcher differs from:\n{shown}"
+    );
+}

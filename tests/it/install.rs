@@ -428,3 +428,46 @@ fn the_plugin_shares_the_top_level_skill_md() {
         "one SKILL.md, not two"
     );
 }
+
+#[test]
+fn install_replaces_the_entry_an_earlier_release_wrote_and_uninstall_removes_it() {
+    let sb = Sandbox::new();
+    // The launcher of releases before this one, written out as they wrote it.
+    let old = r#"sh -c '"$0"; rc=$?; if [ "$rc" -eq 0 ] || [ "$rc" -eq 2 ]; then exit "$rc"; fi; echo "heredoc-guard: the guard failed (exit status $rc); denying the command" >&2; exit 2' '/old/bin/heredoc-guard'"#;
+    let settings = serde_json::json!({"hooks": {"PreToolUse": [{
+        "matcher": "Bash|Monitor|mcp__workspace__bash",
+        "hooks": [{"type": "command", "command": old, "timeout": 30, "onFailure": "block"}]}]}});
+    sb.write(".claude/settings.json", &settings.to_string());
+    let r = sb.run(&["install", "claude"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    let v = json(&std::fs::read_to_string(sb.claude_settings()).unwrap());
+    assert_eq!(v, claude_entry(&quoted_guard(&sb)));
+    sb.write(".claude/settings.json", &settings.to_string());
+    let r = sb.run(&["uninstall", "claude"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(!sb.claude_settings().exists(), "{}", r.stdout);
+}
+
+#[test]
+fn install_codex_passes_on_what_codex_said_when_its_app_server_stops() {
+    let mut sb = Sandbox::new();
+    let fake = sb.home().join("fake");
+    std::fs::create_dir_all(&fake).unwrap();
+    std::fs::write(
+        fake.join("codex"),
+        "#!/bin/sh\necho 'Error: cannot read config.toml: invalid TOML at line 3' >&2\nexit 1\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(fake.join("codex"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    sb.path_front.push(fake);
+    let r = sb.run(&["install", "codex"]);
+    assert_eq!(r.code, Some(1), "{r:?}");
+    assert!(
+        r.stderr.contains(
+            "codex app-server exited before answering initialize; Codex said: Error: cannot read config.toml: invalid TOML at line 3"
+        ),
+        "{}",
+        r.stderr
+    );
+}

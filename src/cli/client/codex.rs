@@ -151,7 +151,11 @@ impl AppServer {
     pub fn request(&mut self, method: &str, params: Value) -> Result<Value, String> {
         let id = self.next_id;
         self.next_id += 1;
-        self.send(&json!({"id": id, "method": method, "params": params}))?;
+        if let Err(e) = self.send(&json!({"id": id, "method": method, "params": params})) {
+            // A server that stopped before reading: say what Codex said, not the pipe.
+            let said = self.exited(method);
+            return Err(if said.contains("Codex said") { said } else { e });
+        }
         let deadline = Instant::now() + RPC_TIMEOUT;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
