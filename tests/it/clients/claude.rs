@@ -33,23 +33,34 @@ fn installed() -> Home {
 
 /// `claude -p` in `home`, the mock answering with one call of `tool` with `input`.
 fn claude(home: &Home, tool: &str, input: Value) -> Isolated {
+    claude_with(home, tool, input, &[], &[])
+}
+
+/// [`claude`] with more arguments and environment.
+fn claude_with(
+    home: &Home,
+    tool: &str,
+    input: Value,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> Isolated {
     let scenario = json!({"tool": tool, "input": input, "final_text": "Done."});
-    home.run_isolated(
-        &[
-            "claude",
-            "-p",
-            "Run the command.",
-            "--dangerously-skip-permissions",
-        ],
-        &[
-            ("ANTHROPIC_BASE_URL", "http://127.0.0.1:18080"),
-            ("ANTHROPIC_API_KEY", "sk-ant-dummy"),
-            ("IS_SANDBOX", "1"),
-            ("DISABLE_AUTOUPDATER", "1"),
-            ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"),
-        ],
-        Some(&scenario),
-    )
+    let mut all = vec![
+        "claude",
+        "-p",
+        "Run the command.",
+        "--dangerously-skip-permissions",
+    ];
+    all.extend_from_slice(args);
+    let mut all_env = vec![
+        ("ANTHROPIC_BASE_URL", "http://127.0.0.1:18080"),
+        ("ANTHROPIC_API_KEY", "sk-ant-dummy"),
+        ("IS_SANDBOX", "1"),
+        ("DISABLE_AUTOUPDATER", "1"),
+        ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"),
+    ];
+    all_env.extend_from_slice(env);
+    home.run_isolated(&all, &all_env, Some(&scenario))
 }
 
 fn bash(command: &str) -> Value {
@@ -365,4 +376,37 @@ fn the_plugin_alone_guards_claude_doctor_counts_it_and_its_skill_reaches_the_mod
         "{:?}",
         run.strings_sent_back()
     );
+}
+
+#[test]
+#[cfg_attr(
+    not(client_tests),
+    ignore = "real clients: set HEREDOC_GUARD_CLIENT_TESTS=1"
+)]
+fn the_one_session_trial_with_plugin_dir_guards_and_writes_no_settings() {
+    // The README's trial: claude --plugin-dir <checkout>, the built binary on PATH, the
+    // ledger moved into the checkout.
+    let home = Home::new();
+    let source = plugin_source(&home);
+    let ledger = home.path().join("trial-ledger.jsonl");
+    let command = live_heredoc(&home);
+    let run = claude_with(
+        &home,
+        "Bash",
+        bash(&command),
+        &["--plugin-dir", source.to_str().unwrap()],
+        &[("HEREDOC_GUARD_LEDGER", ledger.to_str().unwrap())],
+    );
+    assert_turn_completed(&run, "trial");
+    assert!(!home.canary().exists(), "the denied command ran");
+    let text = std::fs::read_to_string(&ledger).unwrap_or_default();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(
+        text.contains("\"rule\":\"heredoc-command-substitution\""),
+        "{text}"
+    );
+    for file in [".claude/settings.json", ".local/state/heredoc-guard"] {
+        assert!(!home.path().join(file).exists(), "the trial wrote {file}");
+    }
+    assert!(!home.work().join(".claude").exists());
 }
