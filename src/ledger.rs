@@ -5,7 +5,7 @@
 //!
 //! Where: `HEREDOC_GUARD_LEDGER` when set (a leading `~` is expanded), else
 //! `$XDG_STATE_HOME/heredoc-guard/ledger.jsonl`, else
-//! `~/.local/state/heredoc-guard/ledger.jsonl`. Releases before 0.2 wrote
+//! `~/.local/state/heredoc-guard/ledger.jsonl`. Earlier releases wrote
 //! `~/.claude/logs/heredoc-guard-ledger.jsonl`; `log` reads that file too.
 //!
 //! Failing to write never changes a verdict, and the verdict never waits on the ledger:
@@ -111,7 +111,7 @@ pub fn path() -> Result<PathBuf, String> {
     Ok(state.join("heredoc-guard/ledger.jsonl"))
 }
 
-/// Where releases before 0.2 wrote the ledger, when `HEREDOC_GUARD_LEDGER` does not move it.
+/// Where earlier releases wrote the ledger, when `HEREDOC_GUARD_LEDGER` does not move it.
 pub fn old_path() -> Option<PathBuf> {
     if std::env::var_os(LEDGER_ENV).is_some_and(|v| !v.is_empty()) {
         return None;

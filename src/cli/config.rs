@@ -51,9 +51,14 @@ fn launcher_prefixes() -> [String; 2] {
     ]
 }
 
-/// The launcher of releases before 0.2 (no word on a missing binary): still recognised, so
+/// The launcher of earlier releases (no word on a missing binary): still recognised, so
 /// that install replaces it, uninstall removes it and doctor checks it.
 const LEGACY_LAUNCHER: &str = "sh -c '\"$0\"; rc=$?; if [ \"$rc\" -eq 0 ] || [ \"$rc\" -eq 2 ]; then exit \"$rc\"; fi; echo \"heredoc-guard: the guard failed (exit status $rc); denying the command\" >&2; exit 2' {binary}";
+
+/// True when `command` is the launcher this release writes (with any binary).
+pub fn is_current_launcher(command: &str) -> bool {
+    launcher_binary(command).is_some() && command.starts_with(launcher_prefixes()[0].as_str())
+}
 
 /// The binary a launcher line runs, when `command` is exactly a launcher line (as printed
 /// by [`launcher`] or an earlier release, with any binary path or a bare name).

@@ -1,7 +1,7 @@
 //! `heredoc-guard log [--agent A] [--dir D] [--since T] [--until T] [-n N] [--json]`: the
 //! last denials from the ledger, each with where it came from (agent, directory, tool,
 //! session), and the count of every rule among the denials that match. It reads the
-//! ledger and the one releases before 0.2 wrote (`~/.claude/logs/`), merged by time. The
+//! ledger and the one earlier releases wrote (`~/.claude/logs/`), merged by time. The
 //! ledger holds no command text, so neither does this.
 
 use std::collections::{BTreeMap, VecDeque};

@@ -385,3 +385,26 @@ fn doctor_json_has_a_schema_version_and_stable_check_ids() {
         assert!(first.get(key).is_some(), "{key} missing: {first}");
     }
 }
+
+#[test]
+fn doctor_warns_about_an_entry_an_earlier_release_wrote() {
+    let sb = Sandbox::new();
+    let guard = std::fs::canonicalize(sb.guard()).unwrap();
+    // The exec form earlier releases wrote for Claude Code 2.1.295 and later.
+    sb.write(
+        ".claude/settings.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash|Monitor|mcp__workspace__bash",
+            "hooks": [{"type": "command", "command": guard, "args": [], "timeout": 30, "onFailure": "block"}]}]}})
+        .to_string(),
+    );
+    let r = sb.run(&["doctor", "--json", "claude"]);
+    assert_eq!(r.code, Some(0), "still guarded: {}", r.stdout);
+    let v = json(&r.stdout);
+    assert!(
+        statuses(&v).contains(&("claude.hook.form".to_owned(), "warn".to_owned())),
+        "{v}"
+    );
+    assert_eq!(sb.run(&["install", "claude"]).code, Some(0));
+    let v = json(&sb.run(&["doctor", "--json", "claude"]).stdout);
+    assert_eq!(v["warnings"], 0, "{v}");
+}

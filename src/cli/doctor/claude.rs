@@ -232,10 +232,8 @@ fn check_hook(hook: &Hook, version: Option<claude::Version>, checks: &mut Vec<Ch
     let f = &hook.found;
     let entry = &f.entry;
     let exec = entry.get("args").is_some();
-    let launcher = crate::cli::config::launcher_binary(
-        entry.get("command").and_then(Value::as_str).unwrap_or(""),
-    )
-    .is_some();
+    let command_text = entry.get("command").and_then(Value::as_str).unwrap_or("");
+    let launcher = crate::cli::config::launcher_binary(command_text).is_some();
     let on_failure = entry.get("onFailure");
     let form = match (exec, launcher) {
         (true, _) => "exec form",
@@ -249,6 +247,16 @@ fn check_hook(hook: &Hook, version: Option<claude::Version>, checks: &mut Vec<Ch
         )
         .at(place),
     );
+    if exec || (launcher && !crate::cli::config::is_current_launcher(command_text)) {
+        checks.push(
+            Check::warn(
+                "claude.hook.form",
+                "written by an earlier release: when the binary goes missing, the agent's commands are blocked with no word of what is missing or what to do",
+                FIX,
+            )
+            .at(place),
+        );
+    }
     // Values Claude Code refuses make it drop the whole entry, silently.
     let mut invalid = Vec::new();
     if entry.get("type").and_then(Value::as_str) != Some("command") {

@@ -215,6 +215,16 @@ fn check_hook(hook: &Hook, checks: &mut Vec<Check>) {
     if config::launcher_binary(&hook.command).is_some() {
         checks
             .push(Check::pass("codex.hook.launcher", "inside the fail-closed launcher").at(place));
+        if !config::is_current_launcher(&hook.command) {
+            checks.push(
+                Check::warn(
+                    "codex.hook.form",
+                    "written by an earlier release: when the binary goes missing, Codex's commands are blocked with no word of what is missing or what to do",
+                    FIX,
+                )
+                .at(place),
+            );
+        }
     } else {
         checks.push(Check::fail(
             "codex.hook.launcher",
