@@ -96,6 +96,10 @@ fn a_sixteen_mib_event_gets_a_verdict() {
         stderr.starts_with("inspection limit: command size"),
         "{stderr}"
     );
+    assert!(
+        !stderr.contains("quoted heredoc"),
+        "advice that cannot help: {stderr}"
+    );
 }
 
 #[test]
@@ -106,6 +110,11 @@ fn an_event_over_the_stdin_limit_is_denied() {
     assert!(
         stderr.starts_with("inspection limit: event size"),
         "{stderr}"
+    );
+    // Over the size limits any heredoc is denied, quoted or not: no heredoc advice.
+    assert!(
+        !stderr.contains("quoted heredoc") && !stderr.contains("<<'EOF'"),
+        "advice that cannot help: {stderr}"
     );
 }
 
