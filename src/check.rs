@@ -5,6 +5,8 @@
 //! This is the only module that can create a [`Checked`] token, so the only place an
 //! allow can come from.
 
+use std::borrow::Cow;
+
 use crate::limits::{self, Limit};
 use crate::reason;
 use crate::report::Report;
@@ -193,33 +195,37 @@ fn needs_every_shell(intended: &Reading) -> bool {
         || intended.error.is_some()
 }
 
-/// The outcome of one hook event: the verdict and the command bytes (for the ledger hash).
-pub struct EventVerdict {
+/// The outcome of one hook event: the verdict, the command (for the ledger's hash) and
+/// where the event came from (for the ledger's record). Both borrow from the event's bytes
+/// where JSON allows; the command is the one unescaped copy, moved out of the event.
+pub struct EventVerdict<'a> {
     pub verdict: Verdict,
-    /// The command, when the event held one; the ledger hashes it (empty otherwise).
-    pub command: Option<String>,
+    /// The command, when the event held one (the ledger hashes it; empty otherwise).
+    pub command: Option<Cow<'a, str>>,
+    pub context: crate::event::Context<'a>,
 }
 
 /// Checks one hook event as read from stdin.
-pub fn check_event(bytes: &[u8]) -> EventVerdict {
+pub fn check_event(bytes: &[u8]) -> EventVerdict<'_> {
     if bytes.len() > limits::MAX_EVENT_BYTES {
         return EventVerdict {
             verdict: Verdict::deny(reason::limit_denial(Limit::EventSize)),
             command: None,
+            context: crate::event::Context::default(),
         };
     }
-    match crate::event::read(bytes) {
-        Ok(crate::event::Event::NotShell) => EventVerdict {
-            verdict: Verdict::allow(Checked(())),
-            command: None,
-        },
-        Ok(crate::event::Event::Shell(command)) => EventVerdict {
-            verdict: check_command(&command),
-            command: Some(command),
-        },
-        Err(e) => EventVerdict {
-            verdict: Verdict::deny(reason::invalid_event(e.cause, &e.detail)),
-            command: None,
-        },
+    let read = crate::event::read(bytes);
+    let (verdict, command) = match read.command {
+        Ok(None) => (Verdict::allow(Checked(())), None),
+        Ok(Some(command)) => (check_command(&command), Some(command)),
+        Err(e) => (
+            Verdict::deny(reason::invalid_event(e.cause, &e.detail)),
+            None,
+        ),
+    };
+    EventVerdict {
+        verdict,
+        command,
+        context: read.context,
     }
 }

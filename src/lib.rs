@@ -1,32 +1,19 @@
 //! heredoc-guard: a PreToolUse hook for coding agents that denies a shell command when an
 //! unquoted heredoc body holds a command substitution the shell would run.
 //!
-//! The library is the whole guard; `main.rs` only wires stdin, stdout and the exit code.
-//! Its public face: [`check_command`], [`check_event`], [`explain`] and [`strip`], with
-//! their types.
+//! The library is the check: [`check_command`], [`check_event`], [`explain`] and
+//! [`strip`], with their report and verdict types. The binary (`src/main.rs`) adds hook
+//! mode's plumbing (stdin, the deny's output, the ledger) and the command line (`src/cli/`:
+//! install, doctor, log and the rest), none of which is library API.
 
 mod check;
-// The modules below are public for the binary (`main.rs`, `cli.rs`), the test suite and the
-// fuzz targets, not as library API: hidden from the documentation.
-#[doc(hidden)]
-pub mod client;
-#[doc(hidden)]
-pub mod config;
-#[doc(hidden)]
-pub mod doctor;
+// Public for the binary, the test suite and the fuzz targets, not as library API: hidden
+// from the documentation.
 #[doc(hidden)]
 pub mod event;
 pub mod explain;
 #[doc(hidden)]
-pub mod install;
-#[doc(hidden)]
-pub mod ledger;
-#[doc(hidden)]
 pub mod limits;
-#[doc(hidden)]
-pub mod log;
-#[doc(hidden)]
-pub mod output;
 #[doc(hidden)]
 pub mod reason;
 mod report;

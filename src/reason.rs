@@ -57,11 +57,32 @@ pub fn limit_denial(limit: Limit) -> Denial {
         Stage::Limits,
         limit.name(),
         format!(
-            "inspection limit: {} (limit {}); heredoc-guard denies what it cannot inspect. Split the command into smaller ones, or write large content with a quoted heredoc (<<'EOF') in a command of its own.",
+            "inspection limit: {} (limit {}); heredoc-guard denies what it cannot inspect. {}",
             limit.name(),
-            limit.value()
+            limit.value(),
+            limit_advice(limit)
         ),
     )
+}
+
+/// What to do about each limit: advice that fits its cause. Over the event or command
+/// size, any heredoc is denied, quoted or not, so no heredoc advice is given there.
+fn limit_advice(limit: Limit) -> &'static str {
+    match limit {
+        Limit::EventSize => {
+            "The whole hook event is that large: run the work as several smaller commands."
+        }
+        Limit::CommandSize => {
+            "Run it as several smaller commands (write large content in parts, each command under the limit)."
+        }
+        Limit::Heredocs => "Split the command into several commands with fewer heredocs each.",
+        Limit::Nesting => {
+            "Nest less: compute inner values first on lines of their own (v=$(cmd)), then use $v."
+        }
+        Limit::Work => {
+            "Split the command into smaller ones, or write large content with a quoted heredoc (<<'EOF') in a command of its own."
+        }
+    }
 }
 
 /// The deny for a command the reader could not read: `what` says what, `cause` is the

@@ -29,8 +29,11 @@ pub enum Rule {
     InspectionLimit,
     /// The hook event could not be read.
     InvalidEvent,
-    /// The guard itself failed (a panic, a bad invocation).
+    /// The guard itself failed (a panic).
     InternalError,
+    /// The guard was started with a first argument it does not know: a hook set up with
+    /// arguments. It denies, since it did not run.
+    BadInvocation,
 }
 
 impl Rule {
@@ -48,6 +51,7 @@ impl Rule {
             Rule::InspectionLimit => "inspection-limit",
             Rule::InvalidEvent => "invalid-event",
             Rule::InternalError => "internal-error",
+            Rule::BadInvocation => "bad-invocation",
         }
     }
 
@@ -75,6 +79,9 @@ impl Rule {
             Rule::InspectionLimit => "the command is over an inspection limit",
             Rule::InvalidEvent => "the hook event could not be read",
             Rule::InternalError => "heredoc-guard failed internally",
+            Rule::BadInvocation => {
+                "heredoc-guard was started with an argument it does not know, so it did not run"
+            }
         }
     }
 }
@@ -86,6 +93,7 @@ pub enum Stage {
     Limits,
     Parse,
     Internal,
+    Invocation,
 }
 
 impl Stage {
@@ -96,6 +104,7 @@ impl Stage {
             Stage::Limits => "limits",
             Stage::Parse => "parse",
             Stage::Internal => "internal",
+            Stage::Invocation => "invocation",
         }
     }
 }

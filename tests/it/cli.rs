@@ -1,9 +1,15 @@
-//! The command line: help, version, and unknown arguments that deny in hook mode.
+//! The command line: hook mode is no arguments; everything else is a person or a script. A
+//! mistake in a known subcommand is a usage error (clap's whole message, exit 2, no deny
+//! JSON, no record); only an unknown first argument, which is what a hook set up with
+//! arguments sends, denies with a `bad-invocation` record; a bare run on a terminal prints
+//! a short help. Help names every subcommand, with examples.
 
-use crate::support::{deny_reason, run_with};
+use std::process::Command;
+
+use crate::support::{Run, deny_reason, guard_path, ledger_rule, run_command, run_with};
 
 #[test]
-fn help_names_every_subcommand_exit_codes_and_the_ledger_variable() {
+fn help_names_every_subcommand_exit_codes_the_ledger_and_gives_examples() {
     let dir = tempfile::tempdir().unwrap();
     let r = run_with(&["--help"], b"", &dir.path().join("l"));
     assert_eq!(r.code, Some(0));
@@ -18,8 +24,25 @@ fn help_names_every_subcommand_exit_codes_and_the_ledger_variable() {
         "0 allow",
         "2 deny",
         "HEREDOC_GUARD_LEDGER",
+        "XDG_STATE_HOME",
+        "Examples:\n  heredoc-guard install claude",
     ] {
-        assert!(r.stdout.contains(needle), "help lacks {needle}");
+        assert!(
+            r.stdout.contains(needle),
+            "help lacks {needle}: {}",
+            r.stdout
+        );
+    }
+    let r = run_with(&["install", "--help"], b"", &dir.path().join("l"));
+    assert!(
+        r.stdout.contains("Usage: heredoc-guard install <AGENT>") && r.stdout.contains("Agents:"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("<COMMAND>"), "{}", r.stdout);
+    for sub in ["doctor", "log", "explain", "strip", "uninstall"] {
+        let r = run_with(&[sub, "--help"], b"", &dir.path().join("l"));
+        assert!(r.stdout.contains("Examples:"), "{sub}: {}", r.stdout);
     }
 }
 
@@ -35,13 +58,107 @@ fn version_prints_the_crate_version() {
 }
 
 #[test]
-fn unknown_arguments_deny_with_a_clear_message() {
+fn a_mistake_in_a_known_subcommand_prints_clap_s_whole_message_and_records_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    for args in [&["--bogus"][..], &["frobnicate"], &["config", "vim"]] {
-        let r = run_with(args, b"{\"tool_name\":\"Write\"}", &dir.path().join("l"));
-        let reason = deny_reason(&r).unwrap_or_else(|e| panic!("{args:?}: {e}"));
-        assert!(reason.contains("--help"), "{reason}");
+    let ledger = dir.path().join("l");
+    for (args, says) in [
+        (&["install"][..], "Usage: heredoc-guard install <AGENT>"),
+        (&["install", "vim"], "unrecognized subcommand 'vim'"),
+        (
+            &["config"],
+            "the following required arguments were not provided:\n  <AGENT>",
+        ),
+        (&["config", "vim"], "invalid value 'vim' for '<AGENT>'"),
+        (&["explain", "-c", "ls", "ls"], "cannot be used with"),
+        (
+            &["doctor", "--bogus"],
+            "unexpected argument '--bogus' found",
+        ),
+    ] {
+        let r = run_with(args, b"{\"tool_name\":\"Write\"}", &ledger);
+        assert_eq!(r.code, Some(2), "{args:?}: {r:?}");
+        assert!(r.stdout.is_empty(), "{args:?}: no deny JSON: {}", r.stdout);
+        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.lines().count() > 2 && r.stderr.contains("--help"),
+            "{args:?}: the whole message: {}",
+            r.stderr
+        );
     }
+    assert!(!ledger.exists(), "a usage error wrote a ledger record");
+}
+
+#[test]
+fn an_unknown_first_argument_denies_as_a_bad_invocation_with_clap_s_suggestion() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("l");
+    for args in [&["--bogus"][..], &["frobnicate"], &["instal", "claude"]] {
+        let r = run_with(args, b"{\"tool_name\":\"Write\"}", &ledger);
+        let reason = deny_reason(&r).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        assert!(
+            reason.starts_with("heredoc-guard: unknown first argument")
+                && reason.contains("--help"),
+            "{reason}"
+        );
+        assert_eq!(ledger_rule(&ledger), "bad-invocation", "{args:?}");
+    }
+    let r = run_with(&["instal", "claude"], b"", &ledger);
+    assert!(
+        r.stderr.contains("tip: some similar subcommands exist"),
+        "clap's whole message follows the reason: {}",
+        r.stderr
+    );
+}
+
+/// Runs the guard with `args` on a pseudo-terminal (script(1)), as a person at a shell.
+fn on_terminal(args: &str, env: &[(&str, &str)], ledger: &std::path::Path) -> Run {
+    let mut command = Command::new("script");
+    command
+        .args(["-q", "-e", "-c"])
+        .arg(format!("{} {args}", guard_path()))
+        .arg("/dev/null")
+        .env("HEREDOC_GUARD_LEDGER", ledger)
+        .env("TERM", "dumb");
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    run_command(command, b"")
+}
+
+#[test]
+fn a_bare_run_on_a_terminal_prints_a_short_help_and_records_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("l");
+    let r = on_terminal("", &[], &ledger);
+    assert_eq!(r.code, Some(2), "{r:?}");
+    assert!(
+        r.stdout.contains("heredoc-guard is a PreToolUse hook")
+            && r.stdout.contains("heredoc-guard install claude")
+            && r.stdout.contains("heredoc-guard --help"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("permissionDecision"), "{}", r.stdout);
+    // A typo on a terminal is a person's: clap's message, no deny.
+    let r = on_terminal("instal claude", &[], &ledger);
+    assert_eq!(r.code, Some(2), "{r:?}");
+    assert!(r.stdout.contains("similar subcommand"), "{}", r.stdout);
+    assert!(!r.stdout.contains("permissionDecision"), "{}", r.stdout);
+    assert!(!ledger.exists(), "a terminal run wrote a ledger record");
+}
+
+#[test]
+fn explain_colours_only_on_a_terminal_and_never_with_no_color_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("l");
+    let cmd = "explain 'cat <<EOF\n$(id)\nEOF'";
+    let coloured = on_terminal(cmd, &[], &ledger);
+    assert!(coloured.stdout.contains('\x1b'), "{:?}", coloured.stdout);
+    let plain = on_terminal(cmd, &[("NO_COLOR", "1")], &ledger);
+    assert!(!plain.stdout.contains('\x1b'), "{:?}", plain.stdout);
+    // An empty NO_COLOR does not count (https://no-color.org).
+    let empty = on_terminal(cmd, &[("NO_COLOR", "")], &ledger);
+    assert!(empty.stdout.contains('\x1b'), "{:?}", empty.stdout);
 }
 
 #[test]
@@ -56,4 +173,59 @@ fn an_event_with_invalid_utf8_is_denied_as_unreadable() {
         reason.starts_with("heredoc-guard could not read the hook event"),
         "{reason}"
     );
+}
+
+#[test]
+fn a_key_the_guard_reads_given_twice_is_denied_since_readers_disagree_on_which_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    for event in [
+        r#"{"tool_name":"Write","tool_input":{"command":"x"},"tool_name":"Bash"}"#,
+        r#"{"tool_name":"Bash","tool_input":{"command":"ls","command":"cat <<EOF\n$(id)\nEOF"}}"#,
+        r#"{"tool_name":"Bash","tool_input":{"command":"ls"},"tool_input":{"command":"ls"}}"#,
+    ] {
+        let r = crate::support::run(event.as_bytes(), &dir.path().join("l"));
+        let reason = deny_reason(&r).unwrap_or_else(|e| panic!("{event}: {e}"));
+        assert!(reason.contains("is given twice"), "{reason}");
+        assert_eq!(ledger_rule(&dir.path().join("l")), "invalid-event");
+    }
+}
+
+#[test]
+fn tool_input_before_tool_name_is_read_all_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("l");
+    let live = r#"{"tool_input":{"command":"cat <<EOF\n$(id)\nEOF"},"tool_name":"Bash"}"#;
+    let r = crate::support::run(live.as_bytes(), &ledger);
+    assert!(deny_reason(&r).is_ok(), "{r:?}");
+    assert_eq!(ledger_rule(&ledger), "heredoc-command-substitution");
+    let quoted = r#"{"tool_input":{"command":"cat <<'EOF'\n$(id)\nEOF"},"tool_name":"Bash"}"#;
+    let r = crate::support::run(quoted.as_bytes(), &ledger);
+    assert_eq!(crate::support::allow_problem(&r), None);
+    let patch = r#"{"tool_input":{"command":"cat <<EOF\n$(id)\nEOF"},"tool_name":"apply_patch"}"#;
+    let r = crate::support::run(patch.as_bytes(), &ledger);
+    assert_eq!(crate::support::allow_problem(&r), None);
+}
+
+#[test]
+fn the_quick_start_demo_writes_no_record_to_the_user_s_ledger() {
+    // The README's first command runs the sample event with the ledger moved into target/.
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let demo = readme
+        .lines()
+        .find(|l| l.contains("examples/event-deny.json"))
+        .expect("the README runs examples/event-deny.json");
+    assert!(
+        demo.contains("HEREDOC_GUARD_LEDGER=target/"),
+        "the demo writes to the user's ledger: {demo}"
+    );
+    let mut command = Command::new(guard_path());
+    command.env("HEREDOC_GUARD_LEDGER", "/dev/null");
+    let event = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/event-deny.json"
+    ))
+    .unwrap();
+    let r = run_command(command, &event);
+    assert!(deny_reason(&r).is_ok(), "{r:?}");
 }

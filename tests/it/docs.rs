@@ -1,25 +1,34 @@
-//! Every example in README.md and skills/heredoc-guard/SKILL.md marked ```` ```sh deny ```` or
-//! ```` ```sh allow ```` gets that verdict from the built binary.
+//! Every example in README.md and SKILL.md marked ```` ```sh deny RULE ```` or
+//! ```` ```sh allow ```` gets that verdict from the built binary: a deny with that very
+//! rule (an internal error or an unreadable command is no pass), an allow silent.
 
 use std::path::Path;
 
-use crate::support::{claude_event, run};
+use crate::support::{allow_problem, claude_event, deny_reason, ledger_rule, run};
 
-fn examples(file: &str) -> Vec<(bool, String)> {
+/// Each example: `Some(rule)` for a deny, `None` for an allow, and the command.
+fn examples(file: &str) -> Vec<(Option<String>, String)> {
     let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file))
         .unwrap_or_else(|e| panic!("{file}: {e}"));
     let mut out = Vec::new();
-    let mut current: Option<(bool, String)> = None;
+    let mut current: Option<(Option<String>, String)> = None;
     for line in text.lines() {
-        match (&mut current, line.trim_end()) {
-            (None, "```sh deny") => current = Some((true, String::new())),
-            (None, "```sh allow") => current = Some((false, String::new())),
-            (Some(_), "```") => out.extend(current.take()),
-            (Some((_, body)), _) => {
+        let fence = line.trim_end();
+        match &mut current {
+            None => {
+                if let Some(rule) = fence.strip_prefix("```sh deny") {
+                    let rule = rule.trim();
+                    assert!(!rule.is_empty(), "{file}: a deny example names no rule");
+                    current = Some((Some(rule.to_owned()), String::new()));
+                } else if fence == "```sh allow" {
+                    current = Some((None, String::new()));
+                }
+            }
+            Some(_) if fence == "```" => out.extend(current.take()),
+            Some((_, body)) => {
                 body.push_str(line);
                 body.push('\n');
             }
-            (None, _) => {}
         }
     }
     out.into_iter()
@@ -29,21 +38,38 @@ fn examples(file: &str) -> Vec<(bool, String)> {
 
 fn check(file: &str, minimum: usize) {
     let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("l");
     let all = examples(file);
     assert!(all.len() >= minimum, "{file}: only {} examples", all.len());
     for (deny, command) in all {
-        let r = run(&claude_event(&command), &dir.path().join("l"));
-        let expected = if deny { Some(2) } else { Some(0) };
-        assert_eq!(r.code, expected, "{file} example:\n{command}\n{}", r.stderr);
+        let r = run(&claude_event(&command), &ledger);
+        match deny {
+            Some(rule) => {
+                assert!(deny_reason(&r).is_ok(), "{file} example:\n{command}\n{r:?}");
+                assert_eq!(ledger_rule(&ledger), rule, "{file} example:\n{command}");
+            }
+            None => assert_eq!(allow_problem(&r), None, "{file} example:\n{command}"),
+        }
     }
 }
 
 #[test]
-fn skill_md_before_examples_deny_and_after_examples_allow() {
-    check("skills/heredoc-guard/SKILL.md", 7);
+fn skill_md_before_examples_deny_with_their_rule_and_after_examples_allow() {
+    check("SKILL.md", 7);
 }
 
 #[test]
-fn readme_examples_get_the_verdict_they_show() {
+fn readme_examples_get_the_verdict_and_rule_they_show() {
     check("README.md", 4);
+}
+
+#[test]
+fn the_readme_shows_the_launcher_install_writes() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let shown = crate::support::launcher("'/abs/path/heredoc-guard'");
+    assert!(
+        readme.lines().any(|l| l == shown),
+        "README's launcher differs from:\n{shown}"
+    );
 }

@@ -1,63 +1,92 @@
-//! `install` and `uninstall` without the agents on PATH: what is written, idempotence,
-//! other settings kept, backups, invalid JSON refused, symlinks followed, and uninstall
-//! giving the settings back.
+//! `install` and `uninstall` without the agents on PATH: what is written (each expected
+//! entry written out here, not taken from the code), where (`--project` is the personal
+//! settings.local.json, `--shared` the committed settings.json running heredoc-guard from
+//! PATH), idempotence, other settings kept, bounded backups, invalid JSON, read-only files
+//! and dangling symlinks refused, symlinks followed, a binary in a cargo target/ directory
+//! warned about, and uninstall giving the settings back.
+
+use serde_json::Value;
 
 use crate::sandbox::{Sandbox, json};
+use crate::support::launcher;
+
+/// The Claude Code settings install writes into an empty file, for the binary `quoted`
+/// (quoted for sh).
+fn claude_entry(quoted: &str) -> Value {
+    serde_json::json!({"hooks": {"PreToolUse": [{
+        "matcher": "Bash|Monitor|mcp__workspace__bash",
+        "hooks": [{"type": "command", "command": launcher(quoted), "timeout": 30, "onFailure": "block"}]
+    }]}})
+}
+
+/// The Codex hooks.json install writes into an empty file.
+fn codex_entry(quoted: &str) -> Value {
+    serde_json::json!({"hooks": {"PreToolUse": [{
+        "matcher": "^(Bash|apply_patch)$",
+        "hooks": [{"type": "command", "command": launcher(quoted), "timeout": 30}]
+    }]}})
+}
+
+/// The sandbox's guard, as install quotes its real path.
+fn quoted_guard(sb: &Sandbox) -> String {
+    let real = std::fs::canonicalize(sb.guard()).unwrap();
+    format!("'{}'", real.display())
+}
+
+fn backups_of(path: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let name = format!(
+        "{}.heredoc-guard-backup-",
+        path.file_name().unwrap().to_string_lossy()
+    );
+    let mut found: Vec<_> = std::fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&name))
+        .map(|e| e.path())
+        .collect();
+    found.sort();
+    found
+}
 
 const SETTINGS: &str = "{\n  \"model\": \"opus\",\n  \"env\": {\"FOO\": \"1\"},\n  \"hooks\": {\"PreToolUse\": [{\"matcher\": \"Write\", \"hooks\": [{\"type\": \"command\", \"command\": \"true\"}]}]}\n}\n";
 
 #[test]
-fn install_claude_without_claude_on_path_writes_the_launcher_with_on_failure_block_and_says_why() {
+fn install_claude_writes_the_launcher_with_on_failure_block_for_every_shell_tool() {
     let sb = Sandbox::new();
     let r = sb.run(&["install", "claude"]);
     assert_eq!(r.code, Some(0), "{r:?}");
     assert!(
         r.stdout
-            .contains("claude is not on PATH: using the sh launcher"),
+            .contains("claude is not on PATH; the hook is written all the same"),
         "{}",
         r.stdout
     );
     let v = json(&std::fs::read_to_string(sb.claude_settings()).unwrap());
-    let group = &v["hooks"]["PreToolUse"][0];
-    assert_eq!(group["matcher"], "Bash|Monitor|mcp__workspace__bash");
-    let hook = &group["hooks"][0];
-    assert_eq!(hook["onFailure"], "block");
-    assert_eq!(hook["timeout"], 30);
-    let guard = std::fs::canonicalize(sb.guard()).unwrap();
-    assert_eq!(
-        hook["command"],
-        heredoc_guard::config::launcher(guard.to_str().unwrap())
-    );
-    assert!(hook.get("args").is_none());
+    assert_eq!(v, claude_entry(&quoted_guard(&sb)));
 }
 
 #[test]
-fn install_claude_picks_the_exec_form_when_claude_says_2_1_295_or_later_and_the_launcher_before() {
-    for (version, exec) in [
-        ("2.1.295 (Claude Code)", true),
-        ("2.1.294 (Claude Code)", false),
+fn install_claude_says_whether_the_claude_code_found_honours_on_failure() {
+    for (version, said) in [
+        ("2.1.295 (Claude Code)", "Claude Code 2.1.295 ("),
+        (
+            "2.1.294 (Claude Code)",
+            "predates 2.1.295 and ignores \"onFailure\"",
+        ),
     ] {
-        let sb = Sandbox::new();
+        let mut sb = Sandbox::new();
         let fake = sb.home().join("fake");
         std::fs::create_dir_all(&fake).unwrap();
         let script = fake.join("claude");
         std::fs::write(&script, format!("#!/bin/sh\necho '{version}'\n")).unwrap();
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let mut sb = sb;
         sb.path_front.push(fake);
         let r = sb.run(&["install", "claude"]);
         assert_eq!(r.code, Some(0), "{r:?}");
-        let v = json(&std::fs::read_to_string(sb.claude_settings()).unwrap());
-        let hook = &v["hooks"]["PreToolUse"][0]["hooks"][0];
-        assert_eq!(hook.get("args").is_some(), exec, "{version}: {hook}");
-        assert_eq!(hook["onFailure"], "block");
-        let said = if exec {
-            "using the exec form"
-        } else {
-            "using the sh launcher"
-        };
         assert!(r.stdout.contains(said), "{version}: {}", r.stdout);
+        let v = json(&std::fs::read_to_string(sb.claude_settings()).unwrap());
+        assert_eq!(v, claude_entry(&quoted_guard(&sb)), "{version}");
     }
 }
 
@@ -80,24 +109,16 @@ fn install_keeps_every_other_setting_and_a_backup_and_uninstall_gives_the_settin
     let r = sb.run(&["install", "claude"]);
     assert_eq!(r.code, Some(0), "{r:?}");
     let v = json(&std::fs::read_to_string(&path).unwrap());
-    assert_eq!(v["model"], "opus");
-    assert_eq!(v["env"]["FOO"], "1");
-    assert_eq!(v["hooks"]["PreToolUse"][0]["matcher"], "Write");
-    assert_eq!(v["hooks"]["PreToolUse"].as_array().unwrap().len(), 2);
-    let backups: Vec<_> = std::fs::read_dir(path.parent().unwrap())
+    let mut expected = json(SETTINGS);
+    let ours = claude_entry(&quoted_guard(&sb))["hooks"]["PreToolUse"][0].clone();
+    expected["hooks"]["PreToolUse"]
+        .as_array_mut()
         .unwrap()
-        .filter_map(Result::ok)
-        .filter(|e| {
-            e.file_name()
-                .to_string_lossy()
-                .starts_with("settings.json.heredoc-guard-backup-")
-        })
-        .collect();
+        .push(ours);
+    assert_eq!(v, expected);
+    let backups = backups_of(&path);
     assert_eq!(backups.len(), 1);
-    assert_eq!(
-        std::fs::read_to_string(backups[0].path()).unwrap(),
-        SETTINGS
-    );
+    assert_eq!(std::fs::read_to_string(&backups[0]).unwrap(), SETTINGS);
     let r = sb.run(&["uninstall", "claude"]);
     assert_eq!(r.code, Some(0), "{r:?}");
     assert_eq!(
@@ -106,6 +127,73 @@ fn install_keeps_every_other_setting_and_a_backup_and_uninstall_gives_the_settin
     );
     let r = sb.run(&["uninstall", "claude"]);
     assert!(r.stdout.contains("nothing changed"), "{}", r.stdout);
+}
+
+#[test]
+fn backups_are_bounded_and_uninstall_says_where_they_are_and_removes_them_when_asked() {
+    let sb = Sandbox::new();
+    let path = sb.write(".claude/settings.json", SETTINGS);
+    for _ in 0..4 {
+        assert_eq!(sb.run(&["install", "claude"]).code, Some(0));
+        assert_eq!(sb.run(&["uninstall", "claude"]).code, Some(0));
+    }
+    let kept = backups_of(&path);
+    assert_eq!(kept.len(), 3, "the newest three are kept: {kept:?}");
+    let r = sb.run(&["uninstall", "claude"]);
+    assert!(
+        r.stdout
+            .contains("Backups heredoc-guard made of ~/.claude/settings.json are kept: ")
+            && r.stdout
+                .contains("heredoc-guard uninstall claude --remove-backups"),
+        "{}",
+        r.stdout
+    );
+    let r = sb.run(&["uninstall", "claude", "--remove-backups"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(r.stdout.contains("Removed 3 backups"), "{}", r.stdout);
+    assert!(backups_of(&path).is_empty());
+    assert_eq!(
+        json(&std::fs::read_to_string(&path).unwrap()),
+        json(SETTINGS)
+    );
+}
+
+#[test]
+fn a_read_only_settings_file_and_a_dangling_symlink_are_refused_and_left_as_they_are() {
+    let sb = Sandbox::new();
+    let path = sb.write(".claude/settings.json", SETTINGS);
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let r = sb.run(&["install", "claude"]);
+    assert_eq!(r.code, Some(1), "{r:?}");
+    assert!(
+        r.stderr
+            .contains("is read-only (mode 0444); nothing was changed"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), SETTINGS);
+    assert!(backups_of(&path).is_empty());
+    std::fs::remove_file(&path).unwrap();
+    let missing = sb.home().join("dotfiles/claude.json");
+    std::os::unix::fs::symlink(&missing, &path).unwrap();
+    let r = sb.run(&["install", "claude"]);
+    assert_eq!(r.code, Some(1), "{r:?}");
+    assert!(
+        r.stderr.contains(&format!(
+            "is a symlink to {}, which does not exist; nothing was changed",
+            missing.display()
+        )),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        std::fs::symlink_metadata(&path)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(!missing.exists());
 }
 
 #[test]
@@ -137,14 +225,85 @@ fn install_refuses_a_settings_file_that_is_not_json_and_changes_nothing() {
 }
 
 #[test]
-fn install_project_writes_dot_claude_in_the_current_directory() {
+fn install_project_writes_the_personal_settings_local_json_by_default() {
     let sb = Sandbox::new();
     let r = sb.run(&["install", "claude", "--project"]);
     assert_eq!(r.code, Some(0), "{r:?}");
-    assert!(sb.home().join("work/.claude/settings.json").exists());
-    assert!(!sb.claude_settings().exists());
-    assert_eq!(sb.run(&["uninstall", "claude", "--project"]).code, Some(0));
+    let local = sb.home().join("work/.claude/settings.local.json");
+    let v = json(&std::fs::read_to_string(&local).unwrap());
+    assert_eq!(v, claude_entry(&quoted_guard(&sb)));
     assert!(!sb.home().join("work/.claude/settings.json").exists());
+    assert!(!sb.claude_settings().exists());
+    assert!(
+        r.stdout.contains("Only you, in this project"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(sb.run(&["uninstall", "claude", "--project"]).code, Some(0));
+    assert!(!local.exists());
+}
+
+#[test]
+fn install_project_shared_runs_heredoc_guard_from_path_in_the_committed_settings_json() {
+    for flags in [&["--project", "--shared"][..], &["--shared"]] {
+        let sb = Sandbox::new();
+        let mut args = vec!["install", "claude"];
+        args.extend_from_slice(flags);
+        let r = sb.run(&args);
+        assert_eq!(r.code, Some(0), "{r:?}");
+        let shared = sb.home().join("work/.claude/settings.json");
+        let v = json(&std::fs::read_to_string(&shared).unwrap());
+        assert_eq!(v, claude_entry("'heredoc-guard'"), "{flags:?}");
+        assert!(!sb.home().join("work/.claude/settings.local.json").exists());
+        assert!(r.stdout.contains("This file is shared"), "{}", r.stdout);
+        let mut args = vec!["uninstall", "claude"];
+        args.extend_from_slice(flags);
+        assert_eq!(sb.run(&args).code, Some(0));
+        assert!(!shared.exists());
+    }
+}
+
+#[test]
+fn uninstall_names_the_other_file_that_holds_the_hook() {
+    let sb = Sandbox::new();
+    assert_eq!(sb.run(&["install", "claude", "--project"]).code, Some(0));
+    let r = sb.run(&["uninstall", "claude"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(
+        r.stdout.contains(
+            ".claude/settings.local.json has one: heredoc-guard uninstall claude --project"
+        ),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn install_warns_when_the_binary_lives_in_a_cargo_target_directory() {
+    let sb = Sandbox::new();
+    let built = sb
+        .home()
+        .join("src/heredoc-guard/target/release/heredoc-guard");
+    std::fs::create_dir_all(built.parent().unwrap()).unwrap();
+    crate::support::place_guard(&built);
+    let mut command = std::process::Command::new(&built);
+    command
+        .args(["install", "claude"])
+        .env_clear()
+        .env("HOME", sb.home())
+        .env("PATH", "/usr/bin:/bin")
+        .current_dir(sb.home().join("work"));
+    let r = crate::support::run_command(command, b"");
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(
+        r.stdout
+            .contains("is inside a cargo target/ directory: `cargo clean` or a rebuild removes it")
+            && r.stdout.contains("cargo install --locked --path ."),
+        "{}",
+        r.stdout
+    );
+    let r = sb.run(&["install", "codex", "--no-trust"]);
+    assert!(!r.stdout.contains("Warning"), "{}", r.stdout);
 }
 
 #[test]
@@ -200,16 +359,9 @@ fn install_codex_no_trust_writes_the_launcher_and_says_how_to_trust_it() {
         "{}",
         r.stdout
     );
+    assert!(r.stdout.contains("~/.codex: created"), "{}", r.stdout);
     let v = json(&std::fs::read_to_string(sb.codex_hooks()).unwrap());
-    let group = &v["hooks"]["PreToolUse"][0];
-    assert_eq!(group["matcher"], "^(Bash|apply_patch)$");
-    assert!(
-        group["hooks"][0]["command"]
-            .as_str()
-            .unwrap()
-            .starts_with("sh -c ")
-    );
-    assert!(group["hooks"][0].get("onFailure").is_none());
+    assert_eq!(v, codex_entry(&quoted_guard(&sb)));
 }
 
 #[test]
@@ -224,7 +376,7 @@ fn install_codex_without_codex_on_path_writes_the_hook_but_fails_since_it_cannot
     assert!(r.stderr.contains("codex is not on PATH"), "{}", r.stderr);
     assert!(
         sb.home().join("ch/hooks.json").exists(),
-        "CODEX_HOME is honoured"
+        "CODEX_HOME is honoured, and created"
     );
 }
 
@@ -232,12 +384,10 @@ fn install_codex_without_codex_on_path_writes_the_hook_but_fails_since_it_cannot
 fn the_plugin_hook_runs_the_guard_from_path_and_fails_closed() {
     let root = env!("CARGO_MANIFEST_DIR");
     let hooks = json(&std::fs::read_to_string(format!("{root}/hooks/hooks.json")).unwrap());
-    let group = &hooks["hooks"]["PreToolUse"][0];
-    assert_eq!(group["matcher"], heredoc_guard::config::CLAUDE_MATCHER);
-    let hook = &group["hooks"][0];
-    assert_eq!(hook["onFailure"], "block");
-    let command = hook["command"].as_str().unwrap();
-    assert_eq!(command, heredoc_guard::config::launcher("heredoc-guard"));
+    assert_eq!(hooks["hooks"], claude_entry("'heredoc-guard'")["hooks"]);
+    let command = hooks["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
     let sb = Sandbox::new();
     let run = |path: &str, event: &[u8]| {
         let mut c = std::process::Command::new("sh");
@@ -250,11 +400,74 @@ fn the_plugin_hook_runs_the_guard_from_path_and_fails_closed() {
     };
     let with_guard = format!("{}:/usr/bin:/bin", sb.home().join("bin").display());
     let live = crate::support::claude_event("cat <<EOF\n$(id)\nEOF");
-    assert_eq!(run(&with_guard, &live).code, Some(2));
+    assert!(crate::support::deny_reason(&run(&with_guard, &live)).is_ok());
     assert_eq!(
-        run(&with_guard, &crate::support::claude_event("ls")).code,
-        Some(0)
+        crate::support::allow_problem(&run(&with_guard, &crate::support::claude_event("ls"))),
+        None
     );
     let r = run("/usr/bin:/bin", &crate::support::claude_event("ls"));
     assert_eq!(r.code, Some(2), "no guard on PATH must deny: {r:?}");
+    assert!(
+        r.stderr
+            .starts_with("heredoc-guard is missing: heredoc-guard was not found on PATH"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn the_plugin_shares_the_top_level_skill_md() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let plugin =
+        json(&std::fs::read_to_string(format!("{root}/.claude-plugin/plugin.json")).unwrap());
+    assert_eq!(plugin["skills"], "./");
+    let skill = std::fs::read_to_string(format!("{root}/SKILL.md")).unwrap();
+    assert!(skill.starts_with("---\nname: heredoc-guard\n"), "{skill}");
+    assert!(
+        !std::path::Path::new(root).join("skills").exists(),
+        "one SKILL.md, not two"
+    );
+}
+
+#[test]
+fn install_replaces_the_entry_an_earlier_release_wrote_and_uninstall_removes_it() {
+    let sb = Sandbox::new();
+    // The launcher of releases before this one, written out as they wrote it.
+    let old = r#"sh -c '"$0"; rc=$?; if [ "$rc" -eq 0 ] || [ "$rc" -eq 2 ]; then exit "$rc"; fi; echo "heredoc-guard: the guard failed (exit status $rc); denying the command" >&2; exit 2' '/old/bin/heredoc-guard'"#;
+    let settings = serde_json::json!({"hooks": {"PreToolUse": [{
+        "matcher": "Bash|Monitor|mcp__workspace__bash",
+        "hooks": [{"type": "command", "command": old, "timeout": 30, "onFailure": "block"}]}]}});
+    sb.write(".claude/settings.json", &settings.to_string());
+    let r = sb.run(&["install", "claude"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    let v = json(&std::fs::read_to_string(sb.claude_settings()).unwrap());
+    assert_eq!(v, claude_entry(&quoted_guard(&sb)));
+    sb.write(".claude/settings.json", &settings.to_string());
+    let r = sb.run(&["uninstall", "claude"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(!sb.claude_settings().exists(), "{}", r.stdout);
+}
+
+#[test]
+fn install_codex_passes_on_what_codex_said_when_its_app_server_stops() {
+    let mut sb = Sandbox::new();
+    let fake = sb.home().join("fake");
+    std::fs::create_dir_all(&fake).unwrap();
+    std::fs::write(
+        fake.join("codex"),
+        "#!/bin/sh\necho 'Error: cannot read config.toml: invalid TOML at line 3' >&2\nexit 1\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(fake.join("codex"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    sb.path_front.push(fake);
+    let r = sb.run(&["install", "codex"]);
+    assert_eq!(r.code, Some(1), "{r:?}");
+    assert!(
+        r.stderr.contains(
+            "codex app-server exited before answering initialize; Codex said: Error: cannot read config.toml: invalid TOML at line 3"
+        ),
+        "{}",
+        r.stderr
+    );
 }

@@ -1,5 +1,7 @@
 //! The deny ledger: one strict record per deny, none per allow, a hash and never the text,
-//! whole lines under concurrency, and a deny that stands when the ledger cannot be written.
+//! where the deny came from (agent, session, directory, tool, hook event), the time in UTC,
+//! whole lines under concurrency, its place under XDG_STATE_HOME, and a deny that stands
+//! when the ledger cannot be written.
 
 use std::path::Path;
 
@@ -17,6 +19,29 @@ struct Record {
     reason: String,
     stage: Option<String>,
     cause: Option<String>,
+    agent: Option<String>,
+    session_id: Option<String>,
+    cwd: Option<String>,
+    tool: Option<String>,
+    hook_event: Option<String>,
+}
+
+/// Seconds since the epoch, now.
+fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+/// The seconds since the epoch that GNU date reads in `ts` (the oracle for the format).
+fn date_reads(ts: &str) -> u64 {
+    let out = std::process::Command::new("date")
+        .args(["-u", "-d", ts, "+%s"])
+        .output()
+        .expect("date");
+    assert!(out.status.success(), "date cannot read {ts:?}");
+    String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
 }
 
 fn records(ledger: &Path) -> Vec<Record> {
@@ -38,10 +63,12 @@ fn sha256_hex(bytes: &[u8]) -> String {
 const LIVE: &str = "cat <<EOF\nsecret-marker $(id)\nEOF";
 
 #[test]
-fn a_deny_appends_one_strict_record_with_the_command_hash_and_no_text() {
+fn a_deny_appends_one_strict_record_with_the_command_hash_where_it_came_from_and_no_text() {
     let dir = tempfile::tempdir().unwrap();
     let ledger = dir.path().join("l.jsonl");
+    let before = now_secs();
     let r = run(&claude_event(LIVE), &ledger);
+    let after = now_secs();
     assert!(deny_reason(&r).is_ok(), "{r:?}");
     let recs = records(&ledger);
     assert_eq!(recs.len(), 1);
@@ -49,17 +76,39 @@ fn a_deny_appends_one_strict_record_with_the_command_hash_and_no_text() {
     assert_eq!(rec.rule, "heredoc-command-substitution");
     assert_eq!(rec.command_sha256, sha256_hex(LIVE.as_bytes()));
     assert!(rec.stage.is_none() && rec.cause.is_none());
+    // UTC with milliseconds, and the time of the run.
     assert!(
-        chrono::DateTime::parse_from_rfc3339(&rec.ts).is_ok(),
+        rec.ts.len() == 24 && rec.ts.ends_with('Z') && rec.ts.as_bytes()[19] == b'.',
         "ts {}",
         rec.ts
     );
+    let at = date_reads(&rec.ts);
+    assert!(before <= at && at <= after, "{before} <= {at} <= {after}");
     assert!(!rec.reason.is_empty());
+    // Fields of crate::support::claude_event.
+    assert_eq!(rec.agent.as_deref(), Some("claude"));
+    assert_eq!(rec.session_id.as_deref(), Some("abc123"));
+    assert_eq!(rec.cwd.as_deref(), Some("/home/u/project"));
+    assert_eq!(rec.tool.as_deref(), Some("Bash"));
+    assert_eq!(rec.hook_event.as_deref(), Some("PreToolUse"));
     let text = std::fs::read_to_string(&ledger).unwrap();
     assert!(
         !text.contains("secret-marker") && !text.contains("EOF"),
         "{text}"
     );
+}
+
+#[test]
+fn a_codex_deny_is_recorded_as_codex_with_its_session_and_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("l.jsonl");
+    let r = run(&crate::support::codex_event(LIVE), &ledger);
+    assert!(deny_reason(&r).is_ok(), "{r:?}");
+    let rec = &records(&ledger)[0];
+    assert_eq!(rec.agent.as_deref(), Some("codex"));
+    assert_eq!(rec.session_id.as_deref(), Some("s-1"));
+    assert_eq!(rec.cwd.as_deref(), Some("/home/u/project"));
+    assert_eq!(rec.tool.as_deref(), Some("Bash"));
 }
 
 #[test]
@@ -167,16 +216,24 @@ fn a_ledger_path_that_is_a_directory_still_denies() {
 }
 
 #[test]
-fn the_default_ledger_lives_under_home_and_tilde_is_expanded() {
+fn the_default_ledger_lives_under_xdg_state_home_then_home_and_tilde_is_expanded() {
     let home = tempfile::tempdir().unwrap();
     let home_dir = home.path().to_str().unwrap();
     let r = run_env(
         &claude_event(LIVE),
-        &[("HEREDOC_GUARD_LEDGER", None), ("HOME", Some(home_dir))],
+        &[
+            ("HEREDOC_GUARD_LEDGER", None),
+            ("XDG_STATE_HOME", None),
+            ("HOME", Some(home_dir)),
+        ],
     );
     assert_eq!(r.code, Some(2));
-    let default = home.path().join(".claude/logs/heredoc-guard-ledger.jsonl");
+    let default = home.path().join(".local/state/heredoc-guard/ledger.jsonl");
     assert_eq!(records(&default).len(), 1);
+    assert!(
+        !home.path().join(".claude").exists(),
+        "no ~/.claude for a Codex-only user"
+    );
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(&default).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600);
@@ -186,6 +243,29 @@ fn the_default_ledger_lives_under_home_and_tilde_is_expanded() {
         .mode()
         & 0o777;
     assert_eq!(dir_mode, 0o700);
+
+    let state = home.path().join("state");
+    let r = run_env(
+        &claude_event(LIVE),
+        &[
+            ("HEREDOC_GUARD_LEDGER", None),
+            ("XDG_STATE_HOME", state.to_str()),
+            ("HOME", Some(home_dir)),
+        ],
+    );
+    assert_eq!(r.code, Some(2));
+    assert_eq!(records(&state.join("heredoc-guard/ledger.jsonl")).len(), 1);
+    // A relative XDG_STATE_HOME is ignored, as the XDG rules say.
+    let r = run_env(
+        &claude_event(LIVE),
+        &[
+            ("HEREDOC_GUARD_LEDGER", None),
+            ("XDG_STATE_HOME", Some("relative/state")),
+            ("HOME", Some(home_dir)),
+        ],
+    );
+    assert_eq!(r.code, Some(2));
+    assert_eq!(records(&default).len(), 2);
 
     let r = run_env(
         &claude_event(LIVE),

@@ -1,7 +1,25 @@
 //! Inspection limits and hostile sizes: every one ends in a deny or a verdict, never a
-//! crash. (How time grows with the input is measured by the benchmark, bench/run.)
+//! crash, and a verdict is a real one: a deny by a rule of the checks, never an internal
+//! error (a reader panic). (How time grows with the input is measured by the benchmark,
+//! bench/run.)
 
-use crate::support::{allow_problem, claude_event, deny_reason, run};
+use crate::support::{Run, allow_problem, claude_event, deny_reason, last_ledger_rule, run};
+
+/// A verdict the checks reached: a silent allow, or a deny whose record names a rule other
+/// than `internal-error`. Returns the problem, if any.
+fn verdict_problem(r: &Run, ledger: &std::path::Path) -> Option<String> {
+    if r.code == Some(0) {
+        return allow_problem(r);
+    }
+    if let Err(e) = deny_reason(r) {
+        return Some(e);
+    }
+    match last_ledger_rule(ledger).as_deref() {
+        Some("internal-error") => Some(format!("an internal error, not a verdict: {}", r.stderr)),
+        Some(_) => None,
+        None => Some("a deny without a ledger record".to_owned()),
+    }
+}
 
 fn rule_and_reason(stdin: &[u8]) -> (Option<i32>, String) {
     let dir = tempfile::tempdir().unwrap();
@@ -45,8 +63,9 @@ fn nesting_just_under_the_limit_gets_a_verdict_for_every_construct() {
     for shape in shapes {
         let cmd = format!("{shape}\ncat <<EOF\n$HOME\nEOF");
         let dir = tempfile::tempdir().unwrap();
-        let r = run(&claude_event(&cmd), &dir.path().join("l"));
-        assert!(r.code == Some(0) || r.code == Some(2), "crash: {r:?}");
+        let ledger = dir.path().join("l");
+        let r = run(&claude_event(&cmd), &ledger);
+        assert_eq!(verdict_problem(&r, &ledger), None, "{}", &cmd[..60]);
     }
 }
 
@@ -77,6 +96,10 @@ fn a_sixteen_mib_event_gets_a_verdict() {
         stderr.starts_with("inspection limit: command size"),
         "{stderr}"
     );
+    assert!(
+        !stderr.contains("quoted heredoc"),
+        "advice that cannot help: {stderr}"
+    );
 }
 
 #[test]
@@ -87,6 +110,11 @@ fn an_event_over_the_stdin_limit_is_denied() {
     assert!(
         stderr.starts_with("inspection limit: event size"),
         "{stderr}"
+    );
+    // Over the size limits any heredoc is denied, quoted or not: no heredoc advice.
+    assert!(
+        !stderr.contains("quoted heredoc") && !stderr.contains("<<'EOF'"),
+        "advice that cannot help: {stderr}"
     );
 }
 
@@ -133,10 +161,13 @@ fn inputs_the_fuzzer_found_get_a_verdict_as_raw_stdin_and_as_a_command() {
         let (code, _) = rule_and_reason(&bytes);
         assert_eq!(code, Some(2), "{} as raw stdin", path.display());
         let command = String::from_utf8_lossy(&bytes);
-        let (code, stderr) = rule_and_reason(&claude_event(&command));
-        assert!(
-            code == Some(0) || code == Some(2),
-            "{} as a command: {code:?} {stderr}",
+        let tmp = tempfile::tempdir().unwrap();
+        let ledger = tmp.path().join("l");
+        let r = run(&claude_event(&command), &ledger);
+        assert_eq!(
+            verdict_problem(&r, &ledger),
+            None,
+            "{} as a command",
             path.display()
         );
         seen += 1;

@@ -49,12 +49,14 @@ proptest! {
     #[test]
     fn the_event_path_never_panics_on_arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
         let owned = bytes.clone();
-        let survived = std::thread::spawn(move || {
-            let _ = check_event(&owned).verdict.is_allow();
+        // A verdict, never an internal error: the check catches a reader's panic and
+        // denies, which would pass a bare "no panic" test.
+        let rule = std::thread::spawn(move || {
+            check_event(&owned).verdict.into_denial().map(|d| d.rule)
         })
-        .join()
-        .is_ok();
-        prop_assert!(survived);
+        .join();
+        prop_assert!(rule.is_ok());
+        prop_assert_ne!(rule.ok().flatten(), Some(heredoc_guard::Rule::InternalError));
         let text = String::from_utf8_lossy(&bytes).into_owned();
         prop_assert!(reader_survives(&text));
     }

@@ -1,4 +1,5 @@
-//! `explain` and `strip`, through the built binary; `strip` against fixtures/strip.cases.
+//! `explain` and `strip`, through the built binary: the command as an argument, with `-c`
+//! or on stdin; `strip` against fixtures/strip.cases.
 
 use crate::fixtures::fixtures_dir;
 use crate::support::run_with;
@@ -80,6 +81,52 @@ fn strip_reads_the_command_from_stdin_too() {
     );
     assert_eq!(r.code, Some(0));
     assert_eq!(r.stdout, "cat <<'EOF'\nEOF\necho ok");
+}
+
+#[test]
+fn strip_says_its_name_once_when_it_cannot_read_the_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run_with(
+        &["strip", "cat <<EOF\nno closer"],
+        b"",
+        &dir.path().join("l"),
+    );
+    assert_eq!(r.code, Some(2), "{r:?}");
+    assert!(r.stdout.is_empty());
+    assert!(
+        r.stderr
+            .starts_with("heredoc-guard strip: could not read the command at line 1"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.stderr.matches("heredoc-guard").count(), 1, "{}", r.stderr);
+}
+
+#[test]
+fn explain_and_strip_take_the_command_as_an_argument_or_with_c() {
+    let dir = tempfile::tempdir().unwrap();
+    let cmd = "cat <<EOF\n$(id)\nEOF";
+    for args in [&["explain", cmd][..], &["explain", "-c", cmd]] {
+        let r = run_with(args, b"", &dir.path().join("l"));
+        assert_eq!(r.code, Some(2), "{args:?}: {r:?}");
+        assert!(
+            r.stdout
+                .contains("verdict: deny (heredoc-command-substitution)"),
+            "{}",
+            r.stdout
+        );
+    }
+    for args in [
+        &["strip", "cat <<'E'\nx\nE"][..],
+        &["strip", "-c", "cat <<'E'\nx\nE"],
+    ] {
+        let r = run_with(args, b"", &dir.path().join("l"));
+        assert_eq!(
+            (r.code, r.stdout.as_str()),
+            (Some(0), "cat <<'E'\nE"),
+            "{args:?}"
+        );
+    }
 }
 
 #[test]

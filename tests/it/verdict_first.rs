@@ -98,3 +98,96 @@ fn a_deny_into_a_closed_pipe_still_exits_2() {
     let r = run_command(command, &claude_event(LIVE));
     assert_eq!(r.stdout.trim(), "rc=2", "{r:?}");
 }
+
+/// Runs the guard in hook mode under timeout(1) with `env` set on top of a ledger in a
+/// temporary directory; returns the run and how long it took.
+fn timed(
+    env: &[(&str, &std::ffi::OsStr)],
+    dir: &std::path::Path,
+) -> (crate::support::Run, Duration) {
+    let mut command = Command::new("timeout");
+    command
+        .args(["20", guard_path()])
+        .env("HEREDOC_GUARD_LEDGER", dir.join("l.jsonl"))
+        .env("HOME", dir)
+        .env_remove("XDG_STATE_HOME");
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    let started = Instant::now();
+    let r = run_command(command, &claude_event(LIVE));
+    (r, started.elapsed())
+}
+
+#[test]
+fn no_environment_delays_the_exit_after_a_deny() {
+    // Each once made (or could make) the process wait after printing its verdict: a zone
+    // file on a FIFO or an endless device, a home, state directory or ledger on one.
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    mkfifo(&fifo);
+    let fifo = fifo.as_os_str();
+    let zero = std::ffi::OsStr::new("/dev/zero");
+    let colon_fifo = format!(":{}", dir.path().join("fifo").display());
+    let cases: Vec<(&str, Vec<(&str, &std::ffi::OsStr)>)> = vec![
+        ("TZ on a FIFO", vec![("TZ", fifo)]),
+        ("TZ=:FIFO", vec![("TZ", std::ffi::OsStr::new(&colon_fifo))]),
+        ("TZ on /dev/zero", vec![("TZ", zero)]),
+        (
+            "TZ=:/dev/zero",
+            vec![("TZ", std::ffi::OsStr::new(":/dev/zero"))],
+        ),
+        ("ledger on a FIFO", vec![("HEREDOC_GUARD_LEDGER", fifo)]),
+        ("ledger on /dev/zero", vec![("HEREDOC_GUARD_LEDGER", zero)]),
+        (
+            "HOME on a FIFO, default ledger",
+            vec![
+                ("HEREDOC_GUARD_LEDGER", std::ffi::OsStr::new("")),
+                ("HOME", fifo),
+            ],
+        ),
+        (
+            "HOME on /dev/zero, default ledger",
+            vec![
+                ("HEREDOC_GUARD_LEDGER", std::ffi::OsStr::new("")),
+                ("HOME", zero),
+            ],
+        ),
+        (
+            "XDG_STATE_HOME on a FIFO",
+            vec![
+                ("HEREDOC_GUARD_LEDGER", std::ffi::OsStr::new("")),
+                ("XDG_STATE_HOME", fifo),
+            ],
+        ),
+        (
+            "XDG_STATE_HOME on /dev/zero",
+            vec![
+                ("HEREDOC_GUARD_LEDGER", std::ffi::OsStr::new("")),
+                ("XDG_STATE_HOME", zero),
+            ],
+        ),
+    ];
+    let mut slow = Vec::new();
+    for (what, env) in &cases {
+        let (r, took) = timed(env, dir.path());
+        assert!(deny_reason(&r).is_ok(), "{what}: {r:?}");
+        // Generous for a loaded machine; a hang is stopped by timeout(1) at 20 s.
+        if took > Duration::from_secs(5) {
+            slow.push(format!("{what}: {took:?}"));
+        }
+    }
+    assert!(slow.is_empty(), "the exit waited: {slow:?}");
+}
+
+#[test]
+fn a_zone_file_on_a_fifo_does_not_change_the_recorded_time_which_is_utc() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    mkfifo(&fifo);
+    let (r, _) = timed(&[("TZ", fifo.as_os_str())], dir.path());
+    assert!(deny_reason(&r).is_ok(), "{r:?}");
+    let text = std::fs::read_to_string(dir.path().join("l.jsonl")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    assert!(v["ts"].as_str().is_some_and(|t| t.ends_with('Z')), "{v}");
+}

@@ -4,8 +4,8 @@
 use serde_json::{Value, json};
 
 use super::{
-    FAULTS, Home, Isolated, ledger_rules, live_heredoc, make_faulty, quoted_heredoc_then_canary,
-    reason_for,
+    FAULTS, Home, Isolated, MISSING, assert_recorded_from, ledger_rules, live_heredoc, make_faulty,
+    quoted_heredoc_then_canary, reason_for,
 };
 
 /// The mock model as a Codex provider; written before install, which adds the trust.
@@ -73,6 +73,7 @@ fn codex_never_runs_a_live_heredoc_and_the_model_reads_the_reason_and_the_ledger
         run.strings_sent_back()
     );
     assert_eq!(ledger_rules(&home), ["heredoc-command-substitution"]);
+    assert_recorded_from(&home, "codex", "Bash");
 }
 
 #[test]
@@ -148,9 +149,33 @@ fn with_the_installed_codex_hook_every_fault_of_the_guard_blocks_the_command() {
             ran.push(fault);
             std::fs::remove_file(home.canary()).unwrap();
         }
+        if script.is_none() {
+            let said = format!("{MISSING}{} does not exist", home.guard().display());
+            assert!(
+                run.strings_sent_back().iter().any(|s| s.contains(&said)),
+                "the model did not read what is missing: {:?}",
+                run.strings_sent_back()
+            );
+        }
     }
     assert!(
         ran.is_empty(),
         "the command ran despite these faults: {ran:?}"
     );
+}
+
+#[test]
+#[cfg_attr(
+    not(client_tests),
+    ignore = "real clients: set HEREDOC_GUARD_CLIENT_TESTS=1"
+)]
+fn install_codex_creates_a_missing_codex_home_and_codex_then_runs_the_hook() {
+    let home = Home::new();
+    assert!(!home.path().join(".codex").exists());
+    let r = home.guard_cmd(&["install", "codex"]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(r.stdout.contains("~/.codex: created"), "{}", r.stdout);
+    assert!(r.stdout.contains("Trusted: "), "{}", r.stdout);
+    let r = home.guard_cmd(&["doctor", "codex"]);
+    assert_eq!(r.code, Some(0), "{}", r.stdout);
 }

@@ -119,7 +119,7 @@ impl Home {
     }
 
     pub fn ledger(&self) -> PathBuf {
-        self.path().join(".claude/logs/heredoc-guard-ledger.jsonl")
+        self.path().join(".local/state/heredoc-guard/ledger.jsonl")
     }
 
     /// The environment every run in this HOME gets (nothing else leaks in).
@@ -209,7 +209,7 @@ impl Isolated {
     }
 }
 
-fn collect_strings(v: &serde_json::Value, out: &mut Vec<String>) {
+pub fn collect_strings(v: &serde_json::Value, out: &mut Vec<String>) {
     match v {
         serde_json::Value::String(s) => out.push(s.clone()),
         serde_json::Value::Array(a) => a.iter().for_each(|x| collect_strings(x, out)),
@@ -287,15 +287,47 @@ pub const FAULTS: [(&str, Option<&str>); 4] = [
     ("missing binary", None),
 ];
 
-/// Number of ledger records in this HOME.
-pub fn ledger_rules(home: &Home) -> Vec<String> {
+/// The ledger records in this HOME.
+pub fn ledger_records(home: &Home) -> Vec<serde_json::Value> {
     std::fs::read_to_string(home.ledger())
         .unwrap_or_default()
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .collect()
+}
+
+/// The rule of each ledger record in this HOME.
+pub fn ledger_rules(home: &Home) -> Vec<String> {
+    ledger_records(home)
+        .iter()
         .filter_map(|v| v["rule"].as_str().map(str::to_owned))
         .collect()
 }
+
+/// Checks that the one ledger record says where the deny came from, as the client's event
+/// said it: the agent, the tool, the working directory the client ran in, a session id.
+pub fn assert_recorded_from(home: &Home, agent: &str, tool: &str) {
+    let records = ledger_records(home);
+    assert_eq!(records.len(), 1, "{records:?}");
+    let r = &records[0];
+    assert_eq!(r["agent"], agent, "{r}");
+    assert_eq!(r["tool"], tool, "{r}");
+    assert_eq!(r["hook_event"], "PreToolUse", "{r}");
+    let cwd = std::fs::canonicalize(home.work()).unwrap();
+    let recorded = r["cwd"].as_str().map(std::path::PathBuf::from);
+    assert!(
+        recorded.is_some_and(|c| std::fs::canonicalize(&c).is_ok_and(|c| c == cwd)),
+        "cwd {r}"
+    );
+    assert!(
+        r["session_id"].as_str().is_some_and(|s| !s.is_empty()),
+        "{r}"
+    );
+}
+
+/// The launcher's first words when the binary is missing (the rest: where, how to install
+/// it, how to remove the hook).
+pub const MISSING: &str = "heredoc-guard is missing: ";
 
 /// A heredoc whose body creates the canary when the shell runs it.
 pub fn live_heredoc(home: &Home) -> String {

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::client::codex::{AppServer, ListedHook};
+use crate::cli::client::codex::{AppServer, ListedHook};
 
 /// The hooks Codex lists from `hooks_file`.
 pub fn snapshot(codex: &Path, hooks_file: &Path) -> Result<Vec<ListedHook>, String> {
@@ -117,7 +117,7 @@ pub fn forget(codex: &Path, hooks_file: &Path, before: &[ListedHook]) -> Result<
 #[cfg(test)]
 mod tests {
     use super::carry_over;
-    use crate::client::codex::ListedHook;
+    use crate::cli::client::codex::ListedHook;
 
     fn hook(key: &str, hash: &str, trust: &str) -> ListedHook {
         ListedHook {

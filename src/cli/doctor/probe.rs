@@ -1,15 +1,15 @@
 //! The live probe: the configured hook command run exactly as the client runs it (`sh -c`
 //! for a shell-form command in Claude Code, the binary itself for the exec form, `$SHELL
 //! -lc` in Codex) on events that must be denied and one that must be allowed, with the
-//! exit codes and output checked. Denies go to a throwaway ledger, not the user's.
+//! exit codes and output checked. The probe's denies go to no ledger: `HEREDOC_GUARD_LEDGER`
+//! is `/dev/null`, which the guard refuses to write (not a regular file).
 
-use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::client::process;
+use crate::cli::client::process;
 
 /// How a client starts a hook command.
 #[derive(Clone, Debug)]
@@ -95,14 +95,11 @@ pub struct Case {
 }
 
 /// Runs every case; returns the problems (empty when all held).
-pub fn run(launch: &Launch, cases: &[Case], ledger_dir: &Path) -> Vec<String> {
+pub fn run(launch: &Launch, cases: &[Case]) -> Vec<String> {
     let mut problems = Vec::new();
     for case in cases {
         let mut command = launch.command();
-        command.env(
-            "HEREDOC_GUARD_LEDGER",
-            ledger_dir.join("probe-ledger.jsonl"),
-        );
+        command.env("HEREDOC_GUARD_LEDGER", "/dev/null");
         let done = match process::run(command, &case.event, Duration::from_secs(15)) {
             Ok(done) => done,
             Err(e) => {

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use crate::config;
+use crate::cli::config;
 
 /// The binary a handler runs, when the handler is heredoc-guard's: the launcher line (any
 /// path, or a bare name), the exec form, or a bare path, of a file named `heredoc-guard`.
@@ -155,7 +155,7 @@ mod tests {
     use serde_json::{Map, Value, json};
 
     use super::{find, install, remove};
-    use crate::config::{self, ClaudeForm};
+    use crate::cli::config;
 
     fn obj(v: Value) -> Map<String, Value> {
         match v {
@@ -171,7 +171,7 @@ mod tests {
             "hooks": {"PreToolUse": [{"matcher": "Write", "hooks": [{"type": "command", "command": "other"}]}],
                       "Stop": [{"hooks": [{"type": "command", "command": "bye"}]}]}
         }));
-        let handler = config::claude_handler("/opt/heredoc-guard", ClaudeForm::Exec);
+        let handler = config::claude_handler("/opt/heredoc-guard");
         let mut doc = before.clone();
         assert!(install(&mut doc, config::CLAUDE_MATCHER, &handler, "f").unwrap());
         assert!(!install(&mut doc, config::CLAUDE_MATCHER, &handler, "f").unwrap());
@@ -183,8 +183,8 @@ mod tests {
     #[test]
     fn a_new_binary_path_replaces_the_old_entry_instead_of_adding_a_second() {
         let mut doc = Map::new();
-        let old = config::claude_handler("/old/heredoc-guard", ClaudeForm::Launcher);
-        let new = config::claude_handler("/new/heredoc-guard", ClaudeForm::Exec);
+        let old = config::claude_handler("/old/heredoc-guard");
+        let new = config::claude_handler("/new/heredoc-guard");
         install(&mut doc, config::CLAUDE_MATCHER, &old, "f").unwrap();
         assert!(install(&mut doc, config::CLAUDE_MATCHER, &new, "f").unwrap());
         let found = find(&doc, "f").unwrap();

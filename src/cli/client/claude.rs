@@ -35,29 +35,68 @@ pub fn config_dir() -> Result<PathBuf, String> {
     }
 }
 
-/// The settings file `install claude` writes: the user's, or `./.claude/settings.json`.
-pub fn settings_path(project: bool) -> Result<PathBuf, String> {
-    if project {
-        let cwd = std::env::current_dir()
-            .map_err(|e| format!("cannot read the current directory ({e})"))?;
-        Ok(cwd.join(".claude/settings.json"))
-    } else {
-        Ok(config_dir()?.join("settings.json"))
+/// Which Claude Code settings file: the user's, or one of the project's two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// `~/.claude/settings.json` (or `$CLAUDE_CONFIG_DIR/settings.json`).
+    User,
+    /// `./.claude/settings.local.json`: this user's, in this project (not committed).
+    ProjectLocal,
+    /// `./.claude/settings.json`: the project's, committed and shared with the team.
+    ProjectShared,
+}
+
+impl Scope {
+    /// The scope for `--project` and `--shared`.
+    pub fn of_flags(project: bool, shared: bool) -> Scope {
+        match (project, shared) {
+            (_, true) => Scope::ProjectShared,
+            (true, false) => Scope::ProjectLocal,
+            (false, false) => Scope::User,
+        }
+    }
+
+    /// The flags that name this scope, for messages (` --project`, ` --shared`, or none).
+    pub fn flags(self) -> &'static str {
+        match self {
+            Scope::User => "",
+            Scope::ProjectLocal => " --project",
+            Scope::ProjectShared => " --project --shared",
+        }
     }
 }
 
-/// Every settings file whose hooks Claude Code runs here (user, project, project local).
-pub fn all_settings_paths() -> Vec<PathBuf> {
-    let mut paths = Vec::new();
-    if let Ok(p) = settings_path(false) {
-        paths.push(p);
+/// The settings file of `scope`.
+pub fn settings_path(scope: Scope) -> Result<PathBuf, String> {
+    let project = |name: &str| {
+        std::env::current_dir()
+            .map(|cwd| cwd.join(".claude").join(name))
+            .map_err(|e| format!("cannot read the current directory ({e})"))
+    };
+    match scope {
+        Scope::User => Ok(config_dir()?.join("settings.json")),
+        Scope::ProjectLocal => project("settings.local.json"),
+        Scope::ProjectShared => project("settings.json"),
     }
-    if let Ok(cwd) = std::env::current_dir() {
-        paths.push(cwd.join(".claude/settings.json"));
-        paths.push(cwd.join(".claude/settings.local.json"));
+}
+
+/// Every settings file whose hooks Claude Code runs here (user, project, project local),
+/// with its scope.
+pub fn all_settings_paths() -> Vec<(Scope, PathBuf)> {
+    let mut paths: Vec<(Scope, PathBuf)> = Vec::new();
+    for scope in [Scope::User, Scope::ProjectShared, Scope::ProjectLocal] {
+        if let Ok(p) = settings_path(scope)
+            && !paths.iter().any(|(_, q)| q == &p)
+        {
+            paths.push((scope, p));
+        }
     }
-    paths.dedup();
     paths
+}
+
+/// `installed_plugins.json`: where Claude Code keeps each installed plugin.
+pub fn installed_plugins_path() -> Result<PathBuf, String> {
+    Ok(config_dir()?.join("plugins/installed_plugins.json"))
 }
 
 /// What `claude --version` said: the binary, and the version or why there is none.

@@ -16,32 +16,15 @@ pub const CLAUDE_MATCHER: &str = "Bash|Monitor|mcp__workspace__bash";
 /// Anchored, since Codex reads anything but a plain list as an unanchored regex.
 pub const CODEX_MATCHER: &str = "^(Bash|apply_patch)$";
 
-/// How a Claude Code hook entry runs the guard.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ClaudeForm {
-    /// `"command": "<abs path>", "args": []`: no shell (Claude Code 2.1.295 and later).
-    Exec,
-    /// The `sh` launcher line, for versions without the exec form.
-    Launcher,
-}
-
-/// The Claude Code hook handler for `binary`, always with `"onFailure": "block"`.
-pub fn claude_handler(binary: &str, form: ClaudeForm) -> Value {
-    match form {
-        ClaudeForm::Exec => json!({
-            "type": "command",
-            "command": binary,
-            "args": [],
-            "timeout": HOOK_TIMEOUT_SECS,
-            "onFailure": "block"
-        }),
-        ClaudeForm::Launcher => json!({
-            "type": "command",
-            "command": launcher(binary),
-            "timeout": HOOK_TIMEOUT_SECS,
-            "onFailure": "block"
-        }),
-    }
+/// The Claude Code hook handler for `binary` (an absolute path, or `heredoc-guard` to run
+/// it from PATH): the launcher, with `"onFailure": "block"` for a guard that times out.
+pub fn claude_handler(binary: &str) -> Value {
+    json!({
+        "type": "command",
+        "command": launcher(binary),
+        "timeout": HOOK_TIMEOUT_SECS,
+        "onFailure": "block"
+    })
 }
 
 /// The Codex hook handler for `binary`: the launcher (Codex has no `onFailure`).
@@ -58,18 +41,32 @@ pub fn group(matcher: &str, handler: Value) -> Value {
     json!({"matcher": matcher, "hooks": [handler]})
 }
 
-/// The launcher line without its final argument (the quoted binary path).
-fn launcher_prefix() -> String {
-    let full = launcher("");
-    full.strip_suffix("''").unwrap_or(&full).to_owned()
+/// The launcher lines this and earlier releases wrote, without their final argument (the
+/// quoted binary path): the current one first.
+fn launcher_prefixes() -> [String; 2] {
+    let strip = |full: String| full.strip_suffix("''").unwrap_or(&full).to_owned();
+    [
+        strip(launcher("")),
+        strip(LEGACY_LAUNCHER.replace("{binary}", "''")),
+    ]
+}
+
+/// The launcher of earlier releases (no word on a missing binary): still recognised, so
+/// that install replaces it, uninstall removes it and doctor checks it.
+const LEGACY_LAUNCHER: &str = "sh -c '\"$0\"; rc=$?; if [ \"$rc\" -eq 0 ] || [ \"$rc\" -eq 2 ]; then exit \"$rc\"; fi; echo \"heredoc-guard: the guard failed (exit status $rc); denying the command\" >&2; exit 2' {binary}";
+
+/// True when `command` is the launcher this release writes (with any binary).
+pub fn is_current_launcher(command: &str) -> bool {
+    launcher_binary(command).is_some() && command.starts_with(launcher_prefixes()[0].as_str())
 }
 
 /// The binary a launcher line runs, when `command` is exactly a launcher line (as printed
-/// by [`launcher`], with any binary path or a bare name).
+/// by [`launcher`] or an earlier release, with any binary path or a bare name).
 pub fn launcher_binary(command: &str) -> Option<String> {
-    let rest = command.strip_prefix(&launcher_prefix())?;
-    let word = sh_unquote_word(rest)?;
-    (!word.is_empty()).then_some(word)
+    launcher_prefixes().iter().find_map(|prefix| {
+        let word = sh_unquote_word(command.strip_prefix(prefix.as_str())?)?;
+        (!word.is_empty()).then_some(word)
+    })
 }
 
 /// Reads one POSIX sh word made of single-quoted parts, backslash escapes and plain
@@ -98,10 +95,18 @@ pub fn sh_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 
-/// The launcher line: runs `binary`, passes 0 and 2 through, turns anything else into 2.
+/// What the launcher says when the binary is not there: what is missing, where it was
+/// expected, how to install it, how to remove the hook. The same words for every case
+/// (a moved or removed binary, a plugin or a shared project setting on a machine without
+/// it); `$w` names the path, or PATH for a bare name.
+pub const MISSING_MESSAGE: &str = "heredoc-guard is missing: $w, so every shell command is blocked. Install it (in a clone of heredoc-guard: cargo install --locked --path .; see its README), or remove its hook: the heredoc-guard entry under hooks.PreToolUse in ~/.claude/settings.json, .claude/settings.local.json, .claude/settings.json or ~/.codex/hooks.json, or for the Claude Code plugin: claude plugin disable heredoc-guard";
+
+/// The launcher line: runs `binary` when it is there, passes 0 and 2 through, and turns
+/// anything else into 2 with a message on stderr ([`MISSING_MESSAGE`] when the binary is
+/// missing or not executable).
 pub fn launcher(binary: &str) -> String {
     format!(
-        "sh -c '\"$0\"; rc=$?; if [ \"$rc\" -eq 0 ] || [ \"$rc\" -eq 2 ]; then exit \"$rc\"; fi; echo \"heredoc-guard: the guard failed (exit status $rc); denying the command\" >&2; exit 2' {}",
+        "sh -c 'if case $0 in */*) [ -f \"$0\" ] && [ -x \"$0\" ];; *) command -v \"$0\" >/dev/null 2>&1;; esac; then \"$0\"; rc=$?; else rc=127; fi; if [ \"$rc\" -eq 0 ] || [ \"$rc\" -eq 2 ]; then exit \"$rc\"; fi; if [ \"$rc\" -eq 126 ] || [ \"$rc\" -eq 127 ]; then case $0 in */*) w=\"$0 does not exist or is not executable\";; *) w=\"$0 was not found on PATH\";; esac; echo \"{MISSING_MESSAGE}\" >&2; else echo \"heredoc-guard: the guard failed (exit status $rc); denying the command\" >&2; fi; exit 2' {}",
         sh_quote(binary)
     )
 }
@@ -121,11 +126,11 @@ fn toml_basic_string(s: &str) -> String {
     out
 }
 
-/// The Claude Code `settings.json` fragment (launcher form: right for every version).
+/// The Claude Code `settings.json` fragment.
 pub fn claude(binary: &str) -> String {
     let v = json!({
         "hooks": {
-            "PreToolUse": [group(CLAUDE_MATCHER, claude_handler(binary, ClaudeForm::Launcher))]
+            "PreToolUse": [group(CLAUDE_MATCHER, claude_handler(binary))]
         }
     });
     serde_json::to_string_pretty(&v).unwrap_or_default()
@@ -157,6 +162,15 @@ mod tests {
         ] {
             assert_eq!(launcher_binary(&launcher(path)).as_deref(), Some(path));
         }
+    }
+
+    #[test]
+    fn launcher_binary_reads_the_launcher_of_earlier_releases() {
+        let old = super::LEGACY_LAUNCHER.replace("{binary}", "'/opt/x/heredoc-guard'");
+        assert_eq!(
+            launcher_binary(&old).as_deref(),
+            Some("/opt/x/heredoc-guard")
+        );
     }
 
     #[test]

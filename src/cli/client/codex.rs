@@ -77,6 +77,8 @@ pub struct AppServer {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    /// The last lines Codex wrote on stderr: its own words when it stops.
+    stderr: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
     next_id: u64,
 }
 
@@ -89,7 +91,7 @@ impl AppServer {
             .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot start `{} app-server`: {e}", binary.display()))?;
         let stdout = child
@@ -105,11 +107,26 @@ impl AppServer {
                 }
             }
         });
+        let said = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        if let Some(stderr) = child.stderr.take() {
+            let said = std::sync::Arc::clone(&said);
+            std::thread::spawn(move || {
+                for line in BufReader::new(stderr).lines() {
+                    let Ok(line) = line else { break };
+                    if let Ok(mut said) = said.lock() {
+                        said.push(line);
+                        let excess = said.len().saturating_sub(8);
+                        said.drain(..excess);
+                    }
+                }
+            });
+        }
         let stdin = child.stdin.take();
         let mut server = AppServer {
             child,
             stdin,
             lines: rx,
+            stderr: said,
             next_id: 1,
         };
         server.request(
@@ -134,7 +151,11 @@ impl AppServer {
     pub fn request(&mut self, method: &str, params: Value) -> Result<Value, String> {
         let id = self.next_id;
         self.next_id += 1;
-        self.send(&json!({"id": id, "method": method, "params": params}))?;
+        if let Err(e) = self.send(&json!({"id": id, "method": method, "params": params})) {
+            // A server that stopped before reading: say what Codex said, not the pipe.
+            let said = self.exited(method);
+            return Err(if said.contains("Codex said") { said } else { e });
+        }
         let deadline = Instant::now() + RPC_TIMEOUT;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -144,7 +165,7 @@ impl AppServer {
                     return Err(format!("codex app-server did not answer {method} in time"));
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err(format!("codex app-server exited before answering {method}"));
+                    return Err(self.exited(method));
                 }
             };
             let Ok(message) = serde_json::from_str::<Value>(&line) else {
@@ -160,6 +181,29 @@ impl AppServer {
                 .get("result")
                 .cloned()
                 .ok_or_else(|| format!("codex app-server's answer to {method} has no result"));
+        }
+    }
+
+    /// The error for a server that stopped: with what Codex said on stderr, when it said
+    /// anything (waiting a moment for its last words).
+    fn exited(&mut self, method: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline && !matches!(self.child.try_wait(), Ok(Some(_))) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        let said = self
+            .stderr
+            .lock()
+            .map(|l| l.join(" / "))
+            .unwrap_or_default();
+        if said.trim().is_empty() {
+            format!("codex app-server exited before answering {method}")
+        } else {
+            format!(
+                "codex app-server exited before answering {method}; Codex said: {}",
+                said.trim()
+            )
         }
     }
 

@@ -2,16 +2,19 @@
 //! heredoc-guard handler, and a group, `PreToolUse` or `hooks` left empty by that); a file
 //! left holding nothing is removed, any other is written back with its other settings as
 //! they were. For Codex, the hook's trust entry goes too, through `codex app-server`.
+//! Then it says where the backups of the file are, and removes them with
+//! `--remove-backups`.
 
 use std::io::Write;
 
 use super::json_file::JsonFile;
 use super::{Failure, codex_trust, hooks_doc, say};
-use crate::client::{self, claude};
+use crate::cli::client::{self, claude};
+use claude::Scope;
 
-/// `uninstall claude [--project]`.
-pub fn claude(project: bool, out: &mut dyn Write) -> Result<(), Failure> {
-    let path = claude::settings_path(project)?;
+/// `uninstall claude [--project [--shared]] [--remove-backups]`.
+pub fn claude(scope: Scope, remove_backups: bool, out: &mut dyn Write) -> Result<(), Failure> {
+    let path = claude::settings_path(scope)?;
     let file = JsonFile::load(&path)?;
     let removed = remove_from(&file, out)?;
     if removed == 0 {
@@ -22,12 +25,34 @@ pub fn claude(project: bool, out: &mut dyn Write) -> Result<(), Failure> {
                 client::tilde(&path)
             ),
         );
+        // Say where the hook is, when it is in another of Claude Code's files here.
+        for (other, p) in claude::all_settings_paths() {
+            if other != scope
+                && JsonFile::load(&p)
+                    .and_then(|f| hooks_doc::find(&f.doc, &p.display().to_string()))
+                    .is_ok_and(|found| !found.is_empty())
+            {
+                say(
+                    out,
+                    &format!(
+                        "{} has one: heredoc-guard uninstall claude{}",
+                        client::tilde(&p),
+                        other.flags()
+                    ),
+                );
+            }
+        }
     }
-    Ok(())
+    backups(
+        &file,
+        &format!("claude{}", scope.flags()),
+        remove_backups,
+        out,
+    )
 }
 
-/// `uninstall codex`.
-pub fn codex(out: &mut dyn Write) -> Result<(), Failure> {
+/// `uninstall codex [--remove-backups]`.
+pub fn codex(remove_backups: bool, out: &mut dyn Write) -> Result<(), Failure> {
     let path = client::codex::hooks_path()?;
     let file = JsonFile::load(&path)?;
     let codex = client::find_on_path("codex");
@@ -44,7 +69,7 @@ pub fn codex(out: &mut dyn Write) -> Result<(), Failure> {
                 client::tilde(&path)
             ),
         );
-        return Ok(());
+        return backups(&file, "codex", remove_backups, out);
     }
     match (codex, before) {
         (Some(codex), Some(before)) => {
@@ -66,6 +91,47 @@ pub fn codex(out: &mut dyn Write) -> Result<(), Failure> {
             "codex is not on PATH: the hook's trust entry stays in config.toml (harmless: it names a hook that no longer exists).",
         ),
     }
+    backups(&file, "codex", remove_backups, out)
+}
+
+/// Says where the backups of `file` are and how to remove them, or removes them.
+fn backups(file: &JsonFile, agent: &str, remove: bool, out: &mut dyn Write) -> Result<(), Failure> {
+    let found = file.backups();
+    if found.is_empty() {
+        return Ok(());
+    }
+    if remove {
+        for b in &found {
+            std::fs::remove_file(b).map_err(|e| format!("cannot remove {}: {e}", b.display()))?;
+        }
+        say(
+            out,
+            &format!(
+                "Removed {} backup{} of {} ({}).",
+                found.len(),
+                if found.len() == 1 { "" } else { "s" },
+                client::tilde(&file.shown),
+                found
+                    .iter()
+                    .map(|b| client::tilde(b))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+        return Ok(());
+    }
+    say(
+        out,
+        &format!(
+            "Backups heredoc-guard made of {} are kept: {}. Remove them with `heredoc-guard uninstall {agent} --remove-backups`.",
+            client::tilde(&file.shown),
+            found
+                .iter()
+                .map(|b| client::tilde(b))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    );
     Ok(())
 }
 
@@ -78,23 +144,20 @@ fn remove_from(file: &JsonFile, out: &mut dyn Write) -> Result<usize, Failure> {
     if removed.is_empty() {
         return Ok(0);
     }
-    let backup = if doc.is_empty() {
-        file.remove()?
+    if doc.is_empty() {
+        file.remove()?;
     } else {
-        file.save(&doc)?
-    };
+        file.save(&doc)?;
+    }
     let left = if doc.is_empty() {
         "nothing else was in it, so the file is removed"
     } else {
         "every other setting is as it was"
     };
-    let kept = backup
-        .map(|b| format!("; the previous file is kept as {}", client::tilde(&b)))
-        .unwrap_or_default();
     say(
         out,
         &format!(
-            "{}: removed {} heredoc-guard hook{}; {left}{kept}.",
+            "{}: removed {} heredoc-guard hook{}; {left}.",
             client::tilde(&file.shown),
             removed.len(),
             if removed.len() == 1 { "" } else { "s" }

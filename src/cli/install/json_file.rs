@@ -1,8 +1,10 @@
 //! A JSON settings file, read strictly and written safely: a file that is not a JSON
 //! object is refused before anything changes; a write goes to a temporary file in the same
 //! directory that is then renamed over the original (atomic), after a backup copy of the
-//! original; a file changed by someone else meanwhile is not overwritten. A symlinked
-//! settings file is written through to its target.
+//! original (the newest [`KEEP_BACKUPS`] are kept); a file changed by someone else
+//! meanwhile is not overwritten. A symlinked settings file is written through to its
+//! target. A read-only file and a symlink to nothing are refused: someone made them so,
+//! and replacing them would undo that silently.
 
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -10,6 +12,12 @@ use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
+
+/// How many backups of one settings file are kept (the newest).
+pub const KEEP_BACKUPS: usize = 3;
+
+/// What a backup's name holds after the settings file's name.
+const BACKUP_INFIX: &str = ".heredoc-guard-backup-";
 
 /// A settings file as read: where it really is, its bytes, and its object.
 pub struct JsonFile {
@@ -20,6 +28,8 @@ pub struct JsonFile {
     /// The bytes read; `None` when there was no file.
     pub original: Option<Vec<u8>>,
     pub doc: Map<String, Value>,
+    /// Where the path's symlink points, when it points at nothing.
+    pub dangling: Option<PathBuf>,
 }
 
 impl JsonFile {
@@ -28,6 +38,12 @@ impl JsonFile {
         let real = match std::fs::canonicalize(path) {
             Ok(real) => real,
             Err(_) => path.to_path_buf(),
+        };
+        let dangling = match std::fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() && !path.exists() => {
+                Some(std::fs::read_link(path).unwrap_or_default())
+            }
+            _ => None,
         };
         let original = match std::fs::read(&real) {
             Ok(bytes) => Some(bytes),
@@ -60,7 +76,29 @@ impl JsonFile {
             real,
             original,
             doc,
+            dangling,
         })
+    }
+
+    /// Refuses a file this must not replace: a symlink to nothing, a read-only file.
+    fn check_writable(&self) -> Result<(), String> {
+        if let Some(target) = &self.dangling {
+            return Err(format!(
+                "{} is a symlink to {}, which does not exist; nothing was changed. Create that file (or remove the link), then run this again.",
+                self.shown.display(),
+                target.display()
+            ));
+        }
+        if let Some(mode) = self.mode()
+            && mode & 0o222 == 0
+        {
+            return Err(format!(
+                "{} is read-only (mode {mode:04o}); nothing was changed. If it is yours to change, make it writable (chmod u+w {}), then run this again.",
+                self.shown.display(),
+                self.real.display()
+            ));
+        }
+        Ok(())
     }
 
     /// Writes `doc` (pretty, with a final newline) in place of the file. Returns the
@@ -69,6 +107,7 @@ impl JsonFile {
         let mut text = serde_json::to_string_pretty(doc)
             .map_err(|e| format!("cannot serialize {}: {e}", self.shown.display()))?;
         text.push('\n');
+        self.check_writable()?;
         let dir = self.dir();
         std::fs::create_dir_all(&dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -103,6 +142,7 @@ impl JsonFile {
 
     /// Removes the file (after a backup), for an uninstall that leaves nothing in it.
     pub fn remove(&self) -> Result<Option<PathBuf>, String> {
+        self.check_writable()?;
         self.check_unchanged()?;
         let backup = self.backup()?;
         match std::fs::remove_file(&self.real) {
@@ -149,15 +189,16 @@ impl JsonFile {
         Ok(())
     }
 
-    /// Copies the original next to it as `<name>.heredoc-guard-backup-<time>`.
+    /// Copies the original next to it as `<name>.heredoc-guard-backup-<UTC time>`, then
+    /// removes all but the newest [`KEEP_BACKUPS`].
     fn backup(&self) -> Result<Option<PathBuf>, String> {
         let Some(bytes) = &self.original else {
             return Ok(None);
         };
-        let stamp = chrono::Local::now().format("%Y%m%dT%H%M%S%.3f");
+        let stamp = crate::utc::stamp(crate::utc::now_millis());
         let path = self
             .dir()
-            .join(format!("{}.heredoc-guard-backup-{stamp}", self.file_name()));
+            .join(format!("{}{BACKUP_INFIX}{stamp}", self.file_name()));
         let mode = self.mode().unwrap_or(0o600);
         OpenOptions::new()
             .write(true)
@@ -166,6 +207,27 @@ impl JsonFile {
             .open(&path)
             .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
             .map_err(|e| format!("cannot write the backup {}: {e}", path.display()))?;
+        let all = self.backups();
+        for old in all.iter().take(all.len().saturating_sub(KEEP_BACKUPS)) {
+            let _ = std::fs::remove_file(old);
+        }
         Ok(Some(path))
+    }
+
+    /// The backups of this file, oldest first.
+    pub fn backups(&self) -> Vec<PathBuf> {
+        let prefix = format!("{}{BACKUP_INFIX}", self.file_name());
+        let mut found: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(self.dir())
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+            .filter_map(|e| {
+                let m = e.metadata().ok().filter(std::fs::Metadata::is_file)?;
+                Some((m.modified().ok()?, e.path()))
+            })
+            .collect();
+        found.sort();
+        found.into_iter().map(|(_, p)| p).collect()
     }
 }

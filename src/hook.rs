@@ -1,0 +1,154 @@
+//! Hook mode (no arguments): one event on stdin, a verdict out. Allow: exit 0, nothing
+//! printed. Deny: the reason on stderr, one deny JSON line on stdout (exactly the three
+//! fields both agents accept), both flushed before anything else, then one ledger record
+//! written within [`LEDGER_DEADLINE`], then exit 2 whatever the ledger did. Every panic is a
+//! deny. A person who runs `heredoc-guard` on a terminal gets a short help instead (no
+//! event can come from a terminal, and nothing is recorded).
+
+use std::borrow::Cow;
+use std::io::{IsTerminal, Read, Write};
+use std::os::fd::AsFd;
+use std::panic::AssertUnwindSafe;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use serde_json::json;
+
+use heredoc_guard::event::Context;
+use heredoc_guard::verdict::Denial;
+use heredoc_guard::{limits, reason};
+
+use crate::ledger;
+
+/// How long a deny waits for its ledger record before it exits anyway.
+const LEDGER_DEADLINE: Duration = Duration::from_secs(1);
+
+/// What a person sees when they run the hook by hand on a terminal.
+const TERMINAL_HELP: &str = "\
+heredoc-guard is a PreToolUse hook: an agent runs it with one hook event (JSON) on stdin, \
+and it exits 0 to allow or 2 to deny. A terminal sends no event, so nothing was checked.
+
+  heredoc-guard install claude     set it up for Claude Code (or: install codex)
+  heredoc-guard doctor             check that every agent here runs it
+  heredoc-guard explain 'COMMAND'  show what it sees in a command, and its verdict
+  heredoc-guard --help             everything else
+";
+
+/// Runs hook mode and gives the exit status.
+pub fn main() -> ExitCode {
+    if std::io::stdin().is_terminal() {
+        let _ = std::io::stderr().write_all(TERMINAL_HELP.as_bytes());
+        return ExitCode::from(2);
+    }
+    // Every panic is caught below and turned into a deny; keep the default hook quiet.
+    std::panic::set_hook(Box::new(|_| {}));
+    let input = match read_stdin() {
+        Ok(input) => input,
+        Err(e) => {
+            let denial = reason::invalid_event(
+                "unreadable stdin",
+                &format!("stdin could not be read ({e})"),
+            );
+            deny(&denial, b"", &Context::default());
+            return ExitCode::from(2);
+        }
+    };
+    let checked = std::panic::catch_unwind(AssertUnwindSafe(|| heredoc_guard::check_event(&input)));
+    match checked {
+        Ok(result) => match result.verdict.into_denial() {
+            None => ExitCode::SUCCESS,
+            Some(denial) => {
+                let command = result.command.as_deref().map_or(&b""[..], str::as_bytes);
+                deny(&denial, command, &result.context);
+                ExitCode::from(2)
+            }
+        },
+        Err(_) => {
+            deny(&reason::internal("panic"), b"", &Context::default());
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Reads stdin, at most [`limits::MAX_EVENT_BYTES`] + 1 bytes, into a buffer allocated
+/// once: the file's size when stdin is a file, else the limit itself, reserved but not
+/// touched (pages are only used as bytes arrive). Only when the system refuses that
+/// reservation does the buffer grow as it fills.
+fn read_stdin() -> std::io::Result<Vec<u8>> {
+    let limit = limits::MAX_EVENT_BYTES + 1;
+    let file = std::fs::File::from(std::io::stdin().as_fd().try_clone_to_owned()?);
+    let size = match file.metadata() {
+        Ok(m) if m.is_file() => usize::try_from(m.len()).unwrap_or(limit).min(limit),
+        _ => limit,
+    };
+    let mut input = Vec::new();
+    // One more byte than a file holds, so that reading up to its end never grows the buffer.
+    if input.try_reserve_exact(size.saturating_add(1)).is_err() {
+        input = Vec::with_capacity(64 * 1024);
+    }
+    file.take(limit as u64).read_to_end(&mut input)?;
+    Ok(input)
+}
+
+/// The deny JSON line (without newline): exactly the three fields both agents accept.
+pub fn deny_json(reason: &str) -> String {
+    json!({
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        }
+    })
+    .to_string()
+}
+
+/// Prints a deny (reason on stderr, JSON on stdout, both flushed), then appends it to the
+/// ledger within [`LEDGER_DEADLINE`]. A panic anywhere in here is swallowed; the caller
+/// exits 2 whatever happens.
+pub fn deny(denial: &Denial, command: &[u8], context: &Context<'_>) {
+    let _ = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        let mut stderr = std::io::stderr().lock();
+        let _ = writeln!(stderr, "{}", denial.reason);
+        let _ = stderr.flush();
+        let mut stdout = std::io::stdout().lock();
+        let _ = writeln!(stdout, "{}", deny_json(&denial.reason));
+        let _ = stdout.flush();
+        drop(stdout);
+        let line = ledger::record(denial, command, context, crate::utc::now_millis());
+        if let Err(note) = append_within_deadline(line) {
+            let _ = writeln!(
+                stderr,
+                "heredoc-guard: ledger not written ({note}); the deny stands"
+            );
+        }
+    }));
+}
+
+/// Appends `line` to the ledger on a helper thread (started only on the deny path) and
+/// waits at most [`LEDGER_DEADLINE`] for it: a ledger on a file system that stops
+/// answering cannot keep the process alive, since returning from `main` ends the process
+/// and the helper with it. When no thread can be started, it writes here: the open is
+/// non-blocking and only a regular file is written.
+fn append_within_deadline(line: String) -> Result<(), Cow<'static, str>> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let for_thread = line.clone();
+    let spawned = std::thread::Builder::new()
+        .name("heredoc-guard-ledger".to_owned())
+        .stack_size(64 * 1024)
+        .spawn(move || {
+            let _ = tx.send(ledger::append(&for_thread));
+        });
+    match spawned {
+        Ok(_) => match rx.recv_timeout(LEDGER_DEADLINE) {
+            Ok(result) => result.map_err(Cow::Owned),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(Cow::Owned(format!(
+                "no answer within {} ms",
+                LEDGER_DEADLINE.as_millis()
+            ))),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                Err(Cow::Borrowed("the ledger writer failed"))
+            }
+        },
+        Err(_) => ledger::append(&line).map_err(Cow::Owned),
+    }
+}
