@@ -262,8 +262,7 @@ pub fn reason(report: &Report, f: &Finding) -> String {
             taint.describe()
         ),
         FindingKind::UnknownEffect(what) => format!(
-            "heredoc-guard: {at}: the heredoc {} holds substitution syntax (\"{excerpt}\") after {what}; heredoc-guard cannot know what that command changes (an alias, a function, an option), so a quoted body is no longer certain to stay data. Run that command in a separate command first, or keep $(, backquotes and ${{ out of heredoc bodies that follow it.",
-            named(h)
+            "heredoc-guard: {at}: {what} (\"{excerpt}\"): heredoc-guard cannot know what it changes (an alias, a function, an option), and lines follow it in the same command, where a heredoc may then run as code. Write the command name and the text it runs literally, or run it in a command of its own."
         ),
     }
 }

@@ -229,7 +229,7 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
         });
     }
     operator_line_findings(bytes, intended, &mut findings);
-    effect_findings(bytes, intended, shells, &inside, &mut findings);
+    effect_findings(bytes, intended, shells, &mut findings);
     // What the text itself shows (a substitution in a body, a body that ends elsewhere)
     // comes before what the effects model adds about the same command.
     findings.sort_by_key(|f| (effect_kind(&f.kind), f.at, rank(&f.kind)));
@@ -305,34 +305,15 @@ fn operator_line_findings(bytes: &[u8], intended: &Reading, findings: &mut Vec<F
     }
 }
 
-/// What the effects model found, as findings: commands whose effect on later readings the
+/// What the effects model found, as findings: commands whose effect on later lines the
 /// guard does not know or follow, heredocs that reach a command other than the one named,
 /// values that reach a context that evaluates them.
 fn effect_findings(
     bytes: &[u8],
     intended: &Reading,
     shells: &[(Dialect, Reading)],
-    inside: &dyn Fn(u32) -> bool,
     findings: &mut Vec<Finding>,
 ) {
-    let len = bytes.len();
-    // The first substitution syntax in each heredoc body, read as if unquoted: what a
-    // reading the guard cannot see could run.
-    let payload = |h: &shell::Heredoc| -> Option<usize> {
-        let (s, e) = (h.body.0 as usize, (h.body.1 as usize).min(len));
-        if s >= e {
-            return None;
-        }
-        shell::substitution_syntax(&bytes[s..e]).map(|k| s + k)
-    };
-    let all_heredocs = || {
-        intended
-            .heredocs
-            .iter()
-            .chain(shells.iter().flat_map(|(_, r)| r.heredocs.iter()))
-    };
-    let mut payload_exists: Option<bool> = None;
-    let mut unknown: Option<(u32, &'static str, Shell)> = None;
     let index_of = |op: u32| intended.heredocs.iter().position(|h| h.op == op);
     let readings = std::iter::once((Dialect::new(Shell::Intended), intended))
         .chain(shells.iter().map(|(d, r)| (*d, r)));
@@ -361,10 +342,20 @@ fn effect_findings(
                 shells: vec![dialect.shell],
             };
             match *e {
+                // What follows on later lines may be read otherwise, or run by a command
+                // bound elsewhere: denied when lines follow.
                 Effect::Unfollowed { at, what } => {
                     if has_later_line(bytes, at as usize) {
                         add(
                             finding(FindingKind::ReadingOption(what), at, None),
+                            findings,
+                        );
+                    }
+                }
+                Effect::Unknown { at, what, .. } => {
+                    if has_later_line(bytes, at as usize) {
+                        add(
+                            finding(FindingKind::UnknownEffect(what), at, None),
                             findings,
                         );
                     }
@@ -379,14 +370,9 @@ fn effect_findings(
                     what,
                     in_body,
                 } => {
-                    let denies = match (taint, in_body.is_some()) {
-                        (_, true) => true,
-                        (Taint::Body, false) => true,
-                        (Taint::Opaque, false) => *payload_exists
-                            .get_or_insert_with(|| all_heredocs().any(|h| payload(h).is_some())),
-                        _ => false,
-                    };
-                    if denies {
+                    // In the command, heredoc text run as code; in an unquoted body, any
+                    // value the command does not fix (the effects model reports only those).
+                    if in_body.is_some() || taint == Taint::Body {
                         let kind = FindingKind::Evaluation {
                             taint,
                             what,
@@ -398,48 +384,9 @@ fn effect_findings(
                         add(finding(kind, at, heredoc), findings);
                     }
                 }
-                Effect::Unknown { from, what, .. } => {
-                    if unknown.is_none_or(|(f, _, _)| from < f) {
-                        unknown = Some((from, what, dialect.shell));
-                    }
-                }
             }
         }
     }
-    // After the first command whose effect cannot be known, any text a reading holds as
-    // data (a quoted body, a quoted string, a comment) may be read otherwise: substitution
-    // syntax in it denies. What the intended reading runs as code is visible and stays.
-    if let Some((from, what, shell)) = unknown {
-        let from = (from as usize).min(len);
-        let runs: std::collections::HashSet<u32> = intended
-            .exec
-            .iter()
-            .filter(|e| matches!(e.what, Run::Subst(_)))
-            .map(|e| e.at)
-            .collect();
-        let data = shell::substitutions(&bytes[from..])
-            .into_iter()
-            .map(|k| u32::try_from(from + k).unwrap_or(u32::MAX))
-            .find(|at| !runs.contains(at));
-        if let Some(at) = data {
-            let heredoc = intended
-                .heredocs
-                .iter()
-                .position(|h| h.body.0 <= at && at < h.body.1);
-            add(
-                Finding {
-                    kind: FindingKind::UnknownEffect(what),
-                    heredoc,
-                    at: at as usize,
-                    pos: UNSET,
-                    excerpt: line_from(bytes, at as usize),
-                    shells: vec![shell],
-                },
-                findings,
-            );
-        }
-    }
-    let _ = inside;
 }
 
 /// A finding's position before the pass that sets them all.

@@ -525,7 +525,9 @@ impl Reader<'_, '_> {
         let at = self.tok_at;
         let (t, _) = self.next()?;
         let kind = match t {
-            Tok::While | Tok::Until | Tok::Select => Compound::Loop,
+            Tok::While | Tok::Until => Compound::Loop,
+            Tok::Select => Compound::Select(None),
+            Tok::Case => Compound::Case(None),
             Tok::For => Compound::For(None, None),
             Tok::Char(b'(') => Compound::Subshell,
             _ => Compound::Group,
@@ -645,7 +647,7 @@ impl Reader<'_, '_> {
         if let Some(event) = opened.and_then(|i| self.out.events.get_mut(i)) {
             match event {
                 Event::Open(Compound::For(var, _), _) if is_for => *var = name,
-                Event::Open(kind, _) if !is_for => *kind = Compound::Loop,
+                Event::Open(Compound::Select(var), _) if !is_for => *var = name,
                 _ => {}
             }
         }
@@ -671,8 +673,16 @@ impl Reader<'_, '_> {
     }
 
     fn case_command(&mut self) -> R<()> {
+        let opened = self.out.events.len().checked_sub(1);
         match self.next()? {
-            (Tok::Word | Tok::AssignmentWord | Tok::Number, Some(w)) => self.expand_word(&w)?,
+            (Tok::Word | Tok::AssignmentWord | Tok::Number, Some(w)) => {
+                self.expand_word(&w)?;
+                if let Some(Event::Open(Compound::Case(word), _)) =
+                    opened.and_then(|i| self.out.events.get_mut(i))
+                {
+                    *word = Some(w);
+                }
+            }
             _ => return Err(self.err("syntax error in a case command")),
         }
         self.newline_list()?;

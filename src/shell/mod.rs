@@ -404,9 +404,44 @@ pub fn substitutions(text: &[u8]) -> Vec<usize> {
         .collect()
 }
 
-/// Reads a text that is not the command itself (what `eval` runs) as `dialect` reads it.
-pub(crate) fn read_inner(text: Text<'static>, dialect: Dialect, budget: usize) -> Reading {
-    read_text(std::rc::Rc::new(text), dialect, budget)
+/// The inner programs of the substitutions text would run, read as an unquoted heredoc
+/// body: `$(…)` and backquotes (offsets into `text`, `start..end` of each program).
+pub fn substitution_spans(text: &[u8]) -> Vec<(usize, usize)> {
+    expand::body_substitutions(&Text::command(text))
+        .iter()
+        .filter_map(|&(at, end, kind)| {
+            let (at, end) = (at as usize, (end as usize).min(text.len()));
+            match kind {
+                SubstKind::Dollar | SubstKind::Process => Some((at + 2, end.saturating_sub(1))),
+                SubstKind::Backtick => Some((at + 1, end.saturating_sub(1))),
+                SubstKind::FunSub => Some((at + 2, end.saturating_sub(1))),
+                _ => None,
+            }
+        })
+        .filter(|(s, e)| s < e)
+        .collect()
+}
+
+/// Reads a text that is not the command itself (what `eval` runs) as `dialect` reads it,
+/// with the aliases the command has defined; its commands are judged by the caller.
+pub(crate) fn read_inner(
+    text: Text<'static>,
+    dialect: Dialect,
+    budget: usize,
+    aliases: Option<alias::Aliases>,
+) -> Reading {
+    let text = std::rc::Rc::new(text);
+    let mut out = Reading {
+        budget,
+        aliases: aliases.filter(|_| dialect.aliases),
+        ..Reading::default()
+    };
+    let result = lexer::Reader::new(dialect, text, &mut out, 0, Context::TopLevel).read_program();
+    if let Err(e) = result {
+        out.error = Some(e);
+    }
+    out.exec.sort_by_key(|e| e.at);
+    out
 }
 
 /// Reads `text` as `dialect` reads it, within `budget`, then judges what its commands can

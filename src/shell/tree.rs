@@ -47,6 +47,10 @@ pub enum Compound {
     For(Option<Word>, Option<Vec<Word>>),
     /// `name () …` or `function name …`: its name as written.
     Function(Word),
+    /// `case WORD in …`: the word, expanded once.
+    Case(Option<Word>),
+    /// `select NAME in …`: reads its answers from standard input into `REPLY`.
+    Select(Option<Word>),
     /// `coproc`.
     Coproc,
 }

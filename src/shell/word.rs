@@ -20,6 +20,8 @@ pub struct WordInfo {
     pub pieces: Vec<Piece>,
     /// Unquoted glob characters or brace expansion: it may become other words.
     pub many: bool,
+    /// Brace expansion: it becomes other words.
+    pub brace: bool,
     /// A tilde the shell expands (`~`, `~user`).
     pub tilde: bool,
     /// The reading gave up on it (too long, too deep, not closed): its value is unknown.
@@ -54,6 +56,8 @@ pub struct Param {
     pub arg: Option<Box<WordInfo>>,
     /// The offset and length of `${name:off:len}`.
     pub slice: Vec<Arith>,
+    /// zsh `${(e)name}`: the value is expanded again, its substitutions run.
+    pub zsh_eval: bool,
 }
 
 /// What a parameter expansion does with the value.
@@ -133,6 +137,23 @@ impl WordInfo {
         Some(v)
     }
 
+    /// The word's text when it is literal pieces only, glob characters kept as written
+    /// (a pattern that matches no file stays as it is); brace expansion and tildes still
+    /// make it unknown.
+    pub fn literal(&self) -> Option<Vec<u8>> {
+        if self.tilde || self.unread || self.brace {
+            return None;
+        }
+        let mut v = Vec::new();
+        for p in &self.pieces {
+            match p {
+                Piece::Lit(l) => v.extend_from_slice(l),
+                _ => return None,
+            }
+        }
+        Some(v)
+    }
+
     /// Every parameter expansion in the word, nested ones included (in arguments,
     /// subscripts, arithmetic).
     pub fn params(&self) -> Vec<&Param> {
@@ -148,8 +169,8 @@ impl WordInfo {
     }
 
     /// Every arithmetic text the word evaluates: `$((…))`, subscripts, slice offsets,
-    /// nested ones included.
-    pub fn ariths(&self) -> Vec<&Arith> {
+    /// nested ones included, each with the array its subscript indexes, if it is one.
+    pub fn ariths(&self) -> Vec<(Option<&[u8]>, &Arith)> {
         let mut out = Vec::new();
         for p in &self.pieces {
             match p {
@@ -202,9 +223,10 @@ fn collect_arith<'a>(a: &'a Arith, out: &mut Vec<&'a Param>) {
     }
 }
 
-fn param_ariths<'a>(p: &'a Param, out: &mut Vec<&'a Arith>) {
+fn param_ariths<'a>(p: &'a Param, out: &mut Vec<(Option<&'a [u8]>, &'a Arith)>) {
     if let Some(s) = &p.subscript {
-        arith_ariths(s, out);
+        out.push((Some(&p.name), s));
+        nested_ariths(s, out);
     }
     for s in &p.slice {
         arith_ariths(s, out);
@@ -214,8 +236,12 @@ fn param_ariths<'a>(p: &'a Param, out: &mut Vec<&'a Arith>) {
     }
 }
 
-fn arith_ariths<'a>(a: &'a Arith, out: &mut Vec<&'a Arith>) {
-    out.push(a);
+fn arith_ariths<'a>(a: &'a Arith, out: &mut Vec<(Option<&'a [u8]>, &'a Arith)>) {
+    out.push((None, a));
+    nested_ariths(a, out);
+}
+
+fn nested_ariths<'a>(a: &'a Arith, out: &mut Vec<(Option<&'a [u8]>, &'a Arith)>) {
     for p in &a.params {
         param_ariths(p, out);
     }
@@ -466,8 +492,16 @@ impl Parser<'_, '_> {
                     Self::push(info, Piece::Subst(at));
                     i = self.skip_subst(at, i + 2, to);
                 }
-                b'*' | b'?' | b'[' if unquoted => {
+                b'*' | b'?' if unquoted => {
                     info.many = true;
+                    self.lit(info, c);
+                    i += 1;
+                }
+                b'[' if unquoted => {
+                    // A bracket expression only with its `]` (`[` alone is a word).
+                    if memchr::memchr(b']', &b[i + 1..to]).is_some() {
+                        info.many = true;
+                    }
                     self.lit(info, c);
                     i += 1;
                 }
@@ -478,11 +512,13 @@ impl Parser<'_, '_> {
                 }
                 b',' if unquoted && brace_open > 0 => {
                     info.many = true;
+                    info.brace = true;
                     self.lit(info, c);
                     i += 1;
                 }
                 b'.' if unquoted && brace_open > 0 && b.get(i + 1) == Some(&b'.') => {
                     info.many = true;
+                    info.brace = true;
                     self.lit(info, c);
                     i += 1;
                 }
@@ -618,6 +654,23 @@ impl Parser<'_, '_> {
         let b = self.b;
         let mut p = plain(at, Vec::new());
         let mut i = from;
+        // zsh: parameter flags `(…)` and the `=`, `~`, `^` prefixes. `e` evaluates the
+        // value (as `@P` does), `P` names the variable the value names.
+        if b.get(i) == Some(&b'(')
+            && let Some(close) = b[i + 1..to].iter().position(|&c| c == b')')
+        {
+            let flags = &b[i + 1..i + 1 + close];
+            if flags.contains(&b'P') {
+                p.indirect = true;
+            }
+            if flags.contains(&b'e') || flags.contains(&b'%') {
+                p.zsh_eval = true;
+            }
+            i += close + 2;
+        }
+        while matches!(b.get(i), Some(b'=' | b'~' | b'^')) && i + 1 < to {
+            i += 1;
+        }
         if b.get(i) == Some(&b'#') && i + 1 < to {
             // `${#x}`; `${#}` alone is the count.
             p.op = ParamOp::Length;
@@ -815,6 +868,7 @@ fn plain(at: u32, name: Vec<u8>) -> Param {
         subscript: None,
         arg: None,
         slice: Vec::new(),
+        zsh_eval: false,
     }
 }
 
@@ -1051,7 +1105,8 @@ mod tests {
             .map(|p| String::from_utf8_lossy(&p.name).into_owned())
             .collect();
         assert_eq!(names, ["x", "HOME", "a"]);
-        let arith_names: Vec<Vec<Vec<u8>>> = w.ariths().iter().map(|a| a.names.clone()).collect();
+        let arith_names: Vec<Vec<Vec<u8>>> =
+            w.ariths().iter().map(|(_, a)| a.names.clone()).collect();
         assert!(arith_names.contains(&vec![b"i".to_vec()]));
         assert!(arith_names.contains(&vec![b"j".to_vec()]));
     }

@@ -50,7 +50,27 @@ fn by_design(case: &gen_::Case) -> bool {
         case.shape,
         // Alias expansion; a heredoc in an unquoted body; `!(` without a blank, an extglob
         // pattern to bash with extglob on and a glob group to zsh.
-        gen_::Shape::AliasHeredoc | gen_::Shape::InsideUnquotedBody | gen_::Shape::BangParen
+        gen_::Shape::AliasHeredoc
+            | gen_::Shape::InsideUnquotedBody
+            | gen_::Shape::BangParen
+            // An alias the command defines reads the lines after it (with expand_aliases
+            // on, as Claude Code runs it) otherwise than without.
+            | gen_::Shape::AliasNoShopt
+            | gen_::Shape::AliasSpelled
+            | gen_::Shape::AliasViaEval
+            // The command that reads the heredoc is not what it is named: a quoted body is
+            // no longer data, whatever it holds.
+            | gen_::Shape::AliasComment
+            | gen_::Shape::HashReceiver
+            | gen_::Shape::FunctionReceiver
+            | gen_::Shape::ExecInput
+            // Heredoc text run as commands.
+            | gen_::Shape::EvalFlow
+            // Text joined to the operator line, which an author takes for the body.
+            | gen_::Shape::OperatorLineJoined
+            // A command this command builds at run time: any line after it may be read
+            // otherwise, whatever it holds.
+            | gen_::Shape::UnknownBefore
     ) || (case.in_paren_substitution() && case.body_unbalanced())
     // bash 3.2 ends `$(…)` at a body's unbalanced `)` or quote and reads the rest as code.
 }

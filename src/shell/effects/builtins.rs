@@ -7,7 +7,8 @@
 use super::program::build;
 use super::value::Val;
 use super::{
-    Ctx, Effect, Judge, MAX_NEST, Prog, Taint, literal_prefix_assignment, pin, split_subscript,
+    Ctx, Effect, Judge, MAX_NEST, MAX_STATICS, Prog, Taint, file_key, literal_prefix_assignment,
+    pin, split_subscript,
 };
 use crate::shell::text::Text;
 use crate::shell::tree::SimpleCommand;
@@ -200,14 +201,30 @@ impl Judge {
         let from = ctx.from(c.end);
         let zsh = self.d.shell == Shell::Zsh;
         let vals: Vec<Val> = args.iter().map(|a| self.word_val(a, prog)).collect();
-        let statics: Vec<Option<Vec<u8>>> = args.iter().map(WordInfo::value).collect();
+        // Option words and names as written: a bracket pattern that matches no file
+        // stays as it is (`-vBASH_ALIASES[cat]`).
+        let statics: Vec<Option<Vec<u8>>> = args.iter().map(WordInfo::literal).collect();
         match name {
             n if INERT.contains(&n) => {}
             b"alias" | b"unalias" => {
+                // An alias is expanded in text the shell reads when it runs it: a
+                // substitution after the definition (on its line for bash; anywhere in zsh,
+                // which reads the whole command first) and text `eval` runs.
+                let mut all = Vec::with_capacity(c.words.len());
+                all.extend(c.words.iter().map(|w| word::read(&w.text, &prog.ends)));
+                match crate::shell::alias::command(&all) {
+                    crate::shell::alias::AliasCommand::Define(defs) => {
+                        for (n, _) in defs {
+                            self.unit_aliases.push((n, at));
+                        }
+                    }
+                    crate::shell::alias::AliasCommand::Remove(..) => {}
+                    _ => self.unit_aliases.push((Vec::new(), at)),
+                }
                 if zsh {
                     // zsh reads the whole command before it runs any of it: an alias it
-                    // defines is not expanded in it (measured, zsh 5.9).
-                    return Val::opaque();
+                    // defines is not expanded in its later lines (measured, zsh 5.9).
+                    return Val::authored();
                 }
                 let mut all = Vec::with_capacity(c.words.len());
                 all.extend(c.words.iter().map(|w| word::read(&w.text, &prog.ends)));
@@ -310,33 +327,55 @@ impl Judge {
             }
             b"eval" => self.eval_text(prog, args, &vals, at, ctx),
             b"." | b"source" => {
-                let path = vals.first().cloned().unwrap_or_else(Val::opaque);
-                let stdin_path = statics
-                    .first()
-                    .and_then(|s| s.as_deref())
-                    .is_some_and(|p| p.starts_with(b"/dev/") || p.starts_with(b"/proc/"));
-                if path.heredoc() || (here.stdin.heredoc() && (stdin_path || path.opaque)) {
-                    self.check_code(
-                        &Val::body(),
-                        at,
-                        "source, which runs heredoc text in this shell",
-                    );
-                    if !path.heredoc() {
-                        self.effect(Effect::Flow {
-                            at,
-                            taint: Taint::Body,
-                            what: "source, which runs heredoc text in this shell",
-                            in_body: None,
-                        });
-                    }
+                let k = statics
+                    .iter()
+                    .position(|s| {
+                        s.as_deref()
+                            .is_none_or(|s| !s.starts_with(b"-") || s == b"-")
+                    })
+                    .unwrap_or(args.len());
+                let Some(path_word) = args.get(k) else {
+                    return Val::opaque();
+                };
+                let path = vals[k].clone();
+                let text = statics[k].clone().unwrap_or_default();
+                // Standard input, however the path is spelled (`/dev/stdin`, `//dev/fd/0`,
+                // `dev/stdin` from `/`).
+                let reads_stdin =
+                    text.windows(5).any(|w| w == b"stdin") || text.windows(3).any(|w| w == b"fd/");
+                let content = if path_word.substs().is_empty() {
+                    file_key(path_word).map_or_else(Val::opaque, |key| self.file(&key))
+                } else {
+                    path.clone()
+                };
+                let what = "source, which runs heredoc text in this shell";
+                if content.heredoc() {
+                    self.run_heredoc_text(&content, at, ctx, what);
+                } else if here.stdin.heredoc() && reads_stdin {
+                    let stdin = here.stdin.clone();
+                    self.run_heredoc_text(&stdin, at, ctx, what);
+                } else if content.chosen() {
+                    // Text this command made (`<(printf …)`, a file it wrote): any effect.
+                    self.unknown(at, ctx, "source of text this command composes");
+                } else if let Some(t) = content.single() {
+                    let t = t.to_vec();
+                    self.run_code(&t, at, ctx);
                 }
-                self.unknown(at, ctx, "source, which runs a file's text in this shell");
+                // A file that was there before (a virtualenv's activate, an .env): the
+                // environment's, like the user's startup files.
             }
             b"trap" => {
-                let first = statics.first().cloned().flatten();
-                let is_option = first.as_deref().is_some_and(|f| f.starts_with(b"-"));
-                if !args.is_empty() && !is_option && args.len() >= 2 {
-                    self.eval_text(prog, &args[..1], &vals[..1], at, ctx);
+                let mut k = 0;
+                if let Some(Some(o)) = statics.first() {
+                    if o == b"--" {
+                        k = 1;
+                    } else if o.starts_with(b"-") && o.len() > 1 {
+                        // -p, -l, -P: print; nothing set.
+                        return Val::authored();
+                    }
+                }
+                if args.len() >= k + 2 && statics[k].as_deref() != Some(b"-") {
+                    self.eval_text(prog, &args[k..k + 1], &vals[k..k + 1], at, ctx);
                 }
             }
             b"fc" | b"r" => {
@@ -352,7 +391,10 @@ impl Judge {
                         in_body: None,
                     });
                 }
+                // The history holds this command's own text.
+                return Val::body();
             }
+            b"history" => return Val::body(),
             b"hash" => {
                 if zsh {
                     for (k, s) in statics.iter().enumerate() {
@@ -407,27 +449,32 @@ impl Judge {
                 }
             }
             b"compgen" | b"complete" => {
-                for (k, s) in statics.iter().enumerate() {
-                    match s.as_deref() {
-                        Some(b"-W") | Some(b"-C") => {
-                            if let Some(v) = vals.get(k + 1) {
-                                self.check_code(
-                                    v,
-                                    at,
-                                    "compgen, which expands its word list or runs its command",
-                                );
+                let mut k = 0;
+                while k < statics.len() {
+                    match statics[k].as_deref() {
+                        Some(b"-W") | Some(b"-C") | Some(b"-F") if name == b"compgen" => {
+                            let Some(v) = vals.get(k + 1) else { break };
+                            let what = "compgen, which expands its word list or runs its command";
+                            if !self.check_code(v, at, what) {
+                                match (statics[k].as_deref(), v.single()) {
+                                    (Some(b"-C"), Some(code)) => {
+                                        let code = code.to_vec();
+                                        self.run_code(&code, at, ctx);
+                                    }
+                                    (Some(b"-W"), Some(list)) => {
+                                        let list = list.to_vec();
+                                        self.run_document(&list, at, ctx);
+                                    }
+                                    _ if v.chosen() => {
+                                        self.unknown(at, ctx, "compgen with a word list or command this command builds");
+                                    }
+                                    _ => {}
+                                }
                             }
+                            k += 2;
                         }
-                        _ => {}
+                        _ => k += 1,
                     }
-                }
-                if name == b"compgen" && vals.iter().any(|v| v.opaque) {
-                    // A word list or command this command does not fix.
-                    self.unknown(
-                        at,
-                        ctx,
-                        "compgen with a word list or command computed at run time",
-                    );
                 }
             }
             b"unset" => {
@@ -481,7 +528,20 @@ impl Judge {
             }
             _ => self.unknown(at, ctx, "a builtin whose effect the guard does not model"),
         }
-        Val::opaque()
+        // What a builtin prints is made of the command's own words and variables.
+        let listing = matches!(
+            name,
+            b"declare" | b"typeset" | b"export" | b"readonly" | b"set" | b"local"
+        ) && (args.is_empty()
+            || statics.iter().any(|s| {
+                s.as_deref()
+                    .is_some_and(|s| s.starts_with(b"-") && s.contains(&b'p'))
+            }));
+        if vals.iter().any(Val::heredoc) || (listing && self.vars.values().any(|v| v.val.heredoc()))
+        {
+            return Val::body();
+        }
+        Val::authored()
     }
 
     fn shopt(&mut self, statics: &[Option<Vec<u8>>], at: u32) {
@@ -619,6 +679,7 @@ impl Judge {
         ctx: &Ctx,
     ) {
         let mut integer = name == b"integer";
+        let mut assoc = false;
         let mut nameref = false;
         let mut functions = false;
         let mut options = true;
@@ -636,6 +697,9 @@ impl Judge {
                         }
                         if s.contains(&b'n') && on {
                             nameref = true;
+                        }
+                        if s.contains(&b'A') && on {
+                            assoc = true;
                         }
                         if s.contains(&b'f') || s.contains(&b'F') {
                             functions = true;
@@ -664,14 +728,14 @@ impl Judge {
                         let a = word::arith(&Text::command(sub), &());
                         self.check_arith(&a, prog, None);
                     }
-                    if integer {
-                        self.vars.entry(base.to_vec()).or_default().integer = true;
+                    self.attributes(base, integer, assoc, nameref);
+                    match value {
+                        Some(v) => self.assign(base, None, &v, at, ctx, prog),
+                        None => {
+                            let v = self.var(base);
+                            self.assign_val(base, &v, false);
+                        }
                     }
-                    let v = value.unwrap_or_else(|| self.var(base));
-                    if nameref {
-                        self.nameref(&v, at);
-                    }
-                    self.assign(base, None, &v, at, ctx, prog);
                 }
                 None => {
                     // A word with expansions: `name=$value` keeps the name literal.
@@ -691,17 +755,13 @@ impl Judge {
                                 end: a.end,
                                 pieces: value_pieces,
                                 many: false,
+                                brace: false,
                                 tilde: a.tilde,
                                 unread: a.unread,
                             };
                             let v = self.word_val(&vw, prog);
-                            if integer {
-                                self.vars.entry(base.to_vec()).or_default().integer = true;
-                            }
-                            if nameref {
-                                self.nameref(&v, at);
-                            }
                             let base = base.to_vec();
+                            self.attributes(&base, integer, assoc, nameref);
                             self.assign(&base, None, &v, at, ctx, prog);
                         }
                         None => self.assign_dynamic(&vals[k], at, "declare"),
@@ -711,33 +771,15 @@ impl Judge {
         }
     }
 
-    /// `declare -n r=target`: assignments to `r` go to the target.
-    fn nameref(&mut self, target: &Val, at: u32) {
-        match target.single() {
-            Some(t) if crate::shell::lexer::legal_identifier(split_subscript(t).0) => {
-                let (base, sub) = split_subscript(t);
-                if matches!(
-                    base,
-                    b"POSIXLY_CORRECT"
-                        | b"BASH_ALIASES"
-                        | b"BASH_CMDS"
-                        | b"BASH_COMPAT"
-                        | b"BASH_ENV"
-                        | b"ENV"
-                        | b"PS4"
-                ) || sub.is_some()
-                {
-                    self.effect(Effect::Unfollowed {
-                        at,
-                        what: "a nameref to a variable that changes how the shell reads or runs commands",
-                    });
-                }
-            }
-            _ => self.assign_dynamic(
-                target,
-                at,
-                "declare -n, which names the variable assignments go to",
-            ),
+    /// The attributes `declare` gives a variable.
+    fn attributes(&mut self, name: &[u8], integer: bool, assoc: bool, nameref: bool) {
+        let entry = self.vars.entry(name.to_vec()).or_default();
+        let before = (entry.integer, entry.assoc, entry.is_ref);
+        entry.integer |= integer;
+        entry.assoc |= assoc;
+        entry.is_ref |= nameref;
+        if (entry.integer, entry.assoc, entry.is_ref) != before {
+            self.changed = true;
         }
     }
 
@@ -761,6 +803,13 @@ impl Judge {
             match statics[k].as_deref() {
                 Some(s) if s.starts_with(b"-") && s.len() > 1 => {
                     let takes = s.last().is_some_and(|l| b"adinNptu".contains(l));
+                    if self.d.shell == Shell::Zsh
+                        && s.last() == Some(&b't')
+                        && let Some(t) = args.get(k + 1)
+                    {
+                        // zsh evaluates the timeout as arithmetic.
+                        self.arith_operand(t, prog);
+                    }
                     if s.contains(&b'a')
                         && let Some(t) = args.get(k + 1)
                     {
@@ -782,7 +831,10 @@ impl Judge {
     }
 
     fn read_target(&mut self, t: &WordInfo, v: &Val, at: u32, ctx: &Ctx, prog: &Prog<'_>) {
-        match t.value() {
+        let name = t
+            .literal()
+            .or_else(|| self.word_val(t, prog).single().map(<[u8]>::to_vec));
+        match name {
             Some(n) => {
                 let (base, sub) = split_subscript(&n);
                 if let Some(sub) = sub {
@@ -828,8 +880,14 @@ impl Judge {
                             in_body: None,
                         });
                     }
-                    if let Some(cb) = vals.get(k + 1) {
-                        self.check_code(cb, at, "mapfile -C's callback");
+                    if let Some(cb) = vals.get(k + 1)
+                        && !self.check_code(cb, at, "mapfile -C's callback")
+                    {
+                        if let Some(code) = cb.single().map(<[u8]>::to_vec) {
+                            self.run_code(&code, at, ctx);
+                        } else if cb.chosen() {
+                            self.unknown(at, ctx, "a mapfile callback this command builds");
+                        }
                     }
                     k += 2;
                 }
@@ -875,6 +933,13 @@ impl Judge {
                     }
                     k += 2;
                 }
+                Some(o) if name == b"printf" && o.starts_with(b"-v") && o.len() > 2 => {
+                    // `-vNAME`.
+                    let t = Text::pinned(o[2..].to_vec(), at);
+                    let target = word::read(&t, &());
+                    self.read_target(&target, &v, at, ctx, prog);
+                    k += 1;
+                }
                 Some(s) if name == b"print" && s.starts_with(b"-") && s.len() > 1 => {
                     if s.contains(&b'P') {
                         for x in vals {
@@ -898,39 +963,88 @@ impl Judge {
         }
     }
 
-    /// Text run in this shell (`eval`, `trap`, `emulate -c`): literal text is read and its
-    /// commands judged in place; heredoc text denies; anything else is unknown.
+    /// Text run in this shell (`eval`, `trap`, `emulate -c`): heredoc text denies;
+    /// literal text (each value it can have) is read and its commands judged in place;
+    /// text this command composes otherwise is an unknown effect; the environment's text
+    /// (what another program prints) is the environment's.
     fn eval_text(&mut self, prog: &Prog<'_>, args: &[WordInfo], vals: &[Val], at: u32, ctx: &Ctx) {
+        let _ = prog;
         let mut joined = Val::default();
         for v in vals {
             joined.join(v);
         }
-        if self.check_code(&joined, at, "eval, which runs heredoc text as commands") {
-            return;
-        }
-        let texts: Option<Vec<Vec<u8>>> = args.iter().map(WordInfo::value).collect();
-        let Some(texts) = texts.filter(|_| ctx.nested < MAX_NEST) else {
-            self.unknown(
+        if joined.heredoc() {
+            self.run_heredoc_text(
+                &joined,
                 at,
                 ctx,
-                "text run in this shell that the guard cannot read (computed at run time)",
+                "eval, which runs heredoc text as commands",
             );
             return;
-        };
-        let text = texts.join(&b' ');
+        }
+        // Every text it can be: the words' literal values, one value of each at a time.
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+        for (k, v) in vals.iter().enumerate() {
+            let options: Vec<Vec<u8>> = match args[k].literal() {
+                Some(lit) => vec![lit],
+                None if v.only_statics() => v.statics.clone(),
+                None => {
+                    texts.clear();
+                    break;
+                }
+            };
+            let mut next = Vec::new();
+            for t in &texts {
+                for o in &options {
+                    let mut t = t.clone();
+                    if k > 0 {
+                        t.push(b' ');
+                    }
+                    t.extend_from_slice(o);
+                    next.push(t);
+                }
+            }
+            texts = next;
+            if texts.len() > MAX_STATICS {
+                texts.clear();
+                break;
+            }
+        }
+        if texts.is_empty() {
+            if joined.chosen() || ctx.nested >= MAX_NEST {
+                self.unknown(
+                    at,
+                    ctx,
+                    "text run in this shell that this command builds at run time",
+                );
+            }
+            return;
+        }
+        for t in texts {
+            self.run_code(&t, at, ctx);
+        }
+    }
+
+    /// Literal text run in this shell: read (with the aliases the reading expands) and
+    /// its commands judged in place, as if they stood where the text is run.
+    pub(super) fn run_code(&mut self, text: &[u8], at: u32, ctx: &Ctx) {
         if text.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        if ctx.nested >= MAX_NEST {
+            self.unknown(at, ctx, "text run in this shell, nested too deep to follow");
             return;
         }
         if !self.spend(text.len() / 16 + 1) {
             return;
         }
-        let nested = Text::pinned(text, at);
+        let nested = Text::pinned(text.to_vec(), at);
         let budget = crate::shell::MAX_WORK.saturating_sub(self.work);
         let d = Dialect {
-            aliases: false,
+            aliases: self.aliases.is_some(),
             ..self.d
         };
-        let reading = crate::shell::read_inner(nested, d, budget);
+        let reading = crate::shell::read_inner(nested, d, budget, self.aliases.clone());
         self.work = self.work.saturating_add(reading.work);
         if reading.error.is_some_and(|e| e.limit) {
             self.work_limit = true;
@@ -940,23 +1054,59 @@ impl Judge {
         let mut c = ctx.clone();
         c.nested += 1;
         c.scope = Some(ctx.from(at));
-        let _ = prog;
         self.walk(&inner, &inner.root, &c);
-        // What the text's own heredocs and effects are: its own reading's.
+        // What its reading saw as text (heredoc text read as code inside it) and did.
         for e in &reading.effects {
-            match e {
-                Effect::Flow { .. } | Effect::Receiver { .. } | Effect::Unfollowed { .. } => {
-                    let e = pin(e.clone(), at);
-                    self.effect(e);
-                }
-                Effect::Unknown { what, .. } => self.unknown(at, ctx, what),
-            }
+            let e = pin(e.clone(), at);
+            self.effect(e);
         }
         if reading.features.alias_def {
             self.effect(Effect::Unfollowed {
                 at,
                 what: "an alias defined inside eval or trap text",
             });
+        }
+        // Heredoc text the text's own reading runs (its bodies read as code).
+        if reading.exec.iter().any(|e| e.in_body.is_some()) {
+            self.effect(Effect::Flow {
+                at,
+                taint: Taint::Body,
+                what: "eval or trap text whose own heredoc runs a substitution",
+                in_body: None,
+            });
+        }
+    }
+
+    /// Heredoc text run in this shell (`eval`, `source`): it runs as the commands it holds.
+    /// Text the guard cannot see whole denies; known text (a quoted body) that runs any
+    /// command denies (heredoc text read as code); known text of assignments and
+    /// definitions only (an `.env`, a function library) is judged for what it defines.
+    fn run_heredoc_text(&mut self, v: &Val, at: u32, ctx: &Ctx, what: &'static str) {
+        let deny = |j: &mut Judge| {
+            j.effect(Effect::Flow {
+                at,
+                taint: Taint::Body,
+                what,
+                in_body: None,
+            });
+        };
+        if v.body {
+            return deny(self);
+        }
+        for text in v.texts.clone() {
+            if runs_commands(&text, self.d) {
+                return deny(self);
+            }
+            self.run_code(&text, at, ctx);
+        }
+    }
+
+    /// Literal text the shell expands like a double-quoted string (a prompt, a word list):
+    /// the substitutions in it run, each judged in place.
+    pub(super) fn run_document(&mut self, text: &[u8], at: u32, ctx: &Ctx) {
+        for (start, end) in crate::shell::substitution_spans(text) {
+            let inner = text.get(start..end).unwrap_or_default().to_vec();
+            self.run_code(&inner, at, ctx);
         }
     }
 }
@@ -987,4 +1137,68 @@ fn set_option_effect(name: &[u8], on: bool) -> Option<&'static str> {
         }
         _ => None,
     }
+}
+
+/// Whether text, run as a program, runs any command at its top level (more than
+/// assignments, definitions and declarations).
+fn runs_commands(text: &[u8], d: Dialect) -> bool {
+    let reading = crate::shell::read_inner(
+        Text::pinned(text.to_vec(), 0),
+        Dialect {
+            aliases: false,
+            ..d
+        },
+        crate::shell::MAX_WORK / 4,
+        None,
+    );
+    if reading.error.is_some() {
+        // What it runs before the error, or all of it (zsh): not followed.
+        return true;
+    }
+    let mut depth = 0usize;
+    for e in &reading.events {
+        match e {
+            crate::shell::tree::Event::Open(crate::shell::tree::Compound::Function(_), _) => {
+                depth += 1
+            }
+            crate::shell::tree::Event::Open(..) if depth > 0 => depth += 1,
+            crate::shell::tree::Event::Close(_) if depth > 0 => depth -= 1,
+            crate::shell::tree::Event::Simple(c) if depth == 0 => {
+                let words: Vec<WordInfo> =
+                    c.words.iter().map(|w| word::read(&w.text, &())).collect();
+                let name = words
+                    .iter()
+                    .find(|w| {
+                        w.value()
+                            .is_none_or(|v| crate::shell::lexer::assignment(&v, false).is_none())
+                    })
+                    .map(WordInfo::value);
+                match name {
+                    None => {}
+                    Some(Some(n))
+                        if matches!(
+                            n.as_slice(),
+                            b"export"
+                                | b"declare"
+                                | b"typeset"
+                                | b"local"
+                                | b"readonly"
+                                | b":"
+                                | b"true"
+                        ) => {}
+                    Some(_) => return true,
+                }
+                if !c.redirects.is_empty() {
+                    return true;
+                }
+            }
+            crate::shell::tree::Event::Arith(_) | crate::shell::tree::Event::Cond(_)
+                if depth == 0 =>
+            {
+                return true;
+            }
+            _ => {}
+        }
+    }
+    false
 }

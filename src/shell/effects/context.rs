@@ -35,9 +35,40 @@ impl Judge {
         }
         for s in &v.statics {
             let a = word::arith(&Text::command(s), &());
-            worst = worst.max(self.static_arith_taint(&a, in_body, depth + 1, false));
+            let t = self.static_arith_taint(&a, in_body, depth + 1, false);
+            if t == Some(Taint::Fixed) {
+                // Literal code the evaluation runs: judged in place by the caller.
+                self.fixed_code.borrow_mut().push(s.clone());
+            }
+            worst = worst.max(t);
         }
         worst
+    }
+
+    /// Runs, in place, the literal code an evaluation met (a `$(…)` in a subscript of a
+    /// value the command fixed): what it does is judged like any command's.
+    pub(super) fn run_fixed_code(&mut self, at: u32) {
+        let pending: Vec<Vec<u8>> = std::mem::take(&mut *self.fixed_code.borrow_mut());
+        let ctx = Ctx {
+            stdin: Val::opaque(),
+            feeding: None,
+            scope: Some(at),
+            in_function: false,
+            nested: 1,
+        };
+        for text in pending {
+            self.run_document(&text, at, &ctx);
+        }
+    }
+
+    /// Which taints a context denies: in an unquoted body, any value the command does not
+    /// fix (and a fixed one holding a substitution); in the command, heredoc text.
+    fn denies(t: Taint, in_body: bool) -> bool {
+        if in_body {
+            t != Taint::Env
+        } else {
+            t == Taint::Body
+        }
     }
 
     /// [`Judge::arith_taint`] for a literal arithmetic text: `$` and backquotes in it are
@@ -90,13 +121,18 @@ impl Judge {
                 worst = worst.max(self.arith_taint(&v, b, 0));
             }
         }
-        if let Some(t) = worst.filter(|t| b || *t >= Taint::Opaque) {
+        if let Some(t) = worst.filter(|t| Self::denies(*t, b)) {
             self.effect(Effect::Flow {
                 at: a.at,
                 taint: t,
                 what: "arithmetic, which evaluates the names and subscripts in a value",
                 in_body,
             });
+        }
+        if b {
+            self.fixed_code.borrow_mut().clear();
+        } else {
+            self.run_fixed_code(a.at);
         }
         for s in &a.subscripts {
             self.check_arith(s, prog, in_body);
@@ -133,17 +169,27 @@ impl Judge {
         }
         for s in &v.statics {
             if let Some(open) = s.iter().position(|&c| c == b'[') {
-                let a = word::arith(&Text::command(&s[open + 1..s.len().saturating_sub(1)]), &());
-                worst = worst.max(self.static_arith_taint(&a, b, 1, true));
+                let sub = &s[open + 1..s.len().saturating_sub(1)];
+                let a = word::arith(&Text::command(sub), &());
+                let t = self.static_arith_taint(&a, b, 1, true);
+                if t == Some(Taint::Fixed) {
+                    self.fixed_code.borrow_mut().push(sub.to_vec());
+                }
+                worst = worst.max(t);
             }
         }
-        if let Some(t) = worst.filter(|t| b || *t >= Taint::Opaque) {
+        if let Some(t) = worst.filter(|t| Self::denies(*t, b)) {
             self.effect(Effect::Flow {
                 at,
                 taint: t,
                 what,
                 in_body,
             });
+        }
+        if b {
+            self.fixed_code.borrow_mut().clear();
+        } else {
+            self.run_fixed_code(at);
         }
     }
 
@@ -166,7 +212,11 @@ impl Judge {
         if !self.checking {
             return;
         }
-        for a in w.ariths() {
+        for (array, a) in w.ariths() {
+            // An associative array's subscript is a key, not arithmetic.
+            if array.is_some_and(|n| self.vars.get(n).is_some_and(|v| v.assoc)) {
+                continue;
+            }
             self.check_arith(a, prog, None);
         }
         for p in w.params() {
@@ -179,8 +229,18 @@ impl Judge {
                     "${!name}, which expands the variable a value names",
                 );
             }
-            if p.op == ParamOp::Prompt {
+            if p.op == ParamOp::Prompt || p.zsh_eval {
                 let v = self.var(&p.name);
+                for text in v.statics.clone() {
+                    let ctx = Ctx {
+                        stdin: Val::opaque(),
+                        feeding: None,
+                        scope: Some(p.at),
+                        in_function: false,
+                        nested: 1,
+                    };
+                    self.run_document(&text, p.at, &ctx);
+                }
                 if v.live_text() || v.opaque {
                     self.effect(Effect::Flow {
                         at: p.at,
@@ -206,7 +266,7 @@ impl Judge {
                 self.assign(&name, None, &v, at, ctx, prog);
             }
         }
-        for a in w.ariths() {
+        for (_, a) in w.ariths() {
             for n in a.assigned.clone() {
                 self.assign(&n, None, &Val::num(), at, ctx, prog);
             }

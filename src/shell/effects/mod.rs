@@ -120,6 +120,7 @@ impl Ctx {
 /// Judges a reading's commands; appends the effects to `out.effects`.
 pub fn judge(out: &mut Reading, d: Dialect, text: &[u8]) {
     let mut j = Judge::new(d, out.heredocs.is_empty());
+    j.aliases = out.aliases.clone();
     {
         let prog = build(text, &out.events, &out.heredocs);
         j.run(&prog);
@@ -155,6 +156,16 @@ struct Judge {
     starts: Vec<u32>,
     /// What each substitution writes.
     subst_out: HashMap<u32, Val>,
+    /// What the files this command writes hold, by their name as written.
+    files: HashMap<Vec<u8>, Val>,
+    /// The aliases the reading expands, for text `eval` runs.
+    aliases: Option<super::alias::Aliases>,
+    /// Literal code an evaluation met, to be judged in place (see `run_fixed_code`).
+    fixed_code: std::cell::RefCell<Vec<Vec<u8>>>,
+    /// Aliases defined earlier in this input unit (zsh: in this command), with where: a
+    /// substitution after them is read with them when it runs. An empty name: one the
+    /// guard cannot read.
+    unit_aliases: Vec<(Vec<u8>, u32)>,
     effects: Vec<Effect>,
     no_heredoc: bool,
     work: usize,
@@ -169,7 +180,7 @@ impl Judge {
             b"_".to_vec(),
             Var {
                 val: Val::env(),
-                integer: false,
+                ..Var::default()
             },
         );
         Judge {
@@ -183,6 +194,10 @@ impl Judge {
             xtrace: None,
             starts: Vec::new(),
             subst_out: HashMap::new(),
+            files: HashMap::new(),
+            aliases: None,
+            unit_aliases: Vec::new(),
+            fixed_code: std::cell::RefCell::new(Vec::new()),
             effects: Vec::new(),
             no_heredoc,
             work: 0,
@@ -201,12 +216,14 @@ impl Judge {
         // Collect until the values settle (each pass can only add), then check.
         for _ in 0..4 {
             self.changed = false;
+            self.unit_aliases.clear();
             self.walk(prog, &prog.root, &ctx);
             if !self.changed {
                 break;
             }
         }
         self.checking = true;
+        self.unit_aliases.clear();
         self.walk(prog, &prog.root, &ctx);
         self.startup_and_xtrace(prog);
     }
@@ -261,6 +278,14 @@ impl Judge {
                     self.cond(prog, words, &c);
                     Val::opaque()
                 }
+                Node::Unit => {
+                    // bash reads the next unit with the aliases defined so far (the reading
+                    // with alias expansion follows them); zsh read them all at once.
+                    if self.d.shell != Shell::Zsh {
+                        self.unit_aliases.clear();
+                    }
+                    continue;
+                }
             };
             out.join(&o);
             prev = o;
@@ -268,12 +293,27 @@ impl Judge {
         out
     }
 
+    /// Where an alias defined earlier on this line (zsh: in this command) is named in
+    /// the substitution at `at`.
+    fn alias_in_subst(&self, prog: &Prog<'_>, at: u32) -> Option<u32> {
+        if self.unit_aliases.is_empty() {
+            return None;
+        }
+        let nodes = prog.substs.get(&at)?;
+        let mut words = Vec::new();
+        collect_words(prog, nodes, &mut words, 0);
+        self.unit_aliases
+            .iter()
+            .find(|(n, def)| *def < at && (n.is_empty() || words.iter().any(|w| w == n)))
+            .map(|(_, def)| *def)
+    }
+
     fn subst(&mut self, prog: &Prog<'_>, at: u32, ctx: &Ctx) -> Val {
         let Some(nodes) = prog.substs.get(&at) else {
             return Val::opaque();
         };
         let mut v = self.walk(prog, nodes, ctx);
-        if v.statics.is_empty() && !v.heredoc() {
+        if v.statics.is_empty() && !v.heredoc() && !v.authored {
             v = Val::opaque();
         }
         let entry = self.subst_out.entry(at).or_default();
@@ -332,10 +372,9 @@ impl Judge {
             return;
         }
         let v = self.word_val(w, prog);
-        if let Some(t) = self
-            .arith_taint(&v, false, 0)
-            .filter(|t| *t >= Taint::Opaque)
-        {
+        let t = self.arith_taint(&v, false, 0);
+        self.run_fixed_code(w.start);
+        if let Some(t) = t.filter(|t| *t == Taint::Body) {
             self.effect(Effect::Flow {
                 at: w.start,
                 taint: t,
@@ -347,7 +386,7 @@ impl Judge {
             let a = word::arith(&Text::command(&text), &());
             if let Some(t) = self
                 .static_arith_taint(&a, false, 0, false)
-                .filter(|t| *t >= Taint::Opaque)
+                .filter(|t| *t == Taint::Body)
             {
                 self.effect(Effect::Flow {
                     at: w.start,
@@ -420,6 +459,32 @@ impl Judge {
                     ),
                 }
             }
+            Compound::Case(word) => {
+                if let Some(w) = word {
+                    let i = word::read(&w.text, &prog.ends);
+                    for s in i.substs() {
+                        self.subst(prog, s, ctx);
+                    }
+                    self.word_assignments(&i, prog, i.start, ctx);
+                    self.check_word(&i, prog);
+                }
+            }
+            Compound::Select(var) => {
+                inner.scope = Some(ctx.scope.unwrap_or(at));
+                // The answer read from standard input, and the word it picks.
+                let answer = if inner.stdin.heredoc() {
+                    inner.stdin.clone()
+                } else {
+                    Val::opaque()
+                };
+                self.assign(b"REPLY", None, &answer, at, &inner, prog);
+                if let Some(n) = var
+                    .as_ref()
+                    .and_then(|v| word::read(&v.text, &prog.ends).value())
+                {
+                    self.assign(&n, None, &Val::authored(), at, &inner, prog);
+                }
+            }
             Compound::Group | Compound::Subshell | Compound::Coproc => {}
         }
         for r in redirects {
@@ -456,7 +521,18 @@ impl Judge {
                         .and_then(|h| {
                             let (s, e) = (h.body.0 as usize, h.body.1 as usize);
                             let text = prog.text.get(s..e.min(prog.text.len()))?;
-                            (h.quoted || h.body_eval.is_empty()).then(|| Val::text(text.to_vec()))
+                            let mut v = Val::text(text.to_vec());
+                            // An unquoted body: its text with the values of what it expands
+                            // (a substitution in it denies on its own; its output is unknown).
+                            for piece in &h.body_eval {
+                                match piece {
+                                    Piece::Param(p) => v.join(&self.param_val(p, prog)),
+                                    Piece::Arith(_) => v.join(&Val::num()),
+                                    Piece::Subst(_) => return None,
+                                    Piece::Lit(_) => {}
+                                }
+                            }
+                            Some(v)
                         })
                         .unwrap_or_else(Val::body);
                     if fd0 {
@@ -483,12 +559,25 @@ impl Judge {
                 RedirOp::Input if fd0 => {
                     let v = r.target.as_ref().map_or_else(Val::opaque, |t| {
                         let i = word::read(&t.text, &prog.ends);
-                        // `< <(…)`: what the process substitution writes.
-                        let mut v = Val::opaque();
-                        for s in i.substs() {
-                            if let Some(o) = self.subst_out.get(&s) {
-                                v.join(o);
-                            }
+                        // `< <(…)`: what the process substitution writes; `< file`: what
+                        // this command wrote there, if it did.
+                        let substs = i.substs();
+                        if substs.is_empty() {
+                            return match file_key(&i) {
+                                // Standard input itself (`< /dev/stdin`): what it was.
+                                Some(k)
+                                    if k.windows(5).any(|w| w == b"stdin")
+                                        || k.ends_with(b"fd/0") =>
+                                {
+                                    ctx.stdin.clone()
+                                }
+                                Some(k) => self.file(&k),
+                                None => Val::opaque(),
+                            };
+                        }
+                        let mut v = Val::default();
+                        for s in substs {
+                            v.join(&self.subst_out.get(&s).cloned().unwrap_or_else(Val::opaque));
                         }
                         v
                     });
@@ -522,6 +611,12 @@ impl Judge {
         // Substitutions run first, with the command's input.
         for i in &infos {
             for s in i.substs() {
+                if let Some(a) = self.alias_in_subst(prog, s) {
+                    self.effect(Effect::Unfollowed {
+                        at: a,
+                        what: "an alias used in a substitution that runs after its definition on the same line (the shell reads the substitution's text when it runs it)",
+                    });
+                }
                 self.subst(prog, s, &here);
             }
         }
@@ -547,6 +642,11 @@ impl Judge {
         }
         for w in &c.words[..n_assign] {
             if let Some(a) = word::assignment(&w.text, &prog.ends) {
+                // The value's own evaluating contexts (`b=([k]=v)` subscripts).
+                let assoc = self.vars.get(&a.name).is_some_and(|v| v.assoc);
+                if !assoc {
+                    self.check_word(&a.value, prog);
+                }
                 let v = self.word_val(&a.value, prog);
                 self.assign(&a.name, a.subscript.as_ref(), &v, w.start, ctx, prog);
             }
@@ -580,6 +680,25 @@ impl Judge {
                 out = here.stdin.clone();
             } else {
                 out.body = true;
+            }
+        }
+        if words.is_empty() {
+            // `$(< file)`: the file's text (zsh: with a heredoc, the heredoc).
+            out.join(&here.stdin);
+        }
+        // What it writes into a file, read later by `<`, `$(<…)`, `cat` or `source`.
+        for r in &c.redirects {
+            if r.op == RedirOp::Output
+                && r.fd.as_deref().is_none_or(|f| f == b"1")
+                && let Some(t) = &r.target
+                && let Some(key) = file_key(&word::read(&t.text, &prog.ends))
+            {
+                let entry = self.files.entry(key).or_default();
+                let before = entry.clone();
+                entry.join(&out);
+                if *entry != before {
+                    self.changed = true;
+                }
             }
         }
         out
@@ -663,12 +782,37 @@ impl Judge {
                 return Val::body();
             }
             let Some(name) = v.single().map(<[u8]>::to_vec) else {
-                if v.only_env() && w.pieces.len() == 1 {
-                    // `"$PYTHON"`: the environment's command.
+                // A name with a slash is a file: never a builtin, a function or an alias.
+                let path = w
+                    .pieces
+                    .iter()
+                    .any(|p| matches!(p, Piece::Lit(l) if l.contains(&b'/')));
+                let candidates_plain = v.only_statics()
+                    && v.statics.iter().all(|n| {
+                        n.contains(&b'/')
+                            || (!self.functions.contains_key(n)
+                                && !BASH_BUILTINS.contains(&n.as_slice())
+                                && !ZSH_BUILTINS.contains(&n.as_slice()))
+                    });
+                if path || candidates_plain {
+                    if here.stdin.heredoc() {
+                        for n in v.statics.clone() {
+                            self.check_receiver(&n, c, here, false);
+                        }
+                    }
                     return Val::opaque();
                 }
-                self.unknown(c.at, ctx, "a command whose name is computed at run time");
-                self.receiver_unknown(c, here);
+                if v.chosen() {
+                    // A name the command spells at run time (`${a}as`, `{alias,true}`,
+                    // `$_`): it can be any builtin.
+                    self.unknown(
+                        c.at,
+                        ctx,
+                        "a command whose name this command builds at run time",
+                    );
+                    self.receiver_unknown(c, here);
+                }
+                // Otherwise the environment's command (`"$PYTHON"`, `$(command -v x)`).
                 return Val::opaque();
             };
             match name.as_slice() {
@@ -740,30 +884,54 @@ impl Judge {
             for a in args {
                 v.join(&self.word_val(a, prog));
             }
-            for p in [
-                &b"@"[..],
-                b"*",
-                b"1",
-                b"2",
-                b"3",
-                b"4",
-                b"5",
-                b"6",
-                b"7",
-                b"8",
-                b"9",
-            ] {
-                self.assign_val(p, &v, false);
-            }
-            return Val::opaque();
+            self.set_positional(&v);
+            return Val::authored();
         }
         let builtin = BASH_BUILTINS.contains(&name.as_slice())
             || (zsh && ZSH_BUILTINS.contains(&name.as_slice()));
         if !builtin {
-            // An external command: it cannot change this shell.
+            // An external command: it cannot change this shell. What it prints is the
+            // environment's, unless it reads files this command wrote.
+            if name == b"cat" {
+                let mut out = Val::default();
+                let mut files = 0;
+                for a in args {
+                    if let Some(key) = file_key(a) {
+                        files += 1;
+                        out.join(&self.file(&key));
+                    }
+                }
+                if files > 0 {
+                    return out;
+                }
+            }
             return Val::opaque();
         }
         self.builtin(prog, c, &name, args, at, ctx, here)
+    }
+
+    /// The positional parameters (`$1`, `$@`, `${10}`…) may hold `v`.
+    pub(super) fn set_positional(&mut self, v: &Val) {
+        for p in [
+            &b"@"[..],
+            b"*",
+            b"1",
+            b"2",
+            b"3",
+            b"4",
+            b"5",
+            b"6",
+            b"7",
+            b"8",
+            b"9",
+        ] {
+            self.assign_val(p, v, false);
+        }
+    }
+
+    /// What a file this command wrote holds (the environment's, if it wrote none there).
+    pub(super) fn file(&self, key: &[u8]) -> Val {
+        self.files.get(key).cloned().unwrap_or_else(Val::opaque)
     }
 
     fn receiver_unknown(&mut self, c: &SimpleCommand, here: &Ctx) {
@@ -858,6 +1026,62 @@ fn collect_params<'a>(p: &'a Param, out: &mut Vec<&'a Param>) {
     }
 }
 
+/// The literal words of a program's simple commands (nested programs included).
+fn collect_words(
+    prog: &Prog<'_>,
+    nodes: &[(Node<'_>, bool)],
+    out: &mut Vec<Vec<u8>>,
+    depth: usize,
+) {
+    if depth > MAX_NEST {
+        return;
+    }
+    for (node, _) in nodes {
+        match node {
+            Node::Simple(c) => {
+                for w in &c.words {
+                    let i = word::read(&w.text, &prog.ends);
+                    if let Some(v) = i.value() {
+                        out.push(v);
+                    }
+                    for s in i.substs() {
+                        if let Some(n) = prog.substs.get(&s) {
+                            collect_words(prog, n, out, depth + 1);
+                        }
+                    }
+                }
+            }
+            Node::Compound { children, .. } => collect_words(prog, children, out, depth + 1),
+            _ => {}
+        }
+    }
+}
+
+/// How a file is named: its literal path without a leading `./`, or the word as written
+/// (`"$f"`) when it is not literal.
+pub(super) fn file_key(w: &WordInfo) -> Option<Vec<u8>> {
+    match w.value() {
+        Some(v) => {
+            let v = v.strip_prefix(b"./").unwrap_or(&v).to_vec();
+            (!v.is_empty() && !v.starts_with(b"-")).then_some(v)
+        }
+        None => {
+            let mut key = b"\0".to_vec();
+            for p in &w.pieces {
+                match p {
+                    Piece::Lit(l) => key.extend_from_slice(l),
+                    Piece::Param(p) => {
+                        key.push(b'$');
+                        key.extend_from_slice(&p.name);
+                    }
+                    _ => return None,
+                }
+            }
+            Some(key)
+        }
+    }
+}
+
 /// `name[sub]` → (`name`, `sub`).
 fn split_subscript(s: &[u8]) -> (&[u8], Option<&[u8]>) {
     match s.iter().position(|&c| c == b'[') {
@@ -949,12 +1173,19 @@ mod tests {
     }
 
     #[test]
-    fn unknown_text_run_in_this_shell_is_unknown() {
+    fn text_this_command_builds_and_runs_is_unknown_and_the_environments_is_not() {
         let unknown = |e: &Effect| matches!(e, Effect::Unknown { .. });
-        assert!(has("eval \"$(ssh-agent -s)\"\n", unknown));
+        // Built from the command's own words.
         assert!(has(". <(printf x)\n", unknown));
-        assert!(has("source .venv/bin/activate\n", unknown));
+        assert!(has("eval \"$(printf 'alias x=y')\"\n", unknown));
         assert!(has("\"${a}as\" x=y\n", unknown));
+        assert!(has("{alias,true} x=y\n", unknown));
+        // The environment's: another program's output, a file that was there, a command
+        // named by the environment.
+        assert!(!has("eval \"$(ssh-agent -s)\"\n", unknown));
+        assert!(!has("source .venv/bin/activate\n", unknown));
+        assert!(!has("\"$PYTHON\" -m pytest\n", unknown));
+        // Literal text is read, not unknown.
         assert!(!has("eval 'echo hi'\n", unknown));
         assert!(!has("trap 'rm -f \"$tmp\"' EXIT\n", unknown));
         assert!(!has("printf -v stamp '%(%F)T' -1\n", unknown));

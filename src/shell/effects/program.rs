@@ -19,6 +19,8 @@ pub(super) enum Node<'r> {
     },
     Arith(&'r Text<'static>),
     Cond(&'r [crate::shell::lexer::Word]),
+    /// A top-level input unit ended.
+    Unit,
 }
 
 /// A reading's program: its top-level commands, each substitution's program, and where
@@ -136,7 +138,11 @@ pub(super) fn build<'r>(text: &'r [u8], events: &'r [Event], heredocs: &'r [Here
             }
             Event::Arith(t) => push(&mut stack, Node::Arith(t)),
             Event::Cond(w) => push(&mut stack, Node::Cond(w)),
-            Event::Unit => {}
+            Event::Unit => {
+                if stack.len() == 1 {
+                    push(&mut stack, Node::Unit);
+                }
+            }
         }
     }
     while stack.len() > 1 {

@@ -24,10 +24,38 @@ impl Judge {
         if let Some(a) = subscript {
             self.check_arith(a, prog, None);
         }
+        // An assignment to a reference names what it refers to.
+        if self.vars.get(name).is_some_and(|v| v.is_ref) {
+            let targets: Vec<Vec<u8>> = if val.only_statics() {
+                val.statics.clone()
+            } else {
+                Vec::new()
+            };
+            for t in &targets {
+                self.nameref_target(t, at);
+            }
+            if !val.only_statics() {
+                self.assign_dynamic(
+                    val,
+                    at,
+                    "a nameref, which names the variable assignments go to",
+                );
+            }
+            let entry = self.vars.entry(name.to_vec()).or_default();
+            for t in targets {
+                if !entry.refs.contains(&t) {
+                    entry.refs.push(t);
+                    self.changed = true;
+                }
+            }
+            self.assign_val(name, val, false);
+            return;
+        }
         let integer = self.vars.get(name).is_some_and(|v| v.integer);
         if integer {
             let taint = self.arith_taint(val, false, 0);
-            if let Some(t) = taint.filter(|t| *t >= Taint::Opaque) {
+            self.run_fixed_code(at);
+            if let Some(t) = taint.filter(|t| *t == Taint::Body) {
                 self.effect(Effect::Flow {
                     at,
                     taint: t,
@@ -54,6 +82,28 @@ impl Judge {
                 at,
                 what: "a zsh option set through $options",
             }),
+            b"functions" if self.d.shell == Shell::Zsh => {
+                // zsh: `functions[f]=text` defines f with text as its body.
+                self.check_code(
+                    val,
+                    at,
+                    "zsh's functions array, whose values are function bodies",
+                );
+                if let Some(code) = val.single().map(<[u8]>::to_vec) {
+                    self.run_code(&code, at, ctx);
+                } else if val.chosen() {
+                    self.unknown(at, ctx, "a zsh function whose body this command builds");
+                }
+                let key = subscript.and_then(static_key);
+                match key {
+                    Some(k) => self.rebind(
+                        k,
+                        from,
+                        "the command that reads the heredoc is a zsh function this command defines",
+                    ),
+                    None => self.any(from, "zsh functions defined at run time"),
+                }
+            }
             b"BASH_CMDS" | b"commands" | b"functions" => {
                 if name != b"BASH_CMDS" && self.d.shell != Shell::Zsh {
                     // Plain variables in bash.
@@ -85,13 +135,38 @@ impl Judge {
         self.assign_val(name, val, false);
     }
 
-    /// An assignment to a name computed at run time: it may set anything.
+    /// An assignment to a name computed at run time: it may set anything. A name this
+    /// command builds is its doing (an alias, a bound command, an option may follow); a
+    /// name the environment gives (`export $(grep … .env)`) is the environment's.
     pub(super) fn assign_dynamic(&mut self, target: &Val, at: u32, what: &'static str) {
         self.check_name(target, at, None, what);
-        self.effect(Effect::Unfollowed {
-            at,
-            what: "an assignment to a variable whose name is computed at run time (it can define aliases or bind commands)",
-        });
+        if target.chosen() || target.heredoc() {
+            self.effect(Effect::Unfollowed {
+                at,
+                what: "an assignment to a variable whose name this command builds at run time (it can define aliases or bind commands)",
+            });
+        }
+    }
+
+    /// A reference now names `target` (literal): what that can reach.
+    pub(super) fn nameref_target(&mut self, target: &[u8], at: u32) {
+        let (base, sub) = super::split_subscript(target);
+        if matches!(
+            base,
+            b"POSIXLY_CORRECT"
+                | b"BASH_ALIASES"
+                | b"BASH_CMDS"
+                | b"BASH_COMPAT"
+                | b"BASH_ENV"
+                | b"ENV"
+                | b"PS4"
+        ) || sub.is_some()
+        {
+            self.effect(Effect::Unfollowed {
+                at,
+                what: "a nameref to a variable that changes how the shell reads or runs commands",
+            });
+        }
     }
 
     pub(super) fn rebind(&mut self, name: Vec<u8>, from: u32, why: &'static str) {
@@ -112,8 +187,11 @@ impl Judge {
         }
     }
 
+    /// A command whose effect the guard cannot know, on text this command chose: from
+    /// here on, any name may be bound elsewhere and later lines read otherwise.
     pub(super) fn unknown(&mut self, at: u32, ctx: &Ctx, what: &'static str) {
         let from = ctx.from(at);
+        self.any(from, what);
         self.effect(Effect::Unknown { at, from, what });
     }
 
@@ -128,7 +206,17 @@ impl Judge {
     pub(super) fn startup_and_xtrace(&mut self, prog: &Prog<'_>) {
         if let Some(at) = self.xtrace {
             let v = self.var(b"PS4");
-            if v.live_text() || v.opaque {
+            for text in v.statics.clone() {
+                let ctx = Ctx {
+                    stdin: Val::opaque(),
+                    feeding: None,
+                    scope: Some(at),
+                    in_function: false,
+                    nested: 1,
+                };
+                self.run_document(&text, at, &ctx);
+            }
+            if v.live_text() {
                 self.effect(Effect::Flow {
                     at,
                     taint: if v.live_text() {

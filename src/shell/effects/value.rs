@@ -18,6 +18,10 @@ pub(super) struct Val {
     /// Quoted heredoc bodies the value is a piece of (`read v <<'EOF'`, `$(cat <<'EOF' …)`):
     /// known text, judged by what it holds.
     pub(super) texts: Vec<Vec<u8>>,
+    /// Text the command composes from its own words in a way the guard does not compute
+    /// (literals glued to expansions, brace expansion, `printf` output, a name spelled at
+    /// run time): unlike the environment's values, the command chose it.
+    pub(super) authored: bool,
 }
 
 impl Val {
@@ -52,6 +56,13 @@ impl Val {
         }
     }
 
+    pub(super) fn authored() -> Val {
+        Val {
+            authored: true,
+            ..Val::default()
+        }
+    }
+
     pub(super) fn text(t: Vec<u8>) -> Val {
         Val {
             texts: vec![t],
@@ -79,6 +90,7 @@ impl Val {
         self.env |= o.env;
         self.opaque |= o.opaque;
         self.body |= o.body;
+        self.authored |= o.authored;
         for s in &o.statics {
             if !self.statics.contains(s) {
                 self.statics.push(s.clone());
@@ -86,7 +98,7 @@ impl Val {
         }
         if self.statics.len() > MAX_STATICS {
             self.statics.clear();
-            self.opaque = true;
+            self.authored = true;
         }
         for t in &o.texts {
             if !self.texts.contains(t) {
@@ -102,13 +114,29 @@ impl Val {
     /// The one literal it can be.
     pub(super) fn single(&self) -> Option<&[u8]> {
         match self.statics.as_slice() {
-            [s] if !self.num && !self.env && !self.opaque && !self.heredoc() => Some(s),
+            [s] if !self.num && !self.env && !self.opaque && !self.authored && !self.heredoc() => {
+                Some(s)
+            }
             _ => None,
         }
     }
 
-    pub(super) fn only_env(&self) -> bool {
-        self.env && !self.num && !self.opaque && !self.heredoc() && self.statics.is_empty()
+    /// Only the literal values the command gives it (one or more).
+    pub(super) fn only_statics(&self) -> bool {
+        !self.statics.is_empty()
+            && !self.num
+            && !self.env
+            && !self.opaque
+            && !self.authored
+            && !self.heredoc()
+    }
+
+    /// Text the command chose: its literals (more than one of them) or text composed from
+    /// them. What it makes a builtin do is the command's doing, not the environment's.
+    pub(super) fn chosen(&self) -> bool {
+        self.authored
+            || self.statics.len() > 1
+            || (!self.statics.is_empty() && self.single().is_none())
     }
 }
 
@@ -118,6 +146,12 @@ pub(super) struct Var {
     pub(super) val: Val,
     /// `declare -i`: assignments are evaluated as arithmetic.
     pub(super) integer: bool,
+    /// `declare -A`: subscripts are keys, not arithmetic.
+    pub(super) assoc: bool,
+    /// `declare -n`: it names other variables (read and written through it).
+    pub(super) is_ref: bool,
+    /// The variables it names, when the command names them literally.
+    pub(super) refs: Vec<Vec<u8>>,
 }
 
 /// Shell variables whose values hold the command's own text (or text the shell took
@@ -173,7 +207,31 @@ impl Judge {
     // ---- values ----
 
     pub(super) fn var(&self, name: &[u8]) -> Val {
+        self.var_at(name, 0)
+    }
+
+    fn var_at(&self, name: &[u8], depth: usize) -> Val {
+        // Positional parameters past `$9` (`${10}`) are set with the others.
+        if name.len() > 1 && name.iter().all(u8::is_ascii_digit) {
+            return self.var_at(b"@", depth);
+        }
         if let Some(v) = self.vars.get(name) {
+            if v.is_ref {
+                // Read through the reference: the named variables' values.
+                let mut val = Val::default();
+                for target in &v.refs {
+                    if depth < MAX_NEST {
+                        val.join(&self.var_at(target, depth + 1));
+                    } else {
+                        val.opaque = true;
+                    }
+                }
+                if v.refs.is_empty() || !v.val.only_statics() {
+                    // Named at run time: any variable, the shell's copy of the command too.
+                    val.body = true;
+                }
+                return val;
+            }
             return v.val.clone();
         }
         if COMMAND_TEXT_VARIABLES.contains(&name) {
@@ -205,7 +263,11 @@ impl Judge {
             out.opaque = true;
         }
         if v.num {
-            out.join(&Val::env());
+            // `${!#}`: a number names a positional parameter.
+            out.join(&self.var(b"@"));
+        }
+        if v.authored {
+            out.authored = true;
         }
         for s in &v.statics {
             let name = s.split(|&c| c == b'[').next().unwrap_or(s);
@@ -244,10 +306,14 @@ impl Judge {
                 v
             }
             ParamOp::Part | ParamOp::Prompt => {
-                if base.heredoc() || arg().heredoc() {
+                let a = arg();
+                if base.heredoc() || a.heredoc() {
                     Val::body()
                 } else if base.num && base.statics.is_empty() && !base.opaque && !base.env {
                     Val::num()
+                } else if !base.statics.is_empty() || base.authored || a.authored {
+                    // Text made from the command's literals (`${x^^}`, `${x#a}`).
+                    Val::authored()
                 } else {
                     Val::opaque()
                 }
@@ -310,9 +376,18 @@ impl Judge {
             v.opaque |= acc.opaque || w.many;
             return v;
         }
-        if w.many || w.tilde {
-            let mut v = Val::opaque();
+        if w.many {
+            // Brace expansion or a glob: words the command spells, or file names.
+            let mut v = Val::authored();
             v.join(&acc);
+            return v;
+        }
+        if w.tilde {
+            let mut v = Val::env();
+            v.join(&acc);
+            if has_lit || non_lit > 0 {
+                v.authored = true;
+            }
             return v;
         }
         if let Some(c) = concat {
@@ -324,6 +399,10 @@ impl Judge {
         if all_num {
             return Val::num();
         }
-        Val::opaque()
+        // Literals glued to values the guard does not know: text the command composes.
+        let mut v = acc;
+        v.statics.clear();
+        v.authored = true;
+        v
     }
 }
