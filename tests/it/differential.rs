@@ -17,7 +17,6 @@
 //! runs the canary in some shell.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 
 use crate::generator as gen_;
 use crate::oracle::{self, Sandbox};
@@ -87,6 +86,10 @@ struct Tally {
     /// Benign cases denied where some shell does not keep the bodies as data (a probe
     /// ran the canary).
     body_as_code: usize,
+    /// Benign cases denied that only the missing older bash versions could judge: their
+    /// heredocs sit inside `$(…)`, `<(…)` or backquotes, where bash 3.2, 4.4 and 5.1 find
+    /// the end of the substitution by their own scanners (decided from the generator).
+    unverified: Vec<String>,
     ran_in: BTreeMap<String, usize>,
 }
 
@@ -131,6 +134,11 @@ fn run_suite(seed: u64, count: u64) -> Tally {
         .position(|s| s.name == "bash-5.2")
         .or_else(|| shells.iter().position(|s| s.name == "system bash"))
         .expect("a bash 5.2");
+    let old_bash_missing = oracle::missing_shells().iter().any(|m| {
+        ["bash-3.2", "bash-4.4", "bash-5.1"]
+            .iter()
+            .any(|v| m.starts_with(v))
+    });
     let workers = 2u64;
     let results: Vec<Tally> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
@@ -176,6 +184,11 @@ fn run_suite(seed: u64, count: u64) -> Tally {
                                     shells.iter().any(|s| sandbox.run(s, probe).canary_ran)
                                 }) {
                                     t.body_as_code += 1;
+                                } else if old_bash_missing
+                                    && (case.in_paren_substitution()
+                                        || case.shape == gen_::Shape::Backquotes)
+                                {
+                                    t.unverified.push(show());
                                 } else {
                                     let rule = heredoc_guard::check_command(&command)
                                         .into_denial()
@@ -208,6 +221,7 @@ fn run_suite(seed: u64, count: u64) -> Tally {
         total.bypasses.extend(t.bypasses);
         total.by_design += t.by_design;
         total.body_as_code += t.body_as_code;
+        total.unverified.extend(t.unverified);
         for (k, v) in t.false_denials {
             total.false_denials.entry(k).or_default().extend(v);
         }
@@ -246,7 +260,14 @@ fn generated_heredoc_commands_never_run_the_canary_past_the_guard() {
     for (cat, cases) in &t.false_denials {
         report.push_str(&format!("  false denials, {cat}: {}\n", cases.len()));
     }
-    let _ = std::io::stderr().write_all(report.as_bytes());
+    if !t.unverified.is_empty() {
+        report.push_str(&format!(
+            "  not judged here: {} denials inside $(…), <(…) or backquotes, which only the missing {} could judge (listed in target/differential-report.txt)\n",
+            t.unverified.len(),
+            oracle::missing_shells().join(", ")
+        ));
+    }
+    oracle::tell(report.trim_end());
     let mut full = report.clone();
     for b in &t.bypasses {
         full.push_str(&format!("{b}\n"));
@@ -255,6 +276,9 @@ fn generated_heredoc_commands_never_run_the_canary_past_the_guard() {
         for c in cases {
             full.push_str(&format!("FALSE DENIAL ({cat}) {c}\n"));
         }
+    }
+    for c in &t.unverified {
+        full.push_str(&format!("NOT JUDGED HERE (older bash missing) {c}\n"));
     }
     let _ = std::fs::write(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/differential-report.txt"),

@@ -3,9 +3,12 @@
 //! only `cat`, `true` and `canary`, stdin from /dev/null, and a timeout. Nothing here asks
 //! the guard anything.
 //!
-//! The shells: bash 3.2, 4.4, 5.1, 5.2 and 5.3 from `../shared/shells/` (CI has them),
-//! the system's bash, bash 5.2 with `extglob` on, and zsh. With `CI=true` a missing one
-//! fails the run; otherwise the suite uses what it finds and says which.
+//! The shells: bash 3.2, 4.4, 5.1, 5.2 and 5.3 from `../shared/shells/` (CI has them;
+//! `HEREDOC_GUARD_SHELLS_DIR` points elsewhere), the system's bash, bash 5.2 with `extglob`,
+//! with `expand_aliases` (as Claude Code runs it) and with the history list on, and zsh.
+//! With `CI=true` or `HEREDOC_GUARD_REQUIRE_SHELLS=1` a missing one fails the run;
+//! otherwise the suites use what they find, and say which (and what they skipped) on the
+//! terminal, outside libtest's capture.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -40,11 +43,34 @@ pub fn bash_path() -> Option<PathBuf> {
     find(&["/bin/bash", "/usr/bin/bash"])
 }
 
-/// Every shell the oracle can use here; with `CI=true`, all of them or a panic.
+/// Whether every pinned shell must be there (CI).
+pub fn shells_required() -> bool {
+    std::env::var("CI").as_deref() == Ok("true")
+        || std::env::var("HEREDOC_GUARD_REQUIRE_SHELLS").as_deref() == Ok("1")
+}
+
+/// Writes a line for the person running the tests: straight to the terminal's stderr,
+/// which libtest does not capture (it captures `print!` and `eprint!` only).
+pub fn tell(line: &str) {
+    use std::io::Write;
+    let _ = std::io::stderr().write_all(format!("{line}\n").as_bytes());
+}
+
+/// The pinned shells not found here (empty when all are).
+pub fn missing_shells() -> &'static [String] {
+    shells();
+    MISSING.get().map_or(&[], Vec::as_slice)
+}
+
+static MISSING: OnceLock<Vec<String>> = OnceLock::new();
+
+/// Every shell the oracle can use here; with [`shells_required`], all of them or a panic.
 pub fn shells() -> &'static [Oracle] {
     static SHELLS: OnceLock<Vec<Oracle>> = OnceLock::new();
     SHELLS.get_or_init(|| {
-        let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/shells");
+        let shared = std::env::var_os("HEREDOC_GUARD_SHELLS_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/shells"));
         let mut out = Vec::new();
         let mut missing = Vec::new();
         for v in ["3.2", "4.4", "5.1", "5.2", "5.3"] {
@@ -101,10 +127,13 @@ pub fn shells() -> &'static [Oracle] {
             }),
             None => missing.push("zsh".to_owned()),
         }
-        if !missing.is_empty() && std::env::var("CI").as_deref() == Ok("true") {
-            panic!("CI=true and shells are missing: {}", missing.join(", "));
+        if !missing.is_empty() && shells_required() {
+            panic!(
+                "every pinned shell is required here (CI=true or HEREDOC_GUARD_REQUIRE_SHELLS=1) and these are missing: {}",
+                missing.join(", ")
+            );
         }
-        eprintln!(
+        tell(&format!(
             "oracle shells: {}{}",
             out.iter()
                 .map(|o| o.name.as_str())
@@ -113,9 +142,13 @@ pub fn shells() -> &'static [Oracle] {
             if missing.is_empty() {
                 String::new()
             } else {
-                format!("; not found, skipped: {}", missing.join(", "))
+                format!(
+                    "; not found here, so not judged by: {} (CI has them; see README, Tests)",
+                    missing.join(", ")
+                )
             }
-        );
+        ));
+        let _ = MISSING.set(missing);
         out
     })
 }
