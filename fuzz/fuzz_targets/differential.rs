@@ -1,9 +1,11 @@
 //! Differential fuzzing: mutated heredoc commands through the guard and through the real
 //! shells. When the guard allows a command that holds the word `canary`, every shell runs
-//! it twice in a sandbox: as written, and with each bare heredoc delimiter quoted
-//! (`<<EOF` -> `<<'EOF'`). A shell that runs the canary only when the delimiter is
-//! unquoted has expanded a heredoc body the guard let through: a bypass, and a crash.
-//! The decision is the shells' alone; the guard's reading is never consulted.
+//! it in a sandbox: as written; with each bare heredoc delimiter quoted (`<<EOF` ->
+//! `<<'EOF'`); and with every line this test's own crude scan takes for a heredoc body
+//! blanked. A shell that runs the canary only when the delimiter is unquoted has expanded
+//! a body the guard let through; one that runs it only while the body lines are there has
+//! run body text, as a substitution or as code, whatever the quoting: either is a bypass,
+//! and a crash. The decision is the shells' alone; the guard's reading is never consulted.
 //!
 //! Shells: `../shared/shells/bash-*` (3.2, 4.4, 5.1, 5.2, 5.3), bash 5.2 with extglob,
 //! and zsh when installed. Each runs with `env -i`, a PATH holding only `cat`, `true` and
@@ -63,6 +65,11 @@ fn sandbox() -> &'static Sandbox {
             shells.push(Oracle {
                 name: "bash-5.2+extglob".into(),
                 argv: vec![p52.display().to_string(), "-O".into(), "extglob".into()],
+            });
+            // As Claude Code runs it.
+            shells.push(Oracle {
+                name: "bash-5.2+aliases".into(),
+                argv: vec![p52.display().to_string(), "-O".into(), "expand_aliases".into()],
             });
         }
         for zsh in ["/usr/bin/zsh", "/bin/zsh"] {
@@ -186,6 +193,76 @@ fn quote_delimiters(command: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// The command with every line a plain reading takes for a heredoc body blanked: after a
+/// line holding `<<WORD` outside quotes and comments, the lines up to the one that is the
+/// word (quotes removed; leading tabs stripped for `<<-`). A crude text edit of the test's
+/// own, not the guard's reading.
+fn blank_bodies(command: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut pending: Vec<(String, bool)> = Vec::new();
+    for line in command.split('\n') {
+        if let Some((word, tabs)) = pending.first().cloned() {
+            let check = if tabs { line.trim_start_matches('\t') } else { line };
+            if check == word {
+                pending.remove(0);
+                out.push(line.to_owned());
+            } else {
+                out.push(String::new());
+            }
+            continue;
+        }
+        pending.extend(operators(line));
+        out.push(line.to_owned());
+    }
+    out.join("\n")
+}
+
+/// The heredoc operators of one line outside quotes and comments: each delimiter with its
+/// quotes and backslashes removed, and whether it is `<<-`.
+fn operators(line: &str) -> Vec<(String, bool)> {
+    let b = line.as_bytes();
+    let mut found = Vec::new();
+    let mut quote = 0u8;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match (quote, c) {
+            (0, b'#') if i == 0 || b[i - 1].is_ascii_whitespace() => break,
+            (0, b'\'') | (0, b'"') => quote = c,
+            (q, _) if q != 0 && c == q => quote = 0,
+            (0 | b'"', b'\\') => i += 1,
+            (0, b'<') if b.get(i + 1) == Some(&b'<') && b.get(i + 2) != Some(&b'<') => {
+                let mut j = i + 2;
+                let tabs = b.get(j) == Some(&b'-');
+                if tabs {
+                    j += 1;
+                }
+                while matches!(b.get(j), Some(b' ' | b'\t')) {
+                    j += 1;
+                }
+                let mut word = String::new();
+                while let Some(&w) = b.get(j) {
+                    if w.is_ascii_whitespace() || b";&|<>()".contains(&w) {
+                        break;
+                    }
+                    if !matches!(w, b'\'' | b'"' | b'\\') {
+                        word.push(w as char);
+                    }
+                    j += 1;
+                }
+                if !word.is_empty() {
+                    found.push((word, tabs));
+                }
+                i = j;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    found
+}
+
 fuzz_target!(|data: &[u8]| {
     static QUIET: std::sync::Once = std::sync::Once::new();
     QUIET.call_once(|| std::panic::set_hook(Box::new(|_| {})));
@@ -200,10 +277,21 @@ fuzz_target!(|data: &[u8]| {
     }
     let sb = sandbox();
     let quoted = quote_delimiters(command);
+    let blanked = blank_bodies(command);
     for shell in &sb.shells {
-        if canary_runs(sb, shell, command) && !canary_runs(sb, shell, &quoted) {
+        if !canary_runs(sb, shell, command) {
+            continue;
+        }
+        if !canary_runs(sb, shell, &quoted) {
             eprintln!(
-                "BYPASS: {} runs the canary from a heredoc body the guard allowed:\n{command}",
+                "BYPASS: {} runs the canary from a heredoc body the guard allowed (only while its delimiter is unquoted):\n{command}",
+                shell.name
+            );
+            std::process::abort();
+        }
+        if blanked != command && !canary_runs(sb, shell, &blanked) {
+            eprintln!(
+                "BYPASS: {} runs the canary from heredoc body text the guard allowed (only while the body lines are there):\n{command}",
                 shell.name
             );
             std::process::abort();

@@ -22,10 +22,18 @@ pub struct WordInfo {
     pub many: bool,
     /// Brace expansion: it becomes other words.
     pub brace: bool,
+    /// An expansion outside quotes: its value is split into words (and globbed).
+    pub split: bool,
     /// A tilde the shell expands (`~`, `~user`).
     pub tilde: bool,
     /// The reading gave up on it (too long, too deep, not closed): its value is unknown.
     pub unread: bool,
+    /// It holds a process substitution (`<(…)`, `>(…)`): a file name whose content is
+    /// what that substitution writes.
+    pub process: bool,
+    /// A compound assignment's value (`a=(x .)`): the pieces at which each element after
+    /// the first starts.
+    pub breaks: Vec<usize>,
 }
 
 /// A piece of a word.
@@ -58,6 +66,9 @@ pub struct Param {
     pub slice: Vec<Arith>,
     /// zsh `${(e)name}`: the value is expanded again, its substitutions run.
     pub zsh_eval: bool,
+    /// zsh `${~name}`, `$~name`: the value is a glob pattern (whose qualifiers can run
+    /// code).
+    pub zsh_glob: bool,
 }
 
 /// What a parameter expansion does with the value.
@@ -124,7 +135,7 @@ impl SubstEnds for () {
 impl WordInfo {
     /// The word's value when it is one known word: literal pieces only.
     pub fn value(&self) -> Option<Vec<u8>> {
-        if self.many || self.tilde || self.unread {
+        if self.many || self.tilde || self.unread || !self.breaks.is_empty() {
             return None;
         }
         let mut v = Vec::new();
@@ -141,7 +152,7 @@ impl WordInfo {
     /// (a pattern that matches no file stays as it is); brace expansion and tildes still
     /// make it unknown.
     pub fn literal(&self) -> Option<Vec<u8>> {
-        if self.tilde || self.unread || self.brace {
+        if self.tilde || self.unread || self.brace || !self.breaks.is_empty() {
             return None;
         }
         let mut v = Vec::new();
@@ -483,12 +494,16 @@ impl Parser<'_, '_> {
                 }
                 b'`' => {
                     let end = backquote_end(b, i + 1, to);
+                    if mode == Mode::Word {
+                        info.split = true;
+                    }
                     Self::push(info, Piece::Subst(self.t.origin(i)));
                     i = end;
                 }
                 b'$' => i = self.dollar(i, to, mode, info),
                 b'<' | b'>' if unquoted && b.get(i + 1) == Some(&b'(') => {
                     let at = self.t.origin(i);
+                    info.process = true;
                     Self::push(info, Piece::Subst(at));
                     i = self.skip_subst(at, i + 2, to);
                 }
@@ -536,8 +551,12 @@ impl Parser<'_, '_> {
                     i += 1;
                 }
                 b' ' | b'\t' | b'\n' if mode == Mode::Compound => {
+                    // Elements are apart: the next starts a piece of its own.
                     at_start = true;
-                    self.lit(info, c);
+                    if self.keep && info.breaks.len() < MAX_PIECES {
+                        info.breaks.push(info.pieces.len());
+                        Self::push(info, Piece::Lit(Vec::new()));
+                    }
                     i += 1;
                 }
                 _ => {
@@ -554,6 +573,9 @@ impl Parser<'_, '_> {
         let b = self.b;
         let at = self.t.origin(i);
         let unquoted = matches!(mode, Mode::Word | Mode::Assign | Mode::Compound);
+        if mode == Mode::Word && !matches!(b.get(i + 1), Some(b'\'' | b'"')) {
+            info.split = true;
+        }
         match b.get(i + 1).copied() {
             Some(b'\'') if unquoted => {
                 let (decoded, end) = ansi_c(b, i + 2, to);
@@ -618,6 +640,22 @@ impl Parser<'_, '_> {
                 Self::push(info, Piece::Param(plain(at, b[i + 1..j].to_vec())));
                 j
             }
+            Some(c @ (b'~' | b'^' | b'=' | b'+'))
+                if b.get(i + 2)
+                    .copied()
+                    .is_some_and(super::lexer::legal_variable_starter) =>
+            {
+                // zsh `$~name`, `$^name`, `$=name`, `$+name` (bash: literal text; read
+                // as the value here, which only widens what the word can be).
+                let mut j = i + 2;
+                while j < to && super::lexer::legal_variable_char(b[j]) {
+                    j += 1;
+                }
+                let mut p = plain(at, b[i + 2..j].to_vec());
+                p.zsh_glob = c == b'~';
+                Self::push(info, Piece::Param(p));
+                j
+            }
             Some(c) if c.is_ascii_digit() || b"@*#?-$!_".contains(&c) => {
                 Self::push(info, Piece::Param(plain(at, vec![c])));
                 i + 2
@@ -657,19 +695,39 @@ impl Parser<'_, '_> {
         // zsh: parameter flags `(…)` and the `=`, `~`, `^` prefixes. `e` evaluates the
         // value (as `@P` does), `P` names the variable the value names.
         if b.get(i) == Some(&b'(')
-            && let Some(close) = b[i + 1..to].iter().position(|&c| c == b')')
+            && let Some(close) = flags_end(b, i + 1, to)
         {
-            let flags = &b[i + 1..i + 1 + close];
+            let flags = &b[i + 1..close];
             if flags.contains(&b'P') {
                 p.indirect = true;
             }
             if flags.contains(&b'e') || flags.contains(&b'%') {
                 p.zsh_eval = true;
             }
-            i += close + 2;
+            if flags.iter().any(|&c| matches!(c, b'$' | b'`')) {
+                // Flag arguments (`(l:expr:)`) are expanded and evaluated as arithmetic.
+                let a = self.arith(i + 1, close);
+                p.slice.push(a);
+            }
+            i = close + 1;
         }
         while matches!(b.get(i), Some(b'=' | b'~' | b'^')) && i + 1 < to {
+            if b[i] == b'~' {
+                p.zsh_glob = true;
+            }
             i += 1;
+        }
+        if b.get(i) == Some(&b'$') && matches!(b.get(i + 1), Some(b'{' | b'(')) {
+            // zsh nests expansions (`${(e)${v}}`): the inner one's value is the value.
+            let mut inner = WordInfo {
+                start: self.t.origin(i),
+                end: self.t.origin(to),
+                ..WordInfo::default()
+            };
+            self.word(i, to, Mode::Dquote, &mut inner);
+            p.op = ParamOp::Default;
+            p.arg = Some(Box::new(inner));
+            return p;
         }
         if b.get(i) == Some(&b'#') && i + 1 < to {
             // `${#x}`; `${#}` alone is the count.
@@ -869,7 +927,21 @@ fn plain(at: u32, name: Vec<u8>) -> Param {
         arg: None,
         slice: Vec::new(),
         zsh_eval: false,
+        zsh_glob: false,
     }
+}
+
+/// The `)` closing zsh parameter flags that start at `from` (a `$(…)` inside skipped).
+fn flags_end(b: &[u8], from: usize, to: usize) -> Option<usize> {
+    let mut i = from;
+    while i < to {
+        match b[i] {
+            b'$' if b.get(i + 1) == Some(&b'(') => i = paren_end(b, i + 2, to),
+            b')' => return Some(i),
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 /// Past the `"` closing a double-quoted part whose inside starts at `from`.

@@ -731,7 +731,7 @@ impl Case {
             Shape::IndirectFlow => format!("v=$(cat {o0}\n{b0})\n: \"${{!v}}\""),
             Shape::EvalFlow => format!("eval \"$(cat {o0}\n{b0})\""),
             Shape::LastArgIndirect => format!(": \"$(cat {o0}\n{b0})\"\ncat <<X\n${{!_}}\nX"),
-            Shape::UnknownBefore => format!("eval \"$(printf %s true)\"\ncat {o0}\n{b0}"),
+            Shape::UnknownBefore => format!("eval \"$(printf %b true)\"\ncat {o0}\n{b0}"),
             Shape::OperatorLineJoined => format!("cat {o0} \\\n{b0}"),
         }
     }

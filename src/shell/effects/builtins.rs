@@ -7,12 +7,12 @@
 use super::program::build;
 use super::value::Val;
 use super::{
-    Ctx, Effect, Judge, MAX_NEST, MAX_STATICS, Prog, Taint, file_key, literal_prefix_assignment,
-    pin, split_subscript,
+    Ctx, Effect, Judge, MAX_NEST, MAX_STATICS, Prog, Taint, literal_prefix_assignment, pin,
+    split_subscript,
 };
 use crate::shell::text::Text;
 use crate::shell::tree::SimpleCommand;
-use crate::shell::word::{self, WordInfo};
+use crate::shell::word::{self, Piece, WordInfo};
 use crate::shell::{Dialect, Shell};
 
 /// The builtins of bash (5.3), and of zsh where they differ.
@@ -79,13 +79,14 @@ pub(super) const BASH_BUILTINS: [&[u8]; 61] = [
     b"unset",
     b"wait",
 ];
-pub(super) const ZSH_BUILTINS: [&[u8]; 46] = [
+/// zsh builtins beyond bash's that `zsh -f` has without `zmodload` (zsh 5.9: `stat`,
+/// `zpty`, `getcap`… are builtins only once their module is loaded, which is itself a
+/// builtin the guard does not follow).
+pub(super) const ZSH_BUILTINS: [&[u8]; 38] = [
     b"autoload",
     b"bindkey",
     b"bye",
-    b"cap",
     b"chdir",
-    b"clone",
     b"compctl",
     b"disable",
     b"echotc",
@@ -93,7 +94,6 @@ pub(super) const ZSH_BUILTINS: [&[u8]; 46] = [
     b"emulate",
     b"float",
     b"functions",
-    b"getcap",
     b"getln",
     b"integer",
     b"limit",
@@ -104,9 +104,7 @@ pub(super) const ZSH_BUILTINS: [&[u8]; 46] = [
     b"r",
     b"rehash",
     b"sched",
-    b"setcap",
     b"setopt",
-    b"stat",
     b"ttyctl",
     b"unfunction",
     b"unhash",
@@ -121,10 +119,7 @@ pub(super) const ZSH_BUILTINS: [&[u8]; 46] = [
     b"zle",
     b"zmodload",
     b"zparseopts",
-    b"zprof",
-    b"zpty",
     b"zregexparse",
-    b"zsocket",
     b"zstyle",
 ];
 
@@ -222,9 +217,23 @@ impl Judge {
                     _ => self.unit_aliases.push((Vec::new(), at)),
                 }
                 if zsh {
+                    if name == b"alias"
+                        && statics.iter().any(|s| {
+                            s.as_deref().is_some_and(|s| {
+                                s.starts_with(b"-") && (s.contains(&b'g') || s.contains(&b's'))
+                            })
+                        })
+                    {
+                        // Global and suffix aliases are expanded anywhere in text read
+                        // later (`eval`, `source`), not only in command position.
+                        self.effect(Effect::Unfollowed {
+                            at,
+                            what: "a zsh global or suffix alias, which is expanded anywhere in text zsh reads later",
+                        });
+                    }
                     // zsh reads the whole command before it runs any of it: an alias it
                     // defines is not expanded in its later lines (measured, zsh 5.9).
-                    return Val::authored();
+                    return Val::default();
                 }
                 let mut all = Vec::with_capacity(c.words.len());
                 all.extend(c.words.iter().map(|w| word::read(&w.text, &prog.ends)));
@@ -302,9 +311,10 @@ impl Judge {
             b"mapfile" | b"readarray" => self.mapfile(args, &statics, &vals, here, at, ctx, prog),
             b"printf" | b"print" => self.printf(name, args, &statics, &vals, at, ctx, prog),
             b"getopts" => {
+                // The option letters come from the command's own option string.
                 if let Some(target) = args.get(1) {
                     match target.value() {
-                        Some(n) => self.assign(&n, None, &Val::opaque(), at, ctx, prog),
+                        Some(n) => self.assign(&n, None, &Val::authored(), at, ctx, prog),
                         None => self.assign_dynamic(&vals[1], at, "getopts's variable"),
                     }
                 }
@@ -325,7 +335,8 @@ impl Judge {
                     }
                 }
             }
-            b"eval" => self.eval_text(prog, args, &vals, at, ctx),
+            // The text runs with the command's redirections (its heredoc as input).
+            b"eval" => self.eval_text(prog, args, &vals, at, here),
             b"." | b"source" => {
                 let k = statics
                     .iter()
@@ -338,28 +349,50 @@ impl Judge {
                     return Val::opaque();
                 };
                 let path = vals[k].clone();
-                let text = statics[k].clone().unwrap_or_default();
-                // Standard input, however the path is spelled (`/dev/stdin`, `//dev/fd/0`,
-                // `dev/stdin` from `/`).
-                let reads_stdin =
-                    text.windows(5).any(|w| w == b"stdin") || text.windows(3).any(|w| w == b"fd/");
-                let content = if path_word.substs().is_empty() {
-                    file_key(path_word).map_or_else(Val::opaque, |key| self.file(&key))
-                } else {
-                    path.clone()
-                };
                 let what = "source, which runs heredoc text in this shell";
-                if content.heredoc() {
-                    self.run_heredoc_text(&content, at, ctx, what);
-                } else if here.stdin.heredoc() && reads_stdin {
+                if here.stdin.heredoc() {
+                    // Any path can reach standard input (`/dev/stdin`, `/proc/$$/fd/0`, a
+                    // link the command made): heredoc text given to source is run.
                     let stdin = here.stdin.clone();
                     self.run_heredoc_text(&stdin, at, ctx, what);
+                    return Val::opaque();
+                }
+                if path.heredoc() {
+                    // Heredoc text chooses the file.
+                    self.run_heredoc_text(
+                        &path,
+                        at,
+                        ctx,
+                        "source of a file that heredoc text names",
+                    );
+                    return Val::opaque();
+                }
+                let mut content = if path_word.process {
+                    let mut v = Val::default();
+                    for s in path_word.substs() {
+                        v.join(&self.subst_out.get(&s).cloned().unwrap_or_else(Val::opaque));
+                    }
+                    v
+                } else {
+                    let mut v = self.file_content(path_word, prog);
+                    if self.names_descriptor(path_word, prog) {
+                        v.join(&self.fd_inputs);
+                    }
+                    v
+                };
+                if !here.stdin.opaque || !here.stdin.statics.is_empty() || here.stdin.authored {
+                    // Text given on its input (`<<< 'f() { …; }'`, a pipe from printf):
+                    // any path can reach it.
+                    content.join(&here.stdin);
+                }
+                if content.heredoc() {
+                    self.run_heredoc_text(&content, at, ctx, what);
                 } else if content.chosen() {
                     // Text this command made (`<(printf …)`, a file it wrote): any effect.
                     self.unknown(at, ctx, "source of text this command composes");
                 } else if let Some(t) = content.single() {
                     let t = t.to_vec();
-                    self.run_code(&t, at, ctx);
+                    self.run_code(&t, at, here);
                 }
                 // A file that was there before (a virtualenv's activate, an .env): the
                 // environment's, like the user's startup files.
@@ -452,6 +485,13 @@ impl Judge {
                 let mut k = 0;
                 while k < statics.len() {
                     match statics[k].as_deref() {
+                        Some(b"-V") if name == b"compgen" => {
+                            // bash 5.3: the completions go into an array, not out.
+                            if let Some(t) = args.get(k + 1) {
+                                self.read_target(t, &Val::authored(), at, ctx, prog);
+                            }
+                            k += 2;
+                        }
                         Some(b"-W") | Some(b"-C") | Some(b"-F") if name == b"compgen" => {
                             let Some(v) = vals.get(k + 1) else { break };
                             let what = "compgen, which expands its word list or runs its command";
@@ -541,7 +581,7 @@ impl Judge {
         {
             return Val::body();
         }
-        Val::authored()
+        builtin_output(name, &statics)
     }
 
     fn shopt(&mut self, statics: &[Option<Vec<u8>>], at: u32) {
@@ -606,21 +646,7 @@ impl Judge {
                     v.join(x);
                 }
                 if start < vals.len() {
-                    for p in [
-                        &b"@"[..],
-                        b"*",
-                        b"1",
-                        b"2",
-                        b"3",
-                        b"4",
-                        b"5",
-                        b"6",
-                        b"7",
-                        b"8",
-                        b"9",
-                    ] {
-                        self.assign_val(p, &v, false);
-                    }
+                    self.set_positional(&v);
                 }
                 let _ = prog;
                 return;
@@ -712,6 +738,15 @@ impl Judge {
             if functions {
                 continue;
             }
+            if ctx.body_code && (integer || nameref) {
+                // Heredoc text that makes later assignments arithmetic or references.
+                self.effect(Effect::Flow {
+                    at,
+                    taint: Taint::Body,
+                    what: "heredoc text run as code that gives a variable the integer or nameref attribute",
+                    in_body: None,
+                });
+            }
             // `name`, `name=value`, `name[sub]=value`, `name=(…)`.
             match statics[k].as_deref() {
                 Some(s) => {
@@ -754,17 +789,39 @@ impl Judge {
                                 start: a.start,
                                 end: a.end,
                                 pieces: value_pieces,
-                                many: false,
-                                brace: false,
                                 tilde: a.tilde,
                                 unread: a.unread,
+                                ..WordInfo::default()
                             };
                             let v = self.word_val(&vw, prog);
                             let base = base.to_vec();
                             self.attributes(&base, integer, assoc, nameref);
                             self.assign(&base, None, &v, at, ctx, prog);
                         }
-                        None => self.assign_dynamic(&vals[k], at, "declare"),
+                        None => match super::split_at_equals(a) {
+                            // `"$k=$v"`, `"${name}_port=80"`: the names it can be.
+                            Some((n, v)) => {
+                                let nv = self.word_val(&n, prog);
+                                let vv = self.word_val(&v, prog);
+                                if nv.only_statics() {
+                                    for name in &nv.statics {
+                                        let (base, _) = split_subscript(name);
+                                        self.attributes(base, integer, assoc, nameref);
+                                    }
+                                }
+                                self.assign_named(&nv, &vv, at, ctx, prog, "declare");
+                            }
+                            None => {
+                                self.assign_named(
+                                    &vals[k],
+                                    &Val::default(),
+                                    at,
+                                    ctx,
+                                    prog,
+                                    "declare",
+                                );
+                            }
+                        },
                     }
                 }
             }
@@ -792,11 +849,18 @@ impl Judge {
         ctx: &Ctx,
         prog: &Prog<'_>,
     ) {
-        let v = if here.stdin.heredoc() {
-            here.stdin.clone()
-        } else {
-            Val::opaque()
-        };
+        // What it reads: its input, whatever that is (a here-string of the command's own
+        // text is the command's; several variables get fields of it).
+        let mut v = here.stdin.clone();
+        if statics.iter().any(|s| {
+            s.as_deref()
+                .is_some_and(|s| s.starts_with(b"-") && s.len() > 1 && s.contains(&b'u'))
+        }) {
+            // `read -u 3`: another descriptor.
+            v.join(&self.fd_inputs);
+        }
+        // Fields of what it reads go to several variables or an array's elements.
+        let v = v.with_fields();
         let mut k = 0;
         let mut targets = 0;
         while k < args.len() {
@@ -804,10 +868,10 @@ impl Judge {
                 Some(s) if s.starts_with(b"-") && s.len() > 1 => {
                     let takes = s.last().is_some_and(|l| b"adinNptu".contains(l));
                     if self.d.shell == Shell::Zsh
-                        && s.last() == Some(&b't')
+                        && s.last().is_some_and(|l| b"tknu".contains(l))
                         && let Some(t) = args.get(k + 1)
                     {
-                        // zsh evaluates the timeout as arithmetic.
+                        // zsh evaluates a timeout, a count or a descriptor as arithmetic.
                         self.arith_operand(t, prog);
                     }
                     if s.contains(&b'a')
@@ -846,7 +910,7 @@ impl Judge {
             }
             None => {
                 let tv = self.word_val(t, prog);
-                self.assign_dynamic(&tv, at, "a variable named at run time");
+                self.assign_named(&tv, v, at, ctx, prog, "a variable named at run time");
             }
         }
     }
@@ -862,11 +926,7 @@ impl Judge {
         ctx: &Ctx,
         prog: &Prog<'_>,
     ) {
-        let v = if here.stdin.heredoc() {
-            here.stdin.clone()
-        } else {
-            Val::opaque()
-        };
+        let v = here.stdin.clone();
         let mut k = 0;
         let mut target = None;
         while k < args.len() {
@@ -918,7 +978,7 @@ impl Judge {
         ctx: &Ctx,
         prog: &Prog<'_>,
     ) {
-        let mut v = Val::opaque();
+        let mut v = Val::authored();
         for x in vals {
             if x.heredoc() {
                 v = Val::body();
@@ -988,10 +1048,13 @@ impl Judge {
             let options: Vec<Vec<u8>> = match args[k].literal() {
                 Some(lit) => vec![lit],
                 None if v.only_statics() => v.statics.clone(),
-                None => {
-                    texts.clear();
-                    break;
-                }
+                None => match self.texts_with_placeholders(&args[k], prog) {
+                    Some(o) => o,
+                    None => {
+                        texts.clear();
+                        break;
+                    }
+                },
             };
             let mut next = Vec::new();
             for t in &texts {
@@ -1023,6 +1086,45 @@ impl Judge {
         for t in texts {
             self.run_code(&t, at, ctx);
         }
+    }
+
+    /// Every text a word can be when its pieces are literals, values with literal values
+    /// or the environment's values, each of the last standing as one plain word
+    /// (`trap "rm -f $tmp" EXIT` runs `rm -f` on the environment's file name); `None`
+    /// when a piece is text the command composes or heredoc text.
+    fn texts_with_placeholders(&self, w: &WordInfo, prog: &Prog<'_>) -> Option<Vec<Vec<u8>>> {
+        if w.many || w.unread {
+            return None;
+        }
+        let mut combos: Vec<Vec<u8>> = vec![Vec::new()];
+        for piece in &w.pieces {
+            let v = match piece {
+                Piece::Lit(l) => Val::lit(l.clone()),
+                Piece::Param(p) => self.param_val(p, prog),
+                Piece::Subst(at) => self.subst_out.get(at).cloned().unwrap_or_else(Val::opaque),
+                Piece::Arith(_) => Val::num(),
+            };
+            if v.authored || v.heredoc() {
+                return None;
+            }
+            let mut options = v.statics.clone();
+            if v.env || v.opaque || v.num {
+                options.push(b"_hg_value".to_vec());
+            }
+            let mut next = Vec::new();
+            for c in &combos {
+                for o in &options {
+                    let mut c = c.clone();
+                    c.extend_from_slice(o);
+                    next.push(c);
+                }
+            }
+            combos = next;
+            if combos.is_empty() || combos.len() > MAX_STATICS {
+                return None;
+            }
+        }
+        Some(combos)
     }
 
     /// Literal text run in this shell: read (with the aliases the reading expands) and
@@ -1093,11 +1195,14 @@ impl Judge {
         if v.body {
             return deny(self);
         }
+        // What the text defines and assigns is heredoc text in turn.
+        let mut body = ctx.clone();
+        body.body_code = true;
         for text in v.texts.clone() {
             if runs_commands(&text, self.d) {
                 return deny(self);
             }
-            self.run_code(&text, at, ctx);
+            self.run_code(&text, at, &body);
         }
     }
 
@@ -1201,4 +1306,92 @@ fn runs_commands(text: &[u8], d: Dialect) -> bool {
         }
     }
     false
+}
+
+/// What a builtin that ran prints, as the effects model sees it: nothing, the
+/// environment's text, the exact text of an `echo` or `printf` of literals, or else text
+/// the command composes.
+fn builtin_output(name: &[u8], statics: &[Option<Vec<u8>>]) -> Val {
+    match name {
+        b":" | b"true" | b"false" | b"exit" | b"return" | b"break" | b"continue" | b"shift"
+        | b"test" | b"[" | b"unset" | b"wait" | b"alias" | b"unalias" | b"shopt" | b"setopt"
+        | b"unsetopt" | b"hash" | b"enable" | b"trap" | b"local" | b"export" | b"readonly"
+        | b"declare" | b"typeset" | b"read" | b"mapfile" | b"readarray" | b"let" | b"getopts" => {
+            Val::default()
+        }
+        b"pwd" | b"dirs" | b"jobs" | b"times" | b"type" | b"help" | b"caller" | b"umask"
+        | b"ulimit" | b"which" | b"whence" | b"where" | b"cd" | b"pushd" | b"popd" => Val::opaque(),
+        b"echo" | b"printf" => printed(name, statics).map_or_else(Val::authored, Val::lit),
+        _ => Val::authored(),
+    }
+}
+
+/// The exact output of `echo` or `printf` given literal words without options or
+/// escapes (`printf` with `%s` and `%%` only, and `\n`), or `None`.
+pub(super) fn printed(name: &[u8], statics: &[Option<Vec<u8>>]) -> Option<Vec<u8>> {
+    let words: Vec<&[u8]> = statics
+        .iter()
+        .map(|s| s.as_deref())
+        .collect::<Option<Vec<_>>>()?;
+    if words.iter().any(|w| w.contains(&b'\\')) && name == b"echo" {
+        return None;
+    }
+    match name {
+        b"echo" => {
+            if words.first().is_some_and(|w| w.starts_with(b"-")) {
+                return None;
+            }
+            let mut out = words.join(&b' ');
+            out.push(b'\n');
+            Some(out)
+        }
+        b"printf" => {
+            let (format, args) = words.split_first()?;
+            if format.starts_with(b"-") || args.iter().any(|a| a.contains(&b'\\')) {
+                return None;
+            }
+            let mut pieces: Vec<Option<Vec<u8>>> = Vec::new();
+            let mut lit = Vec::new();
+            let mut k = 0;
+            while k < format.len() {
+                match (format[k], format.get(k + 1)) {
+                    (b'%', Some(b'%')) => lit.push(b'%'),
+                    (b'%', Some(b's')) => {
+                        pieces.push(Some(std::mem::take(&mut lit)));
+                        pieces.push(None);
+                    }
+                    (b'\\', Some(b'n')) => lit.push(b'\n'),
+                    (b'%' | b'\\', _) => return None,
+                    (c, _) => {
+                        lit.push(c);
+                        k += 1;
+                        continue;
+                    }
+                }
+                k += 2;
+            }
+            pieces.push(Some(lit));
+            let slots = pieces.iter().filter(|p| p.is_none()).count();
+            let mut out = Vec::new();
+            let mut next = 0;
+            loop {
+                for p in &pieces {
+                    match p {
+                        Some(l) => out.extend_from_slice(l),
+                        None => {
+                            if let Some(a) = args.get(next) {
+                                out.extend_from_slice(a);
+                            }
+                            next += 1;
+                        }
+                    }
+                }
+                if slots == 0 || next >= args.len() {
+                    break;
+                }
+            }
+            Some(out)
+        }
+        _ => None,
+    }
 }

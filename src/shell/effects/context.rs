@@ -16,19 +16,28 @@ impl Judge {
             return Some(Taint::Body);
         }
         let mut worst = None;
-        if v.opaque {
+        if v.opaque || v.env {
+            // The environment's text (another program's output, a file that was there).
+            worst = Some(Taint::Env);
+        }
+        if v.authored {
+            // Text this command composes in a way the guard does not compute.
             worst = Some(Taint::Opaque);
         }
         if depth >= MAX_NEST {
             return worst.max(Some(Taint::Opaque));
         }
         for t in &v.texts {
-            // Known heredoc text: what it holds is judged as a literal would be (a
-            // substitution runs only inside a subscript; names are looked up).
+            // Known heredoc text: a substitution in it can run once glued to a name
+            // (`$((a$v))` with `[$(…)]`); otherwise it is judged as a literal would be
+            // (names are looked up).
+            if glued_subscript(t) {
+                return Some(Taint::Body);
+            }
             let a = word::arith(&Text::command(t), &());
             if self
                 .static_arith_taint(&a, in_body, depth + 1, false)
-                .is_some()
+                .is_some_and(|t| t != Taint::Env)
             {
                 return Some(Taint::Body);
             }
@@ -55,6 +64,7 @@ impl Judge {
             scope: Some(at),
             in_function: false,
             nested: 1,
+            body_code: false,
         };
         for text in pending {
             self.run_document(&text, at, &ctx);
@@ -155,21 +165,36 @@ impl Judge {
         let mut worst = None;
         if v.body {
             worst = Some(Taint::Body);
-        } else if v.opaque {
+        } else if v.authored {
             worst = Some(Taint::Opaque);
+        } else if v.opaque || v.env {
+            worst = Some(Taint::Env);
         }
         for t in &v.texts {
-            // Known heredoc text names a variable: a subscript in it is evaluated.
-            if t.contains(&b'[') {
-                let a = word::arith(&Text::command(t), &());
-                if self.static_arith_taint(&a, b, 1, false).is_some() {
+            // Known heredoc text names a variable (`name[subscript…`; bash 3.2 evaluates
+            // the subscript even when text follows it): the subscript is evaluated.
+            let Some(open) = t.iter().position(|&c| c == b'[') else {
+                continue;
+            };
+            if crate::shell::lexer::legal_identifier(&t[..open]) {
+                let close = t.iter().rposition(|&c| c == b']').filter(|&c| c > open);
+                let sub = t
+                    .get(open + 1..close.unwrap_or(t.len()))
+                    .unwrap_or_default();
+                let a = word::arith(&Text::command(sub), &());
+                if self
+                    .static_arith_taint(&a, b, 1, true)
+                    .is_some_and(|t| t != Taint::Env)
+                {
                     worst = worst.max(Some(Taint::Body));
                 }
             }
         }
         for s in &v.statics {
             if let Some(open) = s.iter().position(|&c| c == b'[') {
-                let sub = &s[open + 1..s.len().saturating_sub(1)];
+                let sub = s
+                    .get(open + 1..s.len().saturating_sub(1))
+                    .unwrap_or_default();
                 let a = word::arith(&Text::command(sub), &());
                 let t = self.static_arith_taint(&a, b, 1, true);
                 if t == Some(Taint::Fixed) {
@@ -220,6 +245,17 @@ impl Judge {
             self.check_arith(a, prog, None);
         }
         for p in w.params() {
+            if p.zsh_glob && self.d.shell == crate::shell::Shell::Zsh {
+                let v = self.param_val(p, prog);
+                if v.heredoc() {
+                    self.effect(Effect::Flow {
+                        at: p.at,
+                        taint: super::Taint::Body,
+                        what: "zsh ${~name}, which makes a value a glob pattern (a glob qualifier runs code)",
+                        in_body: None,
+                    });
+                }
+            }
             if p.indirect && p.op != ParamOp::Names {
                 let v = self.var(&p.name);
                 self.check_name(
@@ -230,7 +266,14 @@ impl Judge {
                 );
             }
             if p.op == ParamOp::Prompt || p.zsh_eval {
-                let v = self.var(&p.name);
+                // The value it expands, a default's word included (`${(e)x:-…}`).
+                let v = if p.zsh_eval {
+                    let mut v = self.param_val(p, prog);
+                    v.join(&self.var(&p.name));
+                    v
+                } else {
+                    self.var(&p.name)
+                };
                 for text in v.statics.clone() {
                     let ctx = Ctx {
                         stdin: Val::opaque(),
@@ -238,6 +281,7 @@ impl Judge {
                         scope: Some(p.at),
                         in_function: false,
                         nested: 1,
+                        body_code: false,
                     };
                     self.run_document(&text, p.at, &ctx);
                 }
@@ -272,4 +316,13 @@ impl Judge {
             }
         }
     }
+}
+
+/// Heredoc text holding a `[` with a substitution after it: glued to a name in
+/// arithmetic (`$((a$v))`), it becomes a subscript whose substitution runs.
+fn glued_subscript(t: &[u8]) -> bool {
+    t.iter().position(|&c| c == b'[').is_some_and(|open| {
+        let rest = &t[open..];
+        rest.windows(2).any(|w| w == b"$(") || rest.contains(&b'`')
+    })
 }

@@ -21,6 +21,14 @@ impl Judge {
         ctx: &Ctx,
         prog: &Prog<'_>,
     ) {
+        let from_body;
+        let val = if ctx.body_code {
+            // Assigned by heredoc text run as code: the value is heredoc text.
+            from_body = val.as_heredoc_text();
+            &from_body
+        } else {
+            val
+        };
         if let Some(a) = subscript {
             self.check_arith(a, prog, None);
         }
@@ -65,6 +73,13 @@ impl Judge {
             }
         }
         let from = ctx.from(at);
+        if name == b"PATH" || (name == b"path" && self.d.shell == Shell::Zsh) {
+            let first = self.path_changed.is_none_or(|p| from < p);
+            if first {
+                self.path_changed = Some(from);
+                self.changed = true;
+            }
+        }
         match name {
             b"POSIXLY_CORRECT" => self.effect(Effect::Unfollowed {
                 at,
@@ -138,6 +153,52 @@ impl Judge {
     /// An assignment to a name computed at run time: it may set anything. A name this
     /// command builds is its doing (an alias, a bound command, an option may follow); a
     /// name the environment gives (`export $(grep … .env)`) is the environment's.
+    /// An assignment to the variable a value names: each literal name it can be; the
+    /// environment's name given a value that is not the command's text (any variable may
+    /// now hold the environment's data); anything else is not followed.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn assign_named(
+        &mut self,
+        target: &Val,
+        value: &Val,
+        at: u32,
+        ctx: &Ctx,
+        prog: &Prog<'_>,
+        what: &'static str,
+    ) {
+        if target.only_statics() {
+            for n in target.statics.clone() {
+                // A name can carry its value (`x='PS4=…'; declare "$x"`).
+                let (n, value) = match n.iter().position(|&c| c == b'=') {
+                    Some(eq) => (&n[..eq], Val::lit(n[eq + 1..].to_vec())),
+                    None => (&n[..], value.clone()),
+                };
+                let value = &value;
+                let n = n.strip_suffix(b"+").unwrap_or(n);
+                let (base, sub) = super::split_subscript(n);
+                if !crate::shell::lexer::legal_identifier(base) {
+                    continue;
+                }
+                if let Some(sub) = sub {
+                    let a = crate::shell::word::arith(&crate::shell::text::Text::command(sub), &());
+                    self.check_arith(&a, prog, None);
+                }
+                let base = base.to_vec();
+                self.assign(&base, None, value, at, ctx, prog);
+            }
+            return;
+        }
+        if !target.chosen() && !target.heredoc() && !value.heredoc() && !value.authored {
+            self.check_name(target, at, None, what);
+            let names: Vec<Vec<u8>> = self.vars.keys().cloned().collect();
+            for n in names {
+                self.assign_val(&n, &Val::opaque(), false);
+            }
+            return;
+        }
+        self.assign_dynamic(target, at, what);
+    }
+
     pub(super) fn assign_dynamic(&mut self, target: &Val, at: u32, what: &'static str) {
         self.check_name(target, at, None, what);
         if target.chosen() || target.heredoc() {
@@ -213,6 +274,7 @@ impl Judge {
                     scope: Some(at),
                     in_function: false,
                     nested: 1,
+                    body_code: false,
                 };
                 self.run_document(&text, at, &ctx);
             }

@@ -22,6 +22,8 @@ pub(super) struct Val {
     /// (literals glued to expansions, brace expansion, `printf` output, a name spelled at
     /// run time): unlike the environment's values, the command chose it.
     pub(super) authored: bool,
+    /// The authored values are all paths (a glob with a `/`): never a builtin's name.
+    pub(super) paths: bool,
 }
 
 impl Val {
@@ -90,6 +92,11 @@ impl Val {
         self.env |= o.env;
         self.opaque |= o.opaque;
         self.body |= o.body;
+        self.paths = match (self.authored, o.authored) {
+            (true, true) => self.paths && o.paths,
+            (false, true) => o.paths,
+            _ => self.paths,
+        };
         self.authored |= o.authored;
         for s in &o.statics {
             if !self.statics.contains(s) {
@@ -109,6 +116,46 @@ impl Val {
             self.texts.clear();
             self.body = true;
         }
+    }
+
+    /// The same value as heredoc text (set by text a heredoc holds): its literals are
+    /// known text, anything else unknown text.
+    pub(super) fn as_heredoc_text(&self) -> Val {
+        let mut v = Val {
+            texts: self.texts.clone(),
+            body: self.body || self.authored || self.opaque || self.env,
+            num: self.num,
+            ..Val::default()
+        };
+        for s in &self.statics {
+            if !v.texts.contains(s) {
+                v.texts.push(s.clone());
+            }
+        }
+        v
+    }
+
+    /// The value and the blank-separated fields of each of its texts (what `read`
+    /// gives several variables, or an array).
+    pub(super) fn with_fields(&self) -> Val {
+        let mut v = self.clone();
+        let fields = |all: &[Vec<u8>]| -> Vec<Vec<u8>> {
+            all.iter()
+                .flat_map(|t| {
+                    t.split(|c| matches!(c, b' ' | b'\t' | b'\n'))
+                        .filter(|f| !f.is_empty())
+                        .map(<[u8]>::to_vec)
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        };
+        for f in fields(&self.statics) {
+            v.join(&Val::lit(f));
+        }
+        for f in fields(&self.texts) {
+            v.join(&Val::text(f));
+        }
+        v
     }
 
     /// The one literal it can be.
@@ -156,12 +203,11 @@ pub(super) struct Var {
 
 /// Shell variables whose values hold the command's own text (or text the shell took
 /// from it): a payload written as data in a quoted heredoc is in them.
-pub(super) const COMMAND_TEXT_VARIABLES: [&[u8]; 16] = [
+pub(super) const COMMAND_TEXT_VARIABLES: [&[u8]; 15] = [
     b"BASH_EXECUTION_STRING",
     b"BASH_COMMAND",
     b"BASH_ARGV",
     b"BASH_ARGV0",
-    b"0",
     b"BASH_SOURCE",
     b"FUNCNAME",
     b"COMP_LINE",
@@ -294,7 +340,24 @@ impl Judge {
         match p.op {
             ParamOp::Plain | ParamOp::Error => base,
             ParamOp::Length => Val::num(),
-            ParamOp::Names => Val::opaque(),
+            ParamOp::Names => {
+                // `${!prefix@}`: the names of the variables that start so.
+                let mut v = Val::opaque();
+                let mut names: Vec<&Vec<u8>> = self
+                    .vars
+                    .keys()
+                    .filter(|n| n.starts_with(&p.name))
+                    .collect();
+                names.sort();
+                if names.len() <= MAX_STATICS {
+                    for n in names {
+                        v.join(&Val::lit(n.clone()));
+                    }
+                } else {
+                    v.authored = true;
+                }
+                v
+            }
             ParamOp::Default | ParamOp::Assign => {
                 let mut v = base;
                 v.join(&arg());
@@ -324,6 +387,30 @@ impl Judge {
     pub(super) fn word_val(&self, w: &WordInfo, prog: &Prog<'_>) -> Val {
         if w.unread {
             return Val::opaque();
+        }
+        if !w.breaks.is_empty() {
+            // A compound assignment: the values of its elements.
+            let mut v = Val::default();
+            let mut cuts = vec![0];
+            cuts.extend(w.breaks.iter().copied());
+            cuts.push(w.pieces.len());
+            for pair in cuts.windows(2) {
+                let (a, b) = (pair[0], pair[1].max(pair[0]));
+                let element = WordInfo {
+                    pieces: w.pieces.get(a..b).unwrap_or_default().to_vec(),
+                    breaks: Vec::new(),
+                    ..w.clone()
+                };
+                if element
+                    .pieces
+                    .iter()
+                    .all(|p| matches!(p, Piece::Lit(l) if l.is_empty()))
+                {
+                    continue;
+                }
+                v.join(&self.word_val(&element, prog));
+            }
+            return v;
         }
         if let Some(v) = w.value() {
             return Val::lit(v);
@@ -359,26 +446,65 @@ impl Judge {
             return Val::body();
         }
         if !acc.texts.is_empty() {
-            // A piece of heredoc text among other pieces: the literal pieces join the
-            // texts it may be made of.
-            let mut v = Val {
-                texts: acc.texts.clone(),
-                ..Val::default()
-            };
+            // Heredoc text among other pieces: the texts the joined word can be, each piece
+            // put in its place (a name and a subscript can only meet once joined).
+            let mut combos: Vec<Vec<u8>> = vec![Vec::new()];
             for piece in &w.pieces {
-                if let Piece::Lit(l) = piece
-                    && !l.is_empty()
-                {
-                    v.join(&Val::text(l.clone()));
+                let options: Vec<Vec<u8>> = match piece {
+                    Piece::Lit(l) => vec![l.clone()],
+                    Piece::Param(p) => {
+                        let v = self.param_val(p, prog);
+                        let mut o = v.texts.clone();
+                        o.extend(v.statics.iter().cloned());
+                        if v.num || v.env || v.opaque || v.authored || o.is_empty() {
+                            o.push(Vec::new());
+                        }
+                        o
+                    }
+                    Piece::Subst(at) => {
+                        let v = self.subst_out.get(at).cloned().unwrap_or_else(Val::opaque);
+                        let mut o = v.texts.clone();
+                        o.extend(v.statics.iter().cloned());
+                        if o.is_empty() || v.opaque || v.authored {
+                            o.push(Vec::new());
+                        }
+                        o
+                    }
+                    Piece::Arith(_) => vec![b"0".to_vec()],
+                };
+                let mut next = Vec::new();
+                for c in &combos {
+                    for o in &options {
+                        let mut c = c.clone();
+                        c.extend_from_slice(o);
+                        next.push(c);
+                    }
                 }
+                combos = next;
+                if combos.len() > MAX_STATICS {
+                    return Val::body();
+                }
+            }
+            let mut v = Val::default();
+            for c in combos {
+                v.join(&Val::text(c));
             }
             v.num |= acc.num;
             v.opaque |= acc.opaque || w.many;
             return v;
         }
         if w.many {
-            // Brace expansion or a glob: words the command spells, or file names.
+            // Brace expansion or a glob: words the command spells, or file names (all of
+            // them paths when the pattern holds a `/`), heredoc text among them once the
+            // command named a file with it.
             let mut v = Val::authored();
+            if self.heredoc_names && !w.brace {
+                v.body = true;
+            }
+            v.paths = !w.brace
+                && w.pieces
+                    .iter()
+                    .any(|p| matches!(p, Piece::Lit(l) if l.contains(&b'/')));
             v.join(&acc);
             return v;
         }
@@ -399,10 +525,61 @@ impl Judge {
         if all_num {
             return Val::num();
         }
-        // Literals glued to values the guard does not know: text the command composes.
+        if let Some(v) = self.static_combos(w, prog) {
+            return v;
+        }
+        // Literals glued to values the guard does not know: text the command composes
+        // (a path when a literal piece holds a `/`).
         let mut v = acc;
         v.statics.clear();
         v.authored = true;
+        v.paths = w
+            .pieces
+            .iter()
+            .any(|p| matches!(p, Piece::Lit(l) if l.contains(&b'/')));
         v
+    }
+
+    /// Every literal a word can be when each of its pieces has only literal values
+    /// (`cfg_$k` in `for k in host port`), if there are few enough.
+    fn static_combos(&self, w: &WordInfo, prog: &Prog<'_>) -> Option<Val> {
+        let mut combos: Vec<Vec<u8>> = vec![Vec::new()];
+        for piece in &w.pieces {
+            let options: Vec<Vec<u8>> = match piece {
+                Piece::Lit(l) => vec![l.clone()],
+                Piece::Param(p) => {
+                    let v = self.param_val(p, prog);
+                    if !v.only_statics() {
+                        return None;
+                    }
+                    v.statics
+                }
+                Piece::Subst(at) => {
+                    let v = self.subst_out.get(at)?;
+                    if !v.only_statics() {
+                        return None;
+                    }
+                    v.statics.clone()
+                }
+                Piece::Arith(_) => return None,
+            };
+            let mut next = Vec::new();
+            for c in &combos {
+                for o in &options {
+                    let mut c = c.clone();
+                    c.extend_from_slice(o);
+                    next.push(c);
+                }
+            }
+            combos = next;
+            if combos.len() > MAX_STATICS {
+                return None;
+            }
+        }
+        let mut v = Val::default();
+        for c in combos {
+            v.join(&Val::lit(c));
+        }
+        Some(v)
     }
 }
