@@ -50,5 +50,32 @@ cases = {
     "10-empty-lines-4m": bash("cat <<EOF\n" + "\n" * (4 * M - 4096) + "EOF"),
     "10-backquotes-4m": bash("cat <<EOF\n" + "`a` " * ((4 * M - 4096) // 4) + "\nEOF"),
 }
+
+# One construct × k, each filling the command size limit (4 MiB) or the nesting it allows:
+# the shapes that were slow once (quadratic rescans, recursion per operator, a later line
+# searched per heredoc) and the dense ones. Each must be answered, allow or deny, in well
+# under 100 ms.
+LIMIT = 4 * M - 4096
+HD = "\ncat <<EOF\nx\nEOF"
+
+def fill(prefix, unit, suffix=""):
+    return bash(prefix + unit * ((LIMIT - len(prefix) - len(suffix)) // len(unit)) + suffix)
+
+cases.update({
+    "11-word-4m": fill("echo ", "a", HD),
+    "11-quoted-parts-in-a-word-4m": fill("echo ", '"a"', HD),
+    "11-backquotes-in-quotes-in-a-word-4m": fill("echo ", '"`a`"', HD),
+    "11-assignments-in-a-word-4m": fill("a=", "a=", HD),
+    "11-arithmetic-in-a-word-4m": fill("echo ", "$((1))", HD),
+    "11-substitutions-in-a-word-4m": fill("echo ", "$(a)", HD),
+    "11-conditional-and-4m": fill("[[ a", " && a", " ]]" + HD),
+    "11-compound-assignment-4m": fill("a=(", " x", " )" + HD),
+    "11-nested-arithmetic-900": bash("echo " + "$((" * 900 + "1" + "))" * 900 + HD),
+    "11-backslash-newlines-in-an-operator-4m": fill("echo a <", "\\\n", "<a" + HD),
+    "11-joined-body-lines-4m": fill("cat <<EOF\n", "a\\\n", "\nEOF"),
+    "11-early-ends-then-lines-4m": fill("echo $(cat <<EOF\nEOF)\n" * 990, "a\n", "EOF\n"),
+    "11-heredoc-operators-after-a-body-4m": fill("cat <<E\n", "x\n", "E\n" + "cat <<F " * 990 + "\n" + "F\n" * 990),
+    "11-dense-lines-4m": fill("", "a a a a a a a a a a a a a a a a a a a a a a a a\n", HD),
+})
 for name, event in cases.items():
     (out / f"{name}.json").write_text(json.dumps(event))

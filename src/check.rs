@@ -13,13 +13,10 @@ use crate::report::Report;
 use crate::rules;
 use crate::shell::{self, Dialect, Reading, Shell};
 use crate::verdict::{Denial, Verdict};
+use std::time::Instant;
 
 /// Proof that the checked path found nothing to deny. Only this module can make one.
 pub struct Checked(());
-
-/// Stack for the reading thread: the reader recurses once per nesting level, up to
-/// [`shell::MAX_NESTING`], in debug builds too.
-const READ_STACK_BYTES: usize = 256 * 1024 * 1024;
 
 /// Checks a shell command: the whole guard for one Bash command.
 pub fn check_command(command: &str) -> Verdict {
@@ -42,7 +39,14 @@ pub(crate) fn verdict_for(report: &Report) -> Verdict {
 }
 
 /// Reads `command` and applies the rules; a command that cannot be read is a denial.
+///
+/// Bounded by construction: the readings and the rules charge one work budget
+/// ([`shell::MAX_WORK`]) and look at the clock as they go ([`limits::MAX_TIME`]); they read
+/// on the calling thread, nesting at most [`limits::SMALL_STACK_DEPTH`] levels, which fits a small
+/// stack. Only a command that nests deeper is read again, on a thread with a stack for
+/// [`shell::MAX_NESTING`] levels.
 pub fn inspect(command: &str) -> Result<Report, Denial> {
+    let deadline = Instant::now() + limits::MAX_TIME;
     let bytes = command.as_bytes();
     if !shell::needs_reading(bytes) {
         return Ok(Report::default());
@@ -57,8 +61,77 @@ pub fn inspect(command: &str) -> Result<Report, Denial> {
             shell::pos(bytes, at as u32),
         ));
     }
-    let readings = read_all(command)?;
-    let (intended, shells) = readings;
+    match inspect_within(command, deadline, limits::SMALL_STACK_DEPTH) {
+        Attempt::Done(result) => result,
+        Attempt::Deeper => inspect_on_large_stack(command, deadline),
+    }
+}
+
+/// Stack for the thread that reads a command nesting past [`limits::SMALL_STACK_DEPTH`]: the
+/// reader recurses once per nesting level, up to [`shell::MAX_NESTING`], in debug builds
+/// too.
+const READ_STACK_BYTES: usize = 256 * 1024 * 1024;
+
+/// What one attempt at reading a command came to.
+enum Attempt {
+    Done(Result<Report, Denial>),
+    /// The command nests deeper than the attempt could follow on its stack.
+    Deeper,
+}
+
+thread_local! {
+    /// Readings started on a large-stack thread from this thread.
+    static LARGE_STACK_READINGS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many commands this thread has read again on a large-stack thread (for tests: an
+/// ordinary command spawns no thread).
+pub fn large_stack_readings() -> usize {
+    LARGE_STACK_READINGS.with(|n| n.get())
+}
+
+/// Reads the command again, on a thread with a stack for [`shell::MAX_NESTING`] levels;
+/// joined before this returns.
+fn inspect_on_large_stack(command: &str, deadline: Instant) -> Result<Report, Denial> {
+    LARGE_STACK_READINGS.with(|n| n.set(n.get() + 1));
+    let result = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("heredoc-guard-read".to_owned())
+            .stack_size(READ_STACK_BYTES)
+            .spawn_scoped(scope, || {
+                match inspect_within(command, deadline, shell::MAX_NESTING) {
+                    Attempt::Done(result) => result,
+                    Attempt::Deeper => Err(reason::limit_denial(Limit::Nesting)),
+                }
+            })
+            .map(|handle| handle.join())
+    });
+    match result {
+        Ok(Ok(result)) => result,
+        Ok(Err(_panic)) => Err(reason::internal("the reader panicked")),
+        Err(_) => Err(reason::internal("could not start the reading thread")),
+    }
+}
+
+/// The readings and the rules, with one meter nesting at most `max_depth` levels.
+fn inspect_within(command: &str, deadline: Instant, max_depth: usize) -> Attempt {
+    let work = shell::Work::new(shell::MAX_WORK, Some(deadline), max_depth);
+    let (intended, shells) = read_all_with(command, &work);
+    if work.over() == Some(shell::Over::Depth) {
+        return Attempt::Deeper;
+    }
+    Attempt::Done(judge(command, &work, intended, &shells))
+}
+
+/// The denials the readings force (errors, limits, a heredoc without its closing line),
+/// then the rules, charged to the same meter before they run.
+fn judge(
+    command: &str,
+    work: &shell::Work,
+    intended: Reading,
+    shells: &[(Dialect, Reading)],
+) -> Result<Report, Denial> {
+    let bytes = command.as_bytes();
     if let Some(e) = intended.error {
         return Err(if e.limit {
             reason::limit_denial(Limit::of_reader_cause(e.cause))
@@ -80,40 +153,43 @@ pub fn inspect(command: &str) -> Result<Report, Denial> {
     if let Some(e) = shells.iter().find_map(|(_, r)| r.error.filter(|e| e.limit)) {
         return Err(reason::limit_denial(Limit::of_reader_cause(e.cause)));
     }
-    Ok(rules::report(command, &intended, &shells))
+    // The rules' work, known before they run: linear in the command, the readings' runs
+    // and heredocs (limits before work).
+    let rules_work = shell::bulk_work(bytes.len())
+        + std::iter::once(&intended)
+            .chain(shells.iter().map(|(_, r)| r))
+            .map(|r| r.exec.len() + r.heredocs.len() + r.effects.len())
+            .sum::<usize>()
+            * RULE_WORK;
+    if !work.charge(rules_work) {
+        return Err(over_limit(work));
+    }
+    let report = rules::report(command, &intended, shells);
+    // The clock once more: a verdict after the deadline is a deny.
+    if !work.check_clock() {
+        return Err(over_limit(work));
+    }
+    Ok(report)
+}
+
+/// The work of the rules for one run, heredoc or option of a reading.
+const RULE_WORK: usize = 4;
+
+fn over_limit(work: &shell::Work) -> Denial {
+    reason::limit_denial(match work.over() {
+        Some(shell::Over::Time) => Limit::Time,
+        Some(shell::Over::Depth) => Limit::Nesting,
+        _ => Limit::Work,
+    })
 }
 
 type Readings = (Reading, Vec<(Dialect, Reading)>);
 
-/// Reads the command as intended and as every shell, on a thread with a stack that holds
-/// the deepest nesting the reader follows; the thread is joined before this returns.
-fn read_all(command: &str) -> Result<Readings, Denial> {
-    let result = std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("heredoc-guard-read".to_owned())
-            .stack_size(READ_STACK_BYTES)
-            .spawn_scoped(scope, || read_all_here(command))
-            .map(|handle| handle.join())
-    });
-    match result {
-        Ok(Ok(readings)) => Ok(readings),
-        Ok(Err(_panic)) => Err(reason::internal("the reader panicked")),
-        Err(_) => Err(reason::internal("could not start the reading thread")),
-    }
-}
-
-/// [`read_all`] on the calling thread (for the fuzzer, which must see panics); the caller
-/// provides a stack large enough for [`shell::MAX_NESTING`]. The readings share one work
-/// budget ([`shell::MAX_WORK`]); once a reading reaches it, the others are not read (the
-/// limit denies).
-pub fn read_all_here(command: &str) -> Readings {
-    let mut left = shell::MAX_WORK;
-    let read = |d: Dialect, left: &mut usize| {
-        let r = shell::read_within(command, d, *left);
-        *left = left.saturating_sub(r.work);
-        r
-    };
-    let intended = read(Dialect::new(Shell::Intended), &mut left);
+/// Reads the command as intended and as every shell, all charging `work`; once a reading
+/// reaches a limit, the others are not read (the limit denies).
+fn read_all_with(command: &str, work: &shell::Work) -> Readings {
+    let read = |d: Dialect| shell::read_with(command, d, work);
+    let intended = read(Dialect::new(Shell::Intended));
     let mut shells = Vec::with_capacity(Shell::RUNNING.len() * 2);
     let at_limit = |r: &Reading| r.error.is_some_and(|e| e.limit);
     if at_limit(&intended) {
@@ -128,7 +204,7 @@ pub fn read_all_here(command: &str) -> Readings {
         if !every && !matches!(s, Shell::Bash52 | Shell::Zsh) {
             continue;
         }
-        let r = read(Dialect::new(s), &mut left);
+        let r = read(Dialect::new(s));
         extglob |= r.features.extglob_chars;
         let stop = at_limit(&r);
         shells.push((Dialect::new(s), r));
@@ -164,7 +240,7 @@ pub fn read_all_here(command: &str) -> Readings {
         }
     }
     for d in extra {
-        let r = read(d, &mut left);
+        let r = read(d);
         let stop = at_limit(&r);
         shells.push((d, r));
         if stop {

@@ -7,6 +7,24 @@
 pub const MAX_EVENT_BYTES: usize = 64 * 1024 * 1024;
 /// Largest heredoc-bearing command that is read.
 pub const MAX_COMMAND_BYTES: usize = 4 * 1024 * 1024;
+/// Longest the readings and the rules of one command may take, by the wall clock: a
+/// safety net under the work budget, far below any client's hook timeout (30 s). A debug
+/// build (the test suite's, several times slower, on a busy machine) gets ten times as
+/// long, so that its verdicts are the release build's.
+pub const MAX_TIME: std::time::Duration = if cfg!(debug_assertions) {
+    std::time::Duration::from_secs(10)
+} else {
+    std::time::Duration::from_secs(1)
+};
+
+/// How deep the readings nest on the calling thread: every recursive construct fits
+/// [`SMALL_STACK_BYTES`] at this depth (a test reads each one this deep on a thread with
+/// that stack, in a debug build). A command that nests deeper is read again on a thread
+/// with a stack for `shell::MAX_NESTING` levels.
+pub const SMALL_STACK_DEPTH: usize = 48;
+/// The stack the calling thread is known to have at least: a test thread's (2 MiB), less
+/// than a main thread's (8 MiB).
+pub const SMALL_STACK_BYTES: usize = 2 * 1024 * 1024;
 
 /// Which limit a command is over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,6 +35,8 @@ pub enum Limit {
     Nesting,
     /// The readings' shared work budget (dense code, substitutions read again).
     Work,
+    /// The wall clock ([`MAX_TIME`]).
+    Time,
 }
 
 impl Limit {
@@ -24,7 +44,8 @@ impl Limit {
     pub fn of_reader_cause(cause: &str) -> Limit {
         match cause {
             "number of heredocs" => Limit::Heredocs,
-            "work" => Limit::Work,
+            crate::shell::CAUSE_WORK => Limit::Work,
+            crate::shell::CAUSE_TIME => Limit::Time,
             _ => Limit::Nesting,
         }
     }
@@ -39,6 +60,7 @@ impl Limit {
             Limit::Heredocs => "number of heredocs",
             Limit::Nesting => "nesting depth",
             Limit::Work => "reading work",
+            Limit::Time => "time",
         }
     }
 
@@ -50,6 +72,7 @@ impl Limit {
             Limit::Heredocs => crate::shell::MAX_HEREDOCS.to_string(),
             Limit::Nesting => crate::shell::MAX_NESTING.to_string(),
             Limit::Work => format!("{} units", crate::shell::MAX_WORK),
+            Limit::Time => format!("{} ms", MAX_TIME.as_millis()),
         }
     }
 }

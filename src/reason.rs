@@ -79,7 +79,7 @@ fn limit_advice(limit: Limit) -> &'static str {
         Limit::Nesting => {
             "Nest less: compute inner values first on lines of their own (v=$(cmd)), then use $v."
         }
-        Limit::Work => {
+        Limit::Work | Limit::Time => {
             "Split the command into smaller ones, or write large content with a quoted heredoc (<<'EOF') in a command of its own."
         }
     }

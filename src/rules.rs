@@ -18,20 +18,26 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
             list.push((e.at as usize, e.end as usize));
         }
     }
-    let mut positions = shell::Positions::new(bytes);
+    // Openers and body starts are not in order (`cat <<A <<B` asks for B's opener after
+    // A's body): their positions in one pass over the offsets sorted.
+    let places = shell::Positions::of_all(
+        bytes,
+        intended.heredocs.iter().flat_map(|h| [h.op, h.body.0]),
+    );
     let heredocs: Vec<Heredoc> = intended
         .heredocs
         .iter()
         .zip(runs)
-        .map(|(h, runs)| Heredoc {
-            opener: positions.of(h.op),
+        .zip(places.chunks(2))
+        .map(|((h, runs), at)| Heredoc {
+            opener: at[0],
             written: lossy(bytes, h.word.0, h.word.1),
             closing: String::from_utf8_lossy(&h.closing).into_owned(),
             quoted: h.quoted,
             ansi_c: h.ansi_c,
             strip_tabs: h.strip_tabs,
             context: h.context,
-            body_line: positions.of(h.body.0).line,
+            body_line: at[1].line,
             body: (h.body.0 as usize, h.body.1 as usize),
             closer: h.closer.map(|(s, e)| (s as usize, e as usize)),
             runs,
@@ -195,25 +201,41 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
     }
     // A heredoc ended early (`EOF)` inside `$(…)`) while a later line, outside every
     // body, is its closing line again: the text between looks like the body and is code.
-    for (i, h) in intended.heredocs.iter().enumerate() {
-        let Some((closer_start, closer_end)) = h.closer.filter(|_| h.early_end) else {
-            continue;
-        };
+    let early: Vec<(usize, &shell::Heredoc, (u32, u32))> = intended
+        .heredocs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, h)| h.closer.filter(|_| h.early_end).map(|c| (i, h, c)))
+        .collect();
+    let later = later_closing_lines(
+        bytes,
+        &early
+            .iter()
+            .map(|(_, h, (_, end))| (*end as usize, h.closing.as_slice(), h.strip_tabs))
+            .collect::<Vec<_>>(),
+    );
+    // Which shells close each heredoc (by operator) where: one pass over their heredocs.
+    let closed_by: std::collections::HashSet<(u32, u32, Shell)> = if early.is_empty() {
+        std::collections::HashSet::new()
+    } else {
+        shells
+            .iter()
+            .flat_map(|(d, r)| {
+                r.heredocs
+                    .iter()
+                    .filter_map(move |o| o.closer.map(|(s, _)| (o.op, s, d.shell)))
+            })
+            .collect()
+    };
+    for ((i, h, (closer_start, closer_end)), later) in early.into_iter().zip(later) {
         let outside_bodies = |at: &usize| !inside(u32::try_from(*at).unwrap_or(u32::MAX));
-        if later_closing_line(bytes, closer_end as usize, &h.closing, h.strip_tabs)
-            .filter(outside_bodies)
-            .is_none()
-        {
+        if later.filter(outside_bodies).is_none() {
             continue;
         }
         let mut ending: Vec<Shell> = shells
             .iter()
-            .filter(|(_, r)| {
-                r.heredocs
-                    .iter()
-                    .any(|o| o.op == h.op && o.closer.is_some_and(|(s, _)| s == closer_start))
-            })
             .map(|(d, _)| d.shell)
+            .filter(|s| closed_by.contains(&(h.op, closer_start, *s)))
             .collect();
         ending.dedup();
         if ending.is_empty() {
@@ -331,6 +353,11 @@ fn effect_findings(
             findings.push(f);
         }
     };
+    // The last line break with something after it: a line with something on it follows
+    // the line of an offset when that offset is at or before it.
+    let last_nonblank = bytes.iter().rposition(|c| !c.is_ascii_whitespace());
+    let last_break = last_nonblank.and_then(|end| memchr::memrchr(b'\n', &bytes[..end]));
+    let has_later_line = |_: &[u8], at: usize| last_break.is_some_and(|b| at <= b);
     for (dialect, reading) in readings {
         for e in &reading.effects {
             let finding = |kind: FindingKind, at: u32, heredoc: Option<usize>| Finding {
@@ -463,15 +490,6 @@ fn delimiter_has_expansion(word: &[u8]) -> bool {
     false
 }
 
-/// True when a line with something on it follows the line holding `at`.
-fn has_later_line(bytes: &[u8], at: usize) -> bool {
-    let at = at.min(bytes.len());
-    match memchr::memchr(b'\n', &bytes[at..]) {
-        Some(n) => bytes[at + n..].iter().any(|c| !c.is_ascii_whitespace()),
-        None => false,
-    }
-}
-
 fn lossy(bytes: &[u8], start: u32, end: u32) -> String {
     let end = (end as usize).min(bytes.len());
     let start = (start as usize).min(end);
@@ -486,29 +504,87 @@ fn line_from(bytes: &[u8], at: usize) -> String {
     String::from_utf8_lossy(&bytes[at..end]).into_owned()
 }
 
-/// The start of the first line after `from` that is `closing` as a closing line (tabs
-/// stripped first for `<<-`), alone or followed by `)`.
-fn later_closing_line(
-    bytes: &[u8],
-    from: usize,
-    closing: &[u8],
-    strip_tabs: bool,
-) -> Option<usize> {
-    let mut start = from + memchr::memchr(b'\n', bytes.get(from..)?)? + 1;
-    while start < bytes.len() {
-        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |p| start + p);
-        let mut line = &bytes[start..end];
-        if strip_tabs {
-            while let [b'\t', rest @ ..] = line {
-                line = rest;
+/// For each `(from, closing, strip_tabs)`: the start of the first line after the line
+/// holding `from` that is `closing` as a closing line (tabs stripped first for `<<-`),
+/// alone or followed by `)`. One pass over the lines for all of them: every line walks a
+/// trie of the closings (as far as it matches one), so the time is linear in the command
+/// whatever the number of heredocs.
+fn later_closing_lines(bytes: &[u8], asks: &[(usize, &[u8], bool)]) -> Vec<Option<usize>> {
+    let mut found = vec![None; asks.len()];
+    if asks.is_empty() {
+        return found;
+    }
+    // The trie: node 0 is the root; edges by byte; each node lists the asks whose closing
+    // ends there.
+    let mut edges: std::collections::HashMap<(usize, u8), usize> = Default::default();
+    let mut ends: Vec<Vec<usize>> = vec![Vec::new()];
+    let mut node_of = Vec::with_capacity(asks.len());
+    for (closing, _) in asks.iter().map(|(_, c, t)| (c, t)) {
+        let mut node = 0;
+        for &c in closing.iter() {
+            let next = ends.len();
+            node = *edges.entry((node, c)).or_insert(next);
+            if node == next {
+                ends.push(Vec::new());
             }
         }
-        if let Some(rest) = line.strip_prefix(closing)
-            && (rest.is_empty() || rest.first() == Some(&b')'))
-        {
-            return Some(start);
+        node_of.push(node);
+    }
+    // Where each ask starts looking: the line after the one holding `from`.
+    let mut order: Vec<(usize, usize)> = asks
+        .iter()
+        .enumerate()
+        .filter_map(|(k, (from, _, _))| {
+            let nl = memchr::memchr(b'\n', bytes.get(*from..)?)?;
+            Some((from + nl + 1, k))
+        })
+        .collect();
+    order.sort_unstable();
+    let mut next_ask = 0;
+    // The asks waiting at each node: (ask, strip_tabs).
+    let mut waiting: Vec<Vec<(usize, bool)>> = vec![Vec::new(); ends.len()];
+    let mut start = order.first().map_or(bytes.len(), |&(s, _)| s);
+    while start < bytes.len() && next_ask <= order.len() {
+        while let Some(&(_, k)) = order.get(next_ask).filter(|(s, _)| *s <= start) {
+            waiting[node_of[k]].push((k, asks[k].2));
+            next_ask += 1;
+        }
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |p| start + p);
+        let line = &bytes[start..end];
+        let tabs = line.iter().take_while(|&&c| c == b'\t').count();
+        // The line as it is (plain `<<`), then without its leading tabs (`<<-`).
+        for (from, strip) in [(0, false), (tabs, true)] {
+            if strip && tabs == 0 {
+                // Same text: the walk below takes both kinds of asks.
+                continue;
+            }
+            let text = &line[from..];
+            let mut node = 0;
+            let mut j = 0;
+            loop {
+                if matches!(text.get(j), None | Some(b')')) {
+                    let list = &mut waiting[node];
+                    list.retain(|&(k, s)| {
+                        let hit = s == strip || tabs == 0;
+                        if hit {
+                            found[k] = Some(start);
+                        }
+                        !hit
+                    });
+                }
+                match text.get(j).and_then(|&c| edges.get(&(node, c))) {
+                    Some(&n) => {
+                        node = n;
+                        j += 1;
+                    }
+                    None => break,
+                }
+            }
+        }
+        if next_ask == order.len() && waiting.iter().all(Vec::is_empty) {
+            break;
         }
         start = end + 1;
     }
-    None
+    found
 }

@@ -15,14 +15,21 @@ use super::{ComsubScanner, Context, Reading, Run, Shell, SubstKind};
 /// the inside of `${…}`, `$((…))` or `$[…]` (substitutions nested there are found), and
 /// takes `$((…))` / `$[…]` as arithmetic only when it is plain arithmetic.
 pub fn body_substitutions(doc: &Text<'_>) -> Vec<(u32, u32, SubstKind)> {
-    BodyScan {
+    body_substitutions_counted(doc).0
+}
+
+/// [`body_substitutions`], and the steps the scan took (for the work meter).
+pub fn body_substitutions_counted(doc: &Text<'_>) -> (Vec<(u32, u32, SubstKind)>, usize) {
+    let mut scan = BodyScan {
         doc,
         b: doc.bytes(),
         found: Vec::new(),
         frames: Vec::new(),
         quote_in_brace: false,
-    }
-    .run()
+        steps: 0,
+    };
+    scan.run();
+    (scan.found, scan.steps)
 }
 
 /// An open `${` of a body: where it starts, its nesting of plain braces, and whether an
@@ -46,6 +53,8 @@ struct BodyScan<'a, 'd> {
     /// from here on an escaped substitution anywhere counts as one that may be expanded
     /// again.
     quote_in_brace: bool,
+    /// Constructs looked at (the scan's work).
+    steps: usize,
 }
 
 impl BodyScan<'_, '_> {
@@ -55,7 +64,7 @@ impl BodyScan<'_, '_> {
             .push((self.doc.origin(start), self.doc.origin(end - 1) + 1, kind));
     }
 
-    fn run(mut self) -> Vec<(u32, u32, SubstKind)> {
+    fn run(&mut self) {
         let b = self.b;
         let mut i = 0;
         // One past the most listed tells the caller the list was cut.
@@ -66,9 +75,9 @@ impl BodyScan<'_, '_> {
                 };
                 i += off;
             }
+            self.steps += 1;
             i = self.step(i);
         }
-        self.found
     }
 
     /// Reads the construct at `i`; gives where the scan goes on.
@@ -417,21 +426,22 @@ impl<'s> Reader<'s, '_> {
         if self.extent_only {
             return Ok(());
         }
-        let t = w.text.clone();
-        if !t
+        if !w
+            .text
             .bytes()
             .iter()
             .any(|&c| matches!(c, b'`' | b'$' | b'<' | b'>'))
         {
             return Ok(());
         }
+        let t = Rc::new(w.text.clone());
         let depth = self.depth;
         let r = self.walk(&t, 0, Mode::Word, 0).map(|_| ());
         self.expansion_failed(r, depth)
     }
 
     /// Expands an arithmetic expression (`((…))`, `for ((…))`).
-    pub fn expand_arith(&mut self, t: &Text<'static>) -> R<()> {
+    pub fn expand_arith(&mut self, t: &Rc<Text<'static>>) -> R<()> {
         if self.extent_only {
             return Ok(());
         }
@@ -463,7 +473,7 @@ impl<'s> Reader<'s, '_> {
 
     /// Walks `t` from `i` in `mode` until `close` (0: the end); returns the index after
     /// `close`.
-    fn walk(&mut self, t: &Text<'static>, mut i: usize, mode: Mode, close: u8) -> R<usize> {
+    fn walk(&mut self, t: &Rc<Text<'static>>, mut i: usize, mode: Mode, close: u8) -> R<usize> {
         self.enter()?;
         let b = t.bytes();
         while i < b.len() {
@@ -533,7 +543,7 @@ impl<'s> Reader<'s, '_> {
 
     /// `${…}` from its inside at `i`: nested braces counted, quotes skipped, substitutions
     /// walked.
-    fn walk_brace(&mut self, t: &Text<'static>, mut i: usize, mode: Mode) -> R<usize> {
+    fn walk_brace(&mut self, t: &Rc<Text<'static>>, mut i: usize, mode: Mode) -> R<usize> {
         self.enter()?;
         let b = t.bytes();
         let mut depth = 0usize;
@@ -579,7 +589,7 @@ impl<'s> Reader<'s, '_> {
 
     /// A backquoted command at `i`: its text, with bash's backslash removal, read as a
     /// program. Inside double quotes, `\"` loses its backslash too (every shell measured).
-    fn backquote(&mut self, t: &Text<'static>, i: usize, in_dquote: bool) -> R<usize> {
+    fn backquote(&mut self, t: &Rc<Text<'static>>, i: usize, in_dquote: bool) -> R<usize> {
         let b = t.bytes();
         let end = backquote_end(b, i + 1);
         let closed = b.get(end.wrapping_sub(1)) == Some(&b'`') && end > i + 1;
@@ -590,6 +600,8 @@ impl<'s> Reader<'s, '_> {
         );
         self.out.features.backquote = true;
         let inner_end = if closed { end - 1 } else { end };
+        // The text is copied a byte at a time.
+        self.spend(inner_end.saturating_sub(i))?;
         // de_backslash: `\$`, `` \` `` and `\\` lose their backslash (and `\"` in quotes). The
         // intended reading keeps `\"` as written, as a reader of the text sees it: where
         // that changes a heredoc's closing line, the readings differ and the guard denies.
@@ -614,7 +626,7 @@ impl<'s> Reader<'s, '_> {
     }
 
     /// `$(` (or `<(`, `>(`) at `i`.
-    fn dollar_paren(&mut self, t: &Text<'static>, i: usize, kind: SubstKind) -> R<usize> {
+    fn dollar_paren(&mut self, t: &Rc<Text<'static>>, i: usize, kind: SubstKind) -> R<usize> {
         let b = t.bytes();
         let at = t.origin(i);
         if let Some(end) = self.parsed_end(at) {
@@ -627,11 +639,14 @@ impl<'s> Reader<'s, '_> {
             return Ok(j.min(b.len()));
         }
         if kind == SubstKind::Dollar && b.get(i + 2) == Some(&b'(') {
+            // bash decides arithmetic or command by scanning to the matching `)`, at every
+            // level of nesting (quadratic in the depth, as in bash): each scan is charged.
+            self.spend(super::bulk_work(paren_end(b, i + 2) - i) * 8)?;
             if is_arithmetic(b, i + 2) {
                 self.out.features.arith = true;
                 let end = paren_end(b, i + 2);
                 // `$((` expr `))`: walk the expression.
-                let inner = t.slice(i + 3, end.saturating_sub(2));
+                let inner = Rc::new(t.slice(i + 3, end.saturating_sub(2)));
                 self.walk(&inner, 0, Mode::Arith, 0)?;
                 if plain_arithmetic(b, i + 3, b')', true).is_err()
                     && super::may_hold_heredoc(&b[i..])
@@ -663,7 +678,7 @@ impl<'s> Reader<'s, '_> {
     /// bash finds it then, its program read.
     fn raw_comsub(
         &mut self,
-        t: &Text<'static>,
+        t: &Rc<Text<'static>>,
         i: usize,
         from: usize,
         close: u8,
@@ -695,29 +710,28 @@ impl<'s> Reader<'s, '_> {
 
     /// `xparse_dolparen`: parses from `from` as a command substitution and gives the index
     /// just past its closing token. Only the extent is kept.
-    fn extent_by_parse(&mut self, t: &Text<'static>, from: usize, close: u8) -> R<usize> {
+    fn extent_by_parse(&mut self, t: &Rc<Text<'static>>, from: usize, close: u8) -> R<usize> {
         self.enter()?;
-        let rest = Rc::new(t.slice(from, t.len()));
-        self.spend(rest.len().div_ceil(super::BYTES_PER_WORK))?;
+        // Read in place from `from` (not a copy of the rest: a word of many `$(` is read in
+        // linear time); the input charges what the parse reads.
         let mut scratch = Reading {
-            work: self.out.work,
-            budget: self.out.budget,
+            work: self.out.work.clone(),
             ..Reading::default()
         };
         let consumed = {
             let mut r = Reader::new(
                 self.d,
-                Rc::clone(&rest),
+                Rc::clone(t),
                 &mut scratch,
                 self.depth,
                 Context::Substitution,
             );
+            r.input.start_at(from);
             r.extent_only = true;
             r.read_dolparen(close)?
         };
-        self.out.work = scratch.work;
         self.leave();
-        Ok(from + consumed)
+        Ok(consumed)
     }
 
     /// [`Reader::read_nested`] for the program of the substitution at command offsets
@@ -758,11 +772,14 @@ impl Reader<'_, '_> {
     /// Counts work (text read again, tokens, expansion steps); past the budget, the
     /// reading stops at a limit.
     pub(crate) fn spend(&mut self, n: usize) -> R<()> {
-        self.out.work = self.out.work.saturating_add(n);
-        if self.out.work > self.out.budget {
-            return Err(self.limit("work"));
+        if self.out.work.charge(n) {
+            return Ok(());
         }
-        Ok(())
+        Err(self.limit(match self.out.work.over() {
+            Some(super::Over::Time) => super::CAUSE_TIME,
+            Some(super::Over::Depth) => super::CAUSE_DEEP,
+            _ => super::CAUSE_WORK,
+        }))
     }
 
     /// For [`Reader::extent_by_parse`]: the program of a command substitution and its

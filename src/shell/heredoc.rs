@@ -44,6 +44,17 @@ pub fn quote_removal(word: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(word.len());
     let mut i = 0;
     while let Some(&c) = word.get(i) {
+        // Up to the next quote, backslash or `$`, nothing is removed: copied in one go (the
+        // search stops there, so a word of many `$` is read once).
+        let plain = word[i..]
+            .iter()
+            .position(|c| matches!(c, b'\\' | b'\'' | b'"' | b'$'))
+            .unwrap_or(word.len() - i);
+        if plain > 0 {
+            out.extend_from_slice(&word[i..i + plain]);
+            i += plain;
+            continue;
+        }
         match c {
             b'\\' => {
                 if let Some(&n) = word.get(i + 1) {
@@ -100,23 +111,24 @@ fn join_lines(doc: &Text<'static>) -> Text<'static> {
     if memchr::memmem::find(bytes, b"\\\n").is_none() {
         return doc.clone();
     }
+    // Text between backslashes is copied a run at a time (not a byte and a lookup of its
+    // origin at a time).
     let mut b = Builder::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        match bytes[i] {
-            b'\\' if bytes.get(i + 1) == Some(&b'\n') => i += 2,
-            b'\\' => {
-                b.push(b'\\', doc.origin(i));
-                if let Some(&n) = bytes.get(i + 1) {
-                    b.push(n, doc.origin(i + 1));
-                }
-                i += 2;
-            }
-            c => {
-                b.push(c, doc.origin(i));
-                i += 1;
-            }
+        let Some(off) = memchr::memchr(b'\\', &bytes[i..]) else {
+            b.push_text(doc, i, bytes.len());
+            break;
+        };
+        b.push_text(doc, i, i + off);
+        i += off;
+        if bytes.get(i + 1) == Some(&b'\n') {
+            // A backslash-newline pair: gone.
+        } else {
+            // A backslash keeps the character after it.
+            b.push_text(doc, i, (i + 2).min(bytes.len()));
         }
+        i += 2;
     }
     b.finish(doc.origin(bytes.len()))
 }
@@ -255,7 +267,9 @@ impl Reader<'_, '_> {
                 document
             };
             body_eval = super::word::document(&document, &()).pieces;
-            let found = super::expand::body_substitutions(&document);
+            let (found, steps) = super::expand::body_substitutions_counted(&document);
+            // The scan's work: its steps and its bytes (the lines were charged as read).
+            self.spend(steps / 2 + super::bulk_work(document.len()))?;
             self.out.runs_cut |= found.len() > super::MAX_BODY_SUBSTITUTIONS;
             for (at, end, kind) in found.into_iter().take(super::MAX_BODY_SUBSTITUTIONS) {
                 self.out.exec.push(Exec {

@@ -3,9 +3,121 @@
 //! removed where bash removes it; heredoc lines are read from the stream after the current
 //! line; bash can push text back in front of what is left.
 
+use std::cell::Cell;
 use std::rc::Rc;
+use std::time::Instant;
 
 use super::text::{Builder, Text};
+
+/// How a reading ran out: its work budget or the wall clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Over {
+    Work,
+    Time,
+    /// Nesting deeper than this reading may go on its stack (see [`Work::new`]).
+    Depth,
+}
+
+/// The work budget that every reading of one command, and the rules after them, draw on:
+/// the one meter of the reader. Every byte the input layer hands out is charged here (a
+/// character read one at a time, a run or a heredoc line read in bulk), and so is every
+/// other step that reads text again (expansion, the scanners of older bash, the rules).
+/// Every [`CLOCK_EVERY`] units it also reads the clock: past the deadline, the reading
+/// stops as it does at the end of its budget. Once over, the input ends at once (every
+/// loop that reads ends) and the reading is a limit (a deny).
+#[derive(Clone, Debug)]
+pub struct Work(Rc<Meter>);
+
+#[derive(Debug)]
+struct Meter {
+    used: Cell<usize>,
+    budget: usize,
+    deadline: Option<Instant>,
+    /// Deepest nesting allowed (see [`Work::max_depth`]).
+    max_depth: usize,
+    next_clock: Cell<usize>,
+    over: Cell<Option<Over>>,
+}
+
+/// Units of work between two looks at the clock (about a millisecond of reading).
+pub const CLOCK_EVERY: usize = 64 * 1024;
+
+impl Default for Work {
+    fn default() -> Work {
+        Work::new(super::MAX_WORK, None, super::MAX_NESTING)
+    }
+}
+
+impl Work {
+    /// A meter of `budget` units, stopping at `deadline`, for readings that may nest
+    /// `max_depth` levels deep.
+    pub fn new(budget: usize, deadline: Option<Instant>, max_depth: usize) -> Work {
+        Work(Rc::new(Meter {
+            used: Cell::new(0),
+            budget,
+            deadline,
+            max_depth,
+            next_clock: Cell::new(CLOCK_EVERY),
+            over: Cell::new(None),
+        }))
+    }
+
+    /// Charges `n` units; false once the budget or the time is over.
+    #[inline]
+    pub fn charge(&self, n: usize) -> bool {
+        let m = &*self.0;
+        let used = m.used.get().saturating_add(n);
+        m.used.set(used);
+        if used >= m.next_clock.get() {
+            self.slow_checks(used);
+        }
+        m.over.get().is_none()
+    }
+
+    #[cold]
+    fn slow_checks(&self, used: usize) {
+        let m = &*self.0;
+        m.next_clock
+            .set(used.saturating_add(CLOCK_EVERY).min(m.budget + 1));
+        if m.over.get().is_some() {
+            return;
+        }
+        if used > m.budget {
+            m.over.set(Some(Over::Work));
+        } else if m.deadline.is_some_and(|d| Instant::now() >= d) {
+            m.over.set(Some(Over::Time));
+        }
+    }
+
+    /// Looks at the clock now; false once the budget or the time is over.
+    pub fn check_clock(&self) -> bool {
+        self.slow_checks(self.0.used.get());
+        self.0.over.get().is_none()
+    }
+
+    /// Marks the readings as over (nesting past [`Work::max_depth`]).
+    pub fn stop(&self, why: Over) {
+        if self.0.over.get().is_none() {
+            self.0.over.set(Some(why));
+        }
+    }
+
+    /// Why the work stopped, once it has.
+    pub fn over(&self) -> Option<Over> {
+        self.0.over.get()
+    }
+
+    /// The units used so far.
+    pub fn used(&self) -> usize {
+        self.0.used.get()
+    }
+
+    /// The deepest nesting the readings may follow: [`super::MAX_NESTING`], or less on a
+    /// small stack (the caller reads again on a larger one when it is reached).
+    pub fn max_depth(&self) -> usize {
+        self.0.max_depth
+    }
+}
 
 /// The current line buffer (bash's `shell_input_line`).
 #[derive(Clone, Debug)]
@@ -68,6 +180,8 @@ pub struct HereLine {
 /// The reader's input: a stream (the command, or a derived text) read line by line.
 pub struct Input<'s> {
     stream: Rc<Text<'s>>,
+    /// The meter every byte read is charged to.
+    work: Work,
     /// Stream offset where the next line starts.
     next: usize,
     line: Line,
@@ -95,9 +209,10 @@ pub struct Input<'s> {
 }
 
 impl<'s> Input<'s> {
-    pub fn new(stream: Rc<Text<'s>>) -> Input<'s> {
+    pub fn new(stream: Rc<Text<'s>>, work: Work) -> Input<'s> {
         Input {
             stream,
+            work,
             next: 0,
             line: Line::Empty,
             idx: 0,
@@ -112,6 +227,14 @@ impl<'s> Input<'s> {
             history: [(0, None); 2],
             gave_alias_space: false,
         }
+    }
+
+    /// Reads the stream from byte `start` on (a command substitution parsed in place in
+    /// the text of a word), as if it began there.
+    pub fn start_at(&mut self, start: usize) {
+        self.next = start.min(self.stream.len());
+        self.line = Line::Empty;
+        self.idx = 0;
     }
 
     /// Starts recording every character read (and every heredoc line).
@@ -205,10 +328,9 @@ impl<'s> Input<'s> {
             self.idx = 0;
             return false;
         }
-        let rest = &bytes[start..];
-        let (end, next, newline) = match memchr::memchr(b'\n', rest) {
-            Some(n) => (start + n, start + n + 1, true),
-            None => (bytes.len(), bytes.len(), false),
+        let (end, next, newline) = match self.stream.line_end(start) {
+            n if n < bytes.len() => (n, n + 1, true),
+            _ => (bytes.len(), bytes.len(), false),
         };
         // At the end of a string, a line ending in an unescaped backslash gets a
         // backslash instead of the newline (when newlines are being removed).
@@ -260,7 +382,7 @@ impl<'s> Input<'s> {
             return 0;
         }
         let n = find(&self.stream.bytes()[from..end]);
-        if n == 0 {
+        if n == 0 || !self.work.charge(bulk_work(n)) {
             return 0;
         }
         out.push_text(&self.stream, from, from + n);
@@ -283,6 +405,11 @@ impl<'s> Input<'s> {
 
     /// `shell_getc`: the next character, or `None` at the end of input.
     pub fn getc(&mut self, remove_quoted_newline: bool) -> Option<u8> {
+        // The chokepoint: every character costs a unit; past the budget or the deadline
+        // the input ends.
+        if !self.work.charge(1) {
+            return None;
+        }
         self.history = [self.history[1], (self.last, self.last_stream)];
         self.gave_alias_space = false;
         if let Some((c, o)) = self.lookahead.take() {
@@ -338,8 +465,9 @@ impl<'s> Input<'s> {
             let c = c?;
             let origin = self.origin_in_line(self.idx - 1);
             if c == b'\\' && remove_quoted_newline && self.byte_in_line(self.idx) == Some(b'\n') {
-                // `goto restart_read`: the pair disappears, the next line is read.
-                if !self.fill(remove_quoted_newline) {
+                // `goto restart_read`: the pair disappears, the next line is read (and
+                // charged: a run of backslash-newlines is read in this loop).
+                if !self.work.charge(LINE_WORK) || !self.fill(remove_quoted_newline) {
                     return None;
                 }
                 continue;
@@ -480,6 +608,9 @@ impl<'s> Input<'s> {
     /// The next heredoc line, in place in the stream when it needs no joining (the fast
     /// path of [`Input::read_line`]).
     pub fn next_here(&mut self, remove_quoted_newline: bool) -> Option<Here> {
+        if self.work.over().is_some() {
+            return None;
+        }
         if !matches!(self.line, Line::Owned(_, true)) {
             let bytes = self.stream.bytes();
             let start = self.next;
@@ -488,6 +619,9 @@ impl<'s> Input<'s> {
             }
             let nl = memchr::memchr(b'\n', &bytes[start..]).map(|n| start + n);
             let end = nl.unwrap_or(bytes.len());
+            if !self.work.charge(LINE_WORK + bulk_work(end - start)) {
+                return None;
+            }
             if !(remove_quoted_newline && odd_trailing_backslashes(&bytes[start..end])) {
                 self.next = nl.map_or(bytes.len(), |n| n + 1);
                 if let Some(b) = self.capture.as_mut() {
@@ -507,16 +641,25 @@ impl<'s> Input<'s> {
     /// With `remove_quoted_newline` (an unquoted delimiter), backslash-newline pairs are
     /// removed; a backslash keeps the character after it from being looked at.
     pub fn read_line(&mut self, remove_quoted_newline: bool) -> Option<HereLine> {
-        let line = self.read_line_inner(remove_quoted_newline)?;
+        let (line, joined) = self.read_line_inner(remove_quoted_newline)?;
+        // A joined line is built a byte at a time: a unit per byte.
+        let bytes = if joined {
+            line.text.len()
+        } else {
+            bulk_work(line.text.len())
+        };
+        if !self.work.charge(LINE_WORK + bytes) {
+            return None;
+        }
         if let Some(b) = self.capture.as_mut() {
             b.push_text(&line.text, 0, line.text.len());
         }
         Some(line)
     }
 
-    fn read_line_inner(&mut self, remove_quoted_newline: bool) -> Option<HereLine> {
+    fn read_line_inner(&mut self, remove_quoted_newline: bool) -> Option<(HereLine, bool)> {
         if let Some(l) = self.read_pushed_line() {
-            return Some(l);
+            return Some((l, false));
         }
         let bytes = self.stream.bytes();
         let start = self.next;
@@ -542,10 +685,13 @@ impl<'s> Input<'s> {
                 }
             };
             self.next = end;
-            return Some(HereLine {
-                text: b.finish(self.stream.origin(end)),
-                at_eof,
-            });
+            return Some((
+                HereLine {
+                    text: b.finish(self.stream.origin(end)),
+                    at_eof,
+                },
+                false,
+            ));
         }
         // Joined lines: walk byte by byte as read_a_line does.
         let mut b = Builder::with_capacity(phys_end - start + 1);
@@ -583,16 +729,27 @@ impl<'s> Input<'s> {
             }
         }
         self.next = i;
-        Some(HereLine {
-            text: b.finish(self.stream.origin(i)),
-            at_eof,
-        })
+        Some((
+            HereLine {
+                text: b.finish(self.stream.origin(i)),
+                at_eof,
+            },
+            true,
+        ))
     }
 
     /// The stream offset just past the last character read from the stream.
     pub fn offset_after_last(&self) -> usize {
         self.last_stream.map_or(self.next, |o| o + 1)
     }
+}
+
+/// The work of a heredoc line, besides its bytes.
+pub const LINE_WORK: usize = 2;
+
+/// The work of `n` bytes read in bulk (a run or a line found with `memchr`).
+pub fn bulk_work(n: usize) -> usize {
+    n.div_ceil(super::BYTES_PER_WORK)
 }
 
 fn odd_trailing_backslashes(line: &[u8]) -> bool {
@@ -605,7 +762,7 @@ mod tests {
 
     fn read_all(src: &str, rqn: bool) -> String {
         let t = Rc::new(Text::command(src.as_bytes()));
-        let mut input = Input::new(t);
+        let mut input = Input::new(t, Work::default());
         let mut out = Vec::new();
         while let Some(c) = input.getc(rqn) {
             out.push(c);
@@ -623,7 +780,7 @@ mod tests {
     #[test]
     fn heredoc_lines_come_from_after_the_current_line() {
         let t = Rc::new(Text::command(b"x\nbody\\\nmore\nEOF\nrest"));
-        let mut input = Input::new(t);
+        let mut input = Input::new(t, Work::default());
         assert_eq!(input.getc(true), Some(b'x'));
         assert_eq!(input.getc(true), Some(b'\n'));
         let l = input.read_line(true).map(|l| l.text.bytes().to_vec());
@@ -636,7 +793,7 @@ mod tests {
     #[test]
     fn escaped_backslash_before_newline_joins_nothing() {
         let t = Rc::new(Text::command(b"\na\\\\\nb\n"));
-        let mut input = Input::new(t);
+        let mut input = Input::new(t, Work::default());
         input.getc(true);
         let l = input.read_line(true).map(|l| l.text.bytes().to_vec());
         assert_eq!(l.as_deref(), Some(&b"a\\\\\n"[..]));

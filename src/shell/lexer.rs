@@ -117,6 +117,23 @@ const RESERVED: [(&[u8], Tok); 22] = [
     (b"coproc", Tok::Coproc),
 ];
 
+/// The work of a word's bytes looked at again whole, per [`super::BYTES_PER_WORK`] bytes.
+const WORD_PASSES_WORK: usize = 4;
+
+/// The bytes after which `read_token_word` may decide anything but "a plain character of
+/// the word": quotes, escapes, expansions, metacharacters and blanks, subscripts,
+/// assignments, braces, pattern characters.
+const WORD_PLAIN_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let stops = b"\\'\"`$<>();&| \t\n[]={}@*+?!";
+    let mut i = 0;
+    while i < stops.len() {
+        t[stops[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
 /// zsh's reserved words that bash does not have and the reader does not follow: each puts
 /// a later word in command position (`repeat 1 {…`, `nocorrect {…`) or opens a loop.
 const ZSH_ONLY_RESERVED: [&[u8]; 4] = [b"repeat", b"foreach", b"nocorrect", b"end"];
@@ -314,7 +331,11 @@ pub fn assignment(s: &[u8], compound: bool) -> Option<usize> {
     if !compound && !legal_variable_starter(c) {
         return None;
     }
-    let mut i = 0;
+    // The name's characters decide nothing: skipped in one go.
+    let mut i = s
+        .iter()
+        .position(|&c| !legal_variable_char(c))
+        .unwrap_or(s.len());
     while let Some(&c) = s.get(i) {
         if c == b'=' {
             return Some(i);
@@ -357,7 +378,7 @@ impl<'s, 'o> Reader<'s, 'o> {
     ) -> Reader<'s, 'o> {
         Reader {
             d,
-            input: Input::new(text),
+            input: Input::new(text, out.work.clone()),
             out,
             depth,
             base_depth: depth,
@@ -450,11 +471,16 @@ impl<'s, 'o> Reader<'s, 'o> {
         self.input.discard_line();
     }
 
-    /// Enters one level of nesting; fails past the limit.
+    /// Enters one level of nesting; fails past the limit, or past the depth this
+    /// reading's stack allows (the caller then reads again on a larger one).
     pub fn enter(&mut self) -> R<()> {
         self.depth += 1;
-        if self.depth > super::MAX_NESTING {
-            return Err(self.limit("nesting depth"));
+        if self.depth > self.out.work.max_depth() {
+            if self.depth > super::MAX_NESTING {
+                return Err(self.limit(super::CAUSE_NESTING));
+            }
+            self.out.work.stop(super::Over::Depth);
+            return Err(self.limit(super::CAUSE_DEEP));
         }
         Ok(())
     }
@@ -588,6 +614,11 @@ impl<'s, 'o> Reader<'s, 'o> {
     }
 
     fn read_token_once(&mut self) -> R<Tok> {
+        // Every token counts against the work budget (besides its characters, which the
+        // input charges): a loop that does not move on (a token read again and again at
+        // the end of the input, an alias expanded again) ends at the budget, a deny,
+        // instead of hanging the hook.
+        self.spend(super::TOKEN_WORK)?;
         if let Some(t) = self.token_to_read.take() {
             if let Some(w) = self.word_to_read.take() {
                 self.word = w;
@@ -897,10 +928,12 @@ impl<'s, 'o> Reader<'s, 'o> {
                         quoted = true;
                     }
                 } else {
+                    let part = b.len();
                     self.parse_matched_pair(c, c, c, 0, &mut b)?;
                     quoted = true;
                     if c == b'"' {
-                        dollar_present |= b.bytes().contains(&b'$');
+                        // bash looks for `$` in this part only (`strchr (ttok, '$')`).
+                        dollar_present |= b.bytes()[part..].contains(&b'$');
                     }
                 }
                 self.dstack.pop();
@@ -949,7 +982,7 @@ impl<'s, 'o> Reader<'s, 'o> {
                 && !b.is_empty()
                 && (self.assignment_acceptable(self.last_read_token)
                     || self.parser_state & PST_ASSIGNOK != 0)
-                && token_is_assignment(b.bytes())
+                && self.token_is_assignment(b.bytes())
                 && self.peek_is(b'(')
             {
                 b.push(b'=', origin);
@@ -988,6 +1021,15 @@ impl<'s, 'o> Reader<'s, 'o> {
                             }
                         }
                     }
+                    if !pass_next {
+                        // The characters after it that this loop would take one at a time
+                        // as plain characters, taken at once (what the loop does for each
+                        // of them: push it, and keep `all_digits`).
+                        let from = b.len();
+                        if self.input.take_run_until(&WORD_PLAIN_STOP, &mut b) > 0 {
+                            all_digits &= b.bytes()[from..].iter().all(u8::is_ascii_digit);
+                        }
+                    }
                 }
                 Step::Next => {
                     zsh_last_rbrace = None;
@@ -1023,6 +1065,10 @@ impl<'s, 'o> Reader<'s, 'o> {
             self.zsh_rbrace = Some(at);
         }
         let text = b.finish(w.end);
+        // A word is looked at again as a whole several times (assignment, quote removal,
+        // expansion, copies), in every reading: a quarter unit per byte, besides the
+        // reading of its characters (a long word read a run at a time costs little there).
+        self.spend(super::bulk_work(text.len()) * WORD_PASSES_WORK)?;
         let bytes = text.bytes().to_vec();
         w.quoted = quoted;
         w.dollar = dollar_present;
@@ -1099,6 +1145,12 @@ impl<'s, 'o> Reader<'s, 'o> {
         Ok(result)
     }
 
+    /// [`token_is_assignment`], charged for what it looked at.
+    fn token_is_assignment(&self, token: &[u8]) -> bool {
+        let (is, looked) = token_is_assignment(token);
+        self.out.work.charge(super::bulk_work(looked)) && is
+    }
+
     /// Reads one character and gives it back; true when it is `want` (which is then
     /// consumed).
     fn peek_is(&mut self, want: u8) -> bool {
@@ -1144,14 +1196,12 @@ impl<'s, 'o> Reader<'s, 'o> {
     /// is not what runs, which the word's expansion finds. Only the features are kept.
     fn raw_capture(&mut self, f: impl FnOnce(&mut Self) -> R<()>) -> R<()> {
         let saved = std::mem::take(&mut *self.out);
-        self.out.work = saved.work;
-        self.out.budget = saved.budget;
+        self.out.work = saved.work.clone();
         let parsed = self.parsed.len();
         self.want_text += 1;
         let r = f(self);
         self.want_text -= 1;
         let scratch = std::mem::replace(&mut *self.out, saved);
-        self.out.work = scratch.work;
         for (start, _) in self.parsed.drain(parsed..) {
             self.parsed_by_start.remove(&start);
         }
@@ -1419,10 +1469,34 @@ pub fn funsub_char(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'|')
 }
 
-fn token_is_assignment(token: &[u8]) -> bool {
-    let mut t = token.to_vec();
-    t.push(b'=');
-    assignment(&t, false) == Some(token.len())
+/// `token_is_assignment`: the word read so far, with an `=` after it, is an assignment
+/// whose `=` is that one. Without copying the word: a word of many `=` reads in linear
+/// time (`assignment` stops at the first `=`).
+/// Also gives how many bytes it looked at, for the work meter.
+fn token_is_assignment(token: &[u8]) -> (bool, usize) {
+    let Some(&c) = token.first() else {
+        return (false, 0);
+    };
+    if !legal_variable_starter(c) {
+        return (false, 1);
+    }
+    let mut i = 0;
+    while let Some(&c) = token.get(i) {
+        match c {
+            b'[' => {
+                let n = skip_subscript(token, i);
+                if token.get(n) != Some(&b']') {
+                    return (false, n);
+                }
+                // `name[sub]` or `name[sub]+` then the `=`.
+                return (matches!(&token[n + 1..], [] | [b'+']), token.len());
+            }
+            b'+' => return (i + 1 == token.len(), i + 1),
+            c if legal_variable_char(c) => i += 1,
+            _ => return (false, i + 1),
+        }
+    }
+    (true, i)
 }
 
 fn is_assignment_builtin(w: &[u8]) -> bool {

@@ -155,6 +155,8 @@ impl Reader<'_, '_> {
         let mut this_at = prev_at;
         while count > 0 {
             prev_at = this_at;
+            // This loop decides more per character than the input charges for one.
+            self.spend(1)?;
             let ch = self
                 .input
                 .getc(qc != b'\'' && tflags & LEX_PASSNEXT == 0)
@@ -714,8 +716,9 @@ impl Reader<'_, '_> {
         if c == Some(b')') {
             // The expression is expanded when the command runs.
             let text = b.finish(c_at);
-            let body = text.slice(0, text.len().saturating_sub(1));
+            let body = std::rc::Rc::new(text.slice(0, text.len().saturating_sub(1)));
             self.expand_arith(&body)?;
+            let body = std::rc::Rc::try_unwrap(body).unwrap_or_else(|shared| (*shared).clone());
             self.out.events.push(super::tree::Event::Arith(body));
             return Ok(Some(true));
         }

@@ -15,6 +15,7 @@
 mod alias;
 mod effects;
 mod expand;
+mod extent;
 mod grammar;
 mod heredoc;
 mod input;
@@ -27,6 +28,8 @@ mod tree;
 mod word;
 
 pub use effects::{Effect, Taint};
+pub use extent::whole_run;
+pub use input::{CLOCK_EVERY, Over, Work, bulk_work};
 pub use prefilter::{may_hold_heredoc, needs_reading};
 pub use text::{Pos, Positions, Text, pos};
 
@@ -274,9 +277,8 @@ pub struct Reading {
     pub unreliable_at: u32,
     /// A heredoc body held more than [`MAX_BODY_SUBSTITUTIONS`]; the rest are not listed.
     pub runs_cut: bool,
-    /// The work done (see [`MAX_WORK`]), and the most allowed.
-    pub work: usize,
-    pub budget: usize,
+    /// The meter this reading charged its work to (shared by the readings of a command).
+    pub work: Work,
 }
 
 /// Constructs where shells are known to read differently.
@@ -378,15 +380,66 @@ pub const BYTES_PER_WORK: usize = 16;
 /// where `$(…)` ends, and scan it again at every level of nesting).
 pub const CHAR_WORK: usize = 4;
 
-/// Reads `command` as `dialect` reads it, within [`MAX_WORK`].
+/// The cause of a reading stopped by the clock ([`Over::Time`]).
+pub const CAUSE_TIME: &str = "time";
+/// The cause of a reading stopped by its work budget ([`Over::Work`]).
+pub const CAUSE_WORK: &str = "work";
+/// The cause of a reading that nested deeper than its stack allows ([`Over::Depth`]); the
+/// caller reads again on a larger stack.
+pub const CAUSE_DEEP: &str = "deeper than this stack";
+/// The cause of a reading that nested past [`MAX_NESTING`].
+pub const CAUSE_NESTING: &str = "nesting depth";
+
+/// Reads `command` as `dialect` reads it, within [`MAX_WORK`] and [`MAX_NESTING`].
 pub fn read(command: &str, dialect: Dialect) -> Reading {
-    read_within(command, dialect, MAX_WORK)
+    read_with(command, dialect, &Work::default())
 }
 
-/// Reads `command` as `dialect` reads it, within `budget` units of work.
-pub fn read_within(command: &str, dialect: Dialect, budget: usize) -> Reading {
+/// Reads `command` as `dialect` reads it, charging `work` (which says how deep it may
+/// nest), then judges what its commands can do (the effects model, on the same meter). A
+/// reading that ran out of work, time or stack ends in a limit error, whatever it read
+/// before.
+pub fn read_with(command: &str, dialect: Dialect, work: &Work) -> Reading {
     let text = std::rc::Rc::new(Text::command(command.as_bytes()));
-    read_text(text, dialect, budget)
+    let mut out = Reading {
+        work: work.clone(),
+        aliases: dialect.aliases.then(alias::Aliases::default),
+        ..Reading::default()
+    };
+    let result = lexer::Reader::new(
+        dialect,
+        std::rc::Rc::clone(&text),
+        &mut out,
+        0,
+        Context::TopLevel,
+    )
+    .read_program();
+    if let Err(e) = result {
+        out.error = Some(e);
+    }
+    out.exec.sort_by_key(|e| e.at);
+    if out.work.over().is_none() {
+        effects::judge(&mut out, dialect, text.bytes());
+    }
+    limit_error(&mut out);
+    out
+}
+
+/// A reading whose meter ran out is a limit, whatever it read before.
+fn limit_error(out: &mut Reading) {
+    if let Some(over) = out.work.over() {
+        let at = out.error.map_or(0, |e| e.at);
+        out.error = Some(ReadError {
+            cause: match over {
+                Over::Work => CAUSE_WORK,
+                Over::Time => CAUSE_TIME,
+                Over::Depth => CAUSE_DEEP,
+            },
+            at,
+            limit: true,
+            discard: false,
+        });
+    }
 }
 
 /// Where the first substitution that text would run, read as an unquoted heredoc body,
@@ -423,16 +476,17 @@ pub fn substitution_spans(text: &[u8]) -> Vec<(usize, usize)> {
 }
 
 /// Reads a text that is not the command itself (what `eval` runs) as `dialect` reads it,
-/// with the aliases the command has defined; its commands are judged by the caller.
+/// with the aliases the command has defined, charging the command's meter; its commands
+/// are judged by the caller.
 pub(crate) fn read_inner(
     text: Text<'static>,
     dialect: Dialect,
-    budget: usize,
+    work: &Work,
     aliases: Option<alias::Aliases>,
 ) -> Reading {
     let text = std::rc::Rc::new(text);
     let mut out = Reading {
-        budget,
+        work: work.clone(),
         aliases: aliases.filter(|_| dialect.aliases),
         ..Reading::default()
     };
@@ -441,30 +495,7 @@ pub(crate) fn read_inner(
         out.error = Some(e);
     }
     out.exec.sort_by_key(|e| e.at);
-    out
-}
-
-/// Reads `text` as `dialect` reads it, within `budget`, then judges what its commands can
-/// do (the effects model).
-fn read_text(text: std::rc::Rc<Text<'_>>, dialect: Dialect, budget: usize) -> Reading {
-    let mut out = Reading {
-        budget,
-        aliases: dialect.aliases.then(alias::Aliases::default),
-        ..Reading::default()
-    };
-    let result = lexer::Reader::new(
-        dialect,
-        std::rc::Rc::clone(&text),
-        &mut out,
-        0,
-        Context::TopLevel,
-    )
-    .read_program();
-    if let Err(e) = result {
-        out.error = Some(e);
-    }
-    out.exec.sort_by_key(|e| e.at);
-    effects::judge(&mut out, dialect, text.bytes());
+    limit_error(&mut out);
     out
 }
 

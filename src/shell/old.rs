@@ -104,8 +104,8 @@ impl Reader<'_, '_> {
                     lex_firstind = Some(retind + 1);
                 } else if tflags & LEX_INHEREDOC != 0 {
                     let first = lex_firstind.unwrap_or(retind);
-                    let hd = heredelim.clone().unwrap_or_default();
-                    if line_matches(&ret, first, &hd, tflags & LEX_STRIPDOC != 0) {
+                    let hd = heredelim.as_deref().unwrap_or(&[]);
+                    if line_matches(&ret, first, hd, tflags & LEX_STRIPDOC != 0) {
                         tflags &= !(LEX_STRIPDOC | LEX_INHEREDOC | LEX_QUOTEDDOC);
                         heredelim = None;
                         lex_firstind = None;
@@ -116,13 +116,13 @@ impl Reader<'_, '_> {
             }
             if tflags & LEX_INHEREDOC != 0 && ch == close && count == 1 {
                 let first = lex_firstind.unwrap_or(retind);
-                let hd = heredelim.clone().unwrap_or_default();
+                let hd = heredelim.as_deref().unwrap_or(&[]);
                 let bytes = ret.bytes();
                 let mut tind = first;
                 while tflags & LEX_STRIPDOC != 0 && bytes.get(tind) == Some(&b'\t') {
                     tind += 1;
                 }
-                if bytes.get(tind..).unwrap_or(&[]) == hd.as_slice() {
+                if bytes.get(tind..).unwrap_or(&[]) == hd {
                     tflags &= !(LEX_STRIPDOC | LEX_INHEREDOC | LEX_QUOTEDDOC);
                     heredelim = None;
                     lex_firstind = None;

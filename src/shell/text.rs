@@ -16,6 +16,9 @@ pub struct Text<'s> {
     end: u32,
     /// Every byte came from this one command offset (an alias's value, text `eval` runs).
     pin: Option<u32>,
+    /// The last line end looked for: (searched from, the `\n` found or the length). A
+    /// line read again from a later start within it costs nothing to find.
+    line_end_seen: std::cell::Cell<(usize, usize)>,
 }
 
 impl<'s> Text<'s> {
@@ -26,6 +29,7 @@ impl<'s> Text<'s> {
             runs: Vec::new(),
             end: bytes.len() as u32,
             pin: None,
+            line_end_seen: std::cell::Cell::new((usize::MAX, 0)),
         }
     }
 
@@ -37,6 +41,7 @@ impl<'s> Text<'s> {
             runs: Vec::new(),
             end: origin,
             pin: Some(origin),
+            line_end_seen: std::cell::Cell::new((usize::MAX, 0)),
         }
     }
 
@@ -50,6 +55,19 @@ impl<'s> Text<'s> {
 
     pub fn is_empty(&self) -> bool {
         self.bytes.is_empty()
+    }
+
+    /// The index of the first `\n` at or after `start`, or the length when there is none.
+    /// Asked again from a later start on the same line, it answers without a search.
+    pub fn line_end(&self, start: usize) -> usize {
+        let (from, end) = self.line_end_seen.get();
+        if from <= start && start <= end {
+            return end;
+        }
+        let end = memchr::memchr(b'\n', self.bytes.get(start..).unwrap_or(&[]))
+            .map_or(self.bytes.len(), |n| start + n);
+        self.line_end_seen.set((start, end));
+        end
     }
 
     pub fn get(&self, i: usize) -> Option<u8> {
@@ -107,6 +125,7 @@ impl<'s> Text<'s> {
             runs,
             end: self.origin(end),
             pin: self.pin,
+            line_end_seen: std::cell::Cell::new((usize::MAX, 0)),
         }
     }
 
@@ -164,17 +183,27 @@ impl Builder {
             return;
         }
         let mut i = start;
+        // The run after the one holding `i`, found once and then walked in order (a text
+        // of many runs is copied in linear time).
+        let mut k = text.runs.partition_point(|&(at, _)| at as usize <= i);
         while i < end {
             // The run holding `i` ends where the next run starts.
             let run_end = if text.runs.is_empty() {
                 end
             } else {
-                let k = text.runs.partition_point(|&(at, _)| at as usize <= i);
                 text.runs
                     .get(k)
                     .map_or(end, |&(at, _)| (at as usize).min(end))
             };
-            let origin = text.origin(i);
+            let origin = if text.runs.is_empty() {
+                text.origin(i)
+            } else {
+                match k.checked_sub(1).and_then(|h| text.runs.get(h)) {
+                    Some(&(at, src)) => src + (i as u32 - at),
+                    None => text.end,
+                }
+            };
+            k += 1;
             if self.last.map(|l| l + 1) != Some(origin) {
                 self.runs.push((self.bytes.len() as u32, origin));
             }
@@ -222,6 +251,7 @@ impl Builder {
             runs: self.runs,
             end,
             pin: None,
+            line_end_seen: std::cell::Cell::new((usize::MAX, 0)),
         }
     }
 }
@@ -251,6 +281,23 @@ impl<'a> Positions<'a> {
         }
     }
 
+    /// The positions of `offsets`, in their order, in one pass over the command whatever
+    /// that order is.
+    pub fn of_all(command: &'a [u8], offsets: impl Iterator<Item = u32>) -> Vec<Pos> {
+        let mut order: Vec<(u32, usize)> = offsets.zip(0..).collect();
+        order.sort_unstable();
+        let mut out = vec![Pos { line: 1, column: 1 }; order.len()];
+        let mut p = Positions::new(command);
+        for (offset, k) in order {
+            if let Some(slot) = out.get_mut(k) {
+                *slot = p.of(offset);
+            }
+        }
+        out
+    }
+
+    /// The position of `offset`: in time proportional to the distance from the offset
+    /// asked before it when it is not before it (ask in order: [`Positions::of_all`]).
     pub fn of(&mut self, offset: u32) -> Pos {
         let offset = (offset as usize).min(self.command.len());
         if offset < self.at {

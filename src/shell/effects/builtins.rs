@@ -1068,7 +1068,8 @@ impl Judge {
                 }
             }
             texts = next;
-            if texts.len() > MAX_STATICS {
+            let bytes: usize = texts.iter().map(Vec::len).sum();
+            if texts.len() > MAX_STATICS || !self.meter.charge(crate::shell::bulk_work(bytes)) {
                 texts.clear();
                 break;
             }
@@ -1120,7 +1121,11 @@ impl Judge {
                 }
             }
             combos = next;
-            if combos.is_empty() || combos.len() > MAX_STATICS {
+            let bytes: usize = combos.iter().map(Vec::len).sum();
+            if combos.is_empty()
+                || combos.len() > MAX_STATICS
+                || !self.meter.charge(crate::shell::bulk_work(bytes))
+            {
                 return None;
             }
         }
@@ -1141,15 +1146,12 @@ impl Judge {
             return;
         }
         let nested = Text::pinned(text.to_vec(), at);
-        let budget = crate::shell::MAX_WORK.saturating_sub(self.work);
         let d = Dialect {
             aliases: self.aliases.is_some(),
             ..self.d
         };
-        let reading = crate::shell::read_inner(nested, d, budget, self.aliases.clone());
-        self.work = self.work.saturating_add(reading.work);
+        let reading = crate::shell::read_inner(nested, d, &self.meter, self.aliases.clone());
         if reading.error.is_some_and(|e| e.limit) {
-            self.work_limit = true;
             return;
         }
         let inner = build(&[], &reading.events, &reading.heredocs);
@@ -1199,7 +1201,7 @@ impl Judge {
         let mut body = ctx.clone();
         body.body_code = true;
         for text in v.texts.clone() {
-            if runs_commands(&text, self.d) {
+            if runs_commands(&text, self.d, &self.meter) {
                 return deny(self);
             }
             self.run_code(&text, at, &body);
@@ -1246,14 +1248,14 @@ fn set_option_effect(name: &[u8], on: bool) -> Option<&'static str> {
 
 /// Whether text, run as a program, runs any command at its top level (more than
 /// assignments, definitions and declarations).
-fn runs_commands(text: &[u8], d: Dialect) -> bool {
+fn runs_commands(text: &[u8], d: Dialect, meter: &crate::shell::Work) -> bool {
     let reading = crate::shell::read_inner(
         Text::pinned(text.to_vec(), 0),
         Dialect {
             aliases: false,
             ..d
         },
-        crate::shell::MAX_WORK / 4,
+        meter,
         None,
     );
     if reading.error.is_some() {
@@ -1328,6 +1330,10 @@ fn builtin_output(name: &[u8], statics: &[Option<Vec<u8>>]) -> Val {
 
 /// The exact output of `echo` or `printf` given literal words without options or
 /// escapes (`printf` with `%s` and `%%` only, and `\n`), or `None`.
+/// The most bytes a computed `printf` is followed for (a long format reused for many
+/// arguments would otherwise multiply the input).
+const MAX_PRINTED: usize = 64 * 1024;
+
 pub(super) fn printed(name: &[u8], statics: &[Option<Vec<u8>>]) -> Option<Vec<u8>> {
     let words: Vec<&[u8]> = statics
         .iter()
@@ -1388,6 +1394,10 @@ pub(super) fn printed(name: &[u8], statics: &[Option<Vec<u8>>]) -> Option<Vec<u8
                 }
                 if slots == 0 || next >= args.len() {
                     break;
+                }
+                if out.len() > MAX_PRINTED {
+                    // A format reused for many arguments: text the command composes.
+                    return None;
                 }
             }
             Some(out)

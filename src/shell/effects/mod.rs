@@ -126,21 +126,13 @@ impl Ctx {
 
 /// Judges a reading's commands; appends the effects to `out.effects`.
 pub fn judge(out: &mut Reading, d: Dialect, text: &[u8]) {
-    let mut j = Judge::new(d, out.heredocs.is_empty());
+    let mut j = Judge::new(d, out.heredocs.is_empty(), out.work.clone());
     j.aliases = out.aliases.clone();
     {
         let prog = build(text, &out.events, &out.heredocs);
         j.run(&prog);
     }
-    out.work = out.work.saturating_add(j.work);
-    if j.work_limit {
-        out.error = out.error.or(Some(super::ReadError {
-            cause: "work",
-            at: 0,
-            limit: true,
-            discard: false,
-        }));
-    }
+    // Past the meter, the reading is a limit (the caller says so).
     out.effects.append(&mut j.effects);
 }
 
@@ -177,8 +169,8 @@ struct Judge {
     unit_aliases: Vec<(Vec<u8>, u32)>,
     effects: Vec<Effect>,
     no_heredoc: bool,
-    work: usize,
-    work_limit: bool,
+    /// The command's meter: the readings' work and this walk's share it.
+    meter: super::Work,
     /// A command name with several literal values is being followed one value at a time.
     following_names: bool,
     /// The command writes a file it names at run time.
@@ -194,7 +186,7 @@ struct Judge {
 }
 
 impl Judge {
-    fn new(d: Dialect, no_heredoc: bool) -> Judge {
+    fn new(d: Dialect, no_heredoc: bool, meter: super::Work) -> Judge {
         // `$_` holds, before the first command, what the shell that runs this one set.
         let mut vars = HashMap::new();
         vars.insert(
@@ -222,8 +214,7 @@ impl Judge {
             fixed_code: std::cell::RefCell::new(Vec::new()),
             effects: Vec::new(),
             no_heredoc,
-            work: 0,
-            work_limit: false,
+            meter,
             following_names: false,
             files_unknown: false,
             fd_inputs: Val::opaque(),
@@ -263,11 +254,7 @@ impl Judge {
     }
 
     fn spend(&mut self, n: usize) -> bool {
-        self.work = self.work.saturating_add(n);
-        if self.work > super::MAX_WORK {
-            self.work_limit = true;
-        }
-        !self.work_limit
+        self.meter.charge(n)
     }
 
     // ---- the walk ----

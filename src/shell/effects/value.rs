@@ -253,7 +253,13 @@ impl Judge {
     // ---- values ----
 
     pub(super) fn var(&self, name: &[u8]) -> Val {
-        self.var_at(name, 0)
+        let v = self.var_at(name, 0);
+        // Every use copies the value: its bytes are work (a long value used many times).
+        let bytes: usize = v.statics.iter().chain(&v.texts).map(Vec::len).sum();
+        if !self.meter.charge(crate::shell::bulk_work(bytes) + 1) {
+            return Val::body();
+        }
+        v
     }
 
     fn var_at(&self, name: &[u8], depth: usize) -> Val {
@@ -415,14 +421,32 @@ impl Judge {
         if let Some(v) = w.value() {
             return Val::lit(v);
         }
+        // Every piece is valued once: the joins below reuse these (a word nested in a
+        // parameter's argument is not valued again per use, which would grow with the
+        // nesting as a power).
+        if !self.meter.charge(w.pieces.len() + 1) {
+            return Val::body();
+        }
+        let vals: Vec<Option<Val>> = w
+            .pieces
+            .iter()
+            .map(|piece| match piece {
+                Piece::Lit(_) => None,
+                Piece::Param(p) => Some(self.param_val(p, prog)),
+                Piece::Subst(at) => {
+                    Some(self.subst_out.get(at).cloned().unwrap_or_else(Val::opaque))
+                }
+                Piece::Arith(_) => Some(Val::num()),
+            })
+            .collect();
         let mut acc = Val::default();
         let mut concat: Option<Vec<u8>> = Some(Vec::new());
         let mut non_lit = 0usize;
         let mut has_lit = false;
         let mut all_num = true;
-        for piece in &w.pieces {
-            let v = match piece {
-                Piece::Lit(l) => {
+        for (piece, val) in w.pieces.iter().zip(&vals) {
+            let v = match (piece, val) {
+                (Piece::Lit(l), _) => {
                     if let Some(c) = concat.as_mut() {
                         c.extend_from_slice(l);
                     }
@@ -430,9 +454,8 @@ impl Judge {
                     all_num &= l.iter().all(u8::is_ascii_digit);
                     continue;
                 }
-                Piece::Param(p) => self.param_val(p, prog),
-                Piece::Subst(at) => self.subst_out.get(at).cloned().unwrap_or_else(Val::opaque),
-                Piece::Arith(_) => Val::num(),
+                (_, Some(v)) => v.clone(),
+                (_, None) => Val::opaque(),
             };
             non_lit += 1;
             match (v.single(), concat.as_mut()) {
@@ -449,11 +472,11 @@ impl Judge {
             // Heredoc text among other pieces: the texts the joined word can be, each piece
             // put in its place (a name and a subscript can only meet once joined).
             let mut combos: Vec<Vec<u8>> = vec![Vec::new()];
-            for piece in &w.pieces {
-                let options: Vec<Vec<u8>> = match piece {
-                    Piece::Lit(l) => vec![l.clone()],
-                    Piece::Param(p) => {
-                        let v = self.param_val(p, prog);
+            for (piece, val) in w.pieces.iter().zip(&vals) {
+                let options: Vec<Vec<u8>> = match (piece, val) {
+                    (Piece::Lit(l), _) => vec![l.clone()],
+                    (Piece::Arith(_), _) => vec![b"0".to_vec()],
+                    (Piece::Param(_), Some(v)) => {
                         let mut o = v.texts.clone();
                         o.extend(v.statics.iter().cloned());
                         if v.num || v.env || v.opaque || v.authored || o.is_empty() {
@@ -461,8 +484,7 @@ impl Judge {
                         }
                         o
                     }
-                    Piece::Subst(at) => {
-                        let v = self.subst_out.get(at).cloned().unwrap_or_else(Val::opaque);
+                    (_, Some(v)) => {
                         let mut o = v.texts.clone();
                         o.extend(v.statics.iter().cloned());
                         if o.is_empty() || v.opaque || v.authored {
@@ -470,7 +492,7 @@ impl Judge {
                         }
                         o
                     }
-                    Piece::Arith(_) => vec![b"0".to_vec()],
+                    (_, None) => vec![Vec::new()],
                 };
                 let mut next = Vec::new();
                 for c in &combos {
@@ -481,7 +503,9 @@ impl Judge {
                     }
                 }
                 combos = next;
-                if combos.len() > MAX_STATICS {
+                let bytes: usize = combos.iter().map(Vec::len).sum();
+                if combos.len() > MAX_STATICS || !self.meter.charge(crate::shell::bulk_work(bytes))
+                {
                     return Val::body();
                 }
             }
@@ -517,6 +541,11 @@ impl Judge {
             return v;
         }
         if let Some(c) = concat {
+            // A value made of values can double at every assignment (`x=$x$x`): its bytes
+            // are work.
+            if !self.meter.charge(crate::shell::bulk_work(c.len())) {
+                return Val::body();
+            }
             return Val::lit(c);
         }
         if non_lit == 1 && !has_lit {
@@ -525,7 +554,11 @@ impl Judge {
         if all_num {
             return Val::num();
         }
-        if let Some(v) = self.static_combos(w, prog) {
+        if let Some(v) = static_combos(w, &vals) {
+            let bytes: usize = v.statics.iter().map(Vec::len).sum();
+            if !self.meter.charge(crate::shell::bulk_work(bytes)) {
+                return Val::body();
+            }
             return v;
         }
         // Literals glued to values the guard does not know: text the command composes
@@ -539,47 +572,40 @@ impl Judge {
             .any(|p| matches!(p, Piece::Lit(l) if l.contains(&b'/')));
         v
     }
+}
 
-    /// Every literal a word can be when each of its pieces has only literal values
-    /// (`cfg_$k` in `for k in host port`), if there are few enough.
-    fn static_combos(&self, w: &WordInfo, prog: &Prog<'_>) -> Option<Val> {
-        let mut combos: Vec<Vec<u8>> = vec![Vec::new()];
-        for piece in &w.pieces {
-            let options: Vec<Vec<u8>> = match piece {
-                Piece::Lit(l) => vec![l.clone()],
-                Piece::Param(p) => {
-                    let v = self.param_val(p, prog);
-                    if !v.only_statics() {
-                        return None;
-                    }
-                    v.statics
+/// Every literal a word can be when each of its pieces has only literal values
+/// (`cfg_$k` in `for k in host port`), if there are few enough; `vals` are the pieces'
+/// values.
+fn static_combos(w: &WordInfo, vals: &[Option<Val>]) -> Option<Val> {
+    let mut combos: Vec<Vec<u8>> = vec![Vec::new()];
+    for (piece, val) in w.pieces.iter().zip(vals) {
+        let options: Vec<Vec<u8>> = match (piece, val) {
+            (Piece::Lit(l), _) => vec![l.clone()],
+            (Piece::Arith(_), _) | (_, None) => return None,
+            (_, Some(v)) => {
+                if !v.only_statics() {
+                    return None;
                 }
-                Piece::Subst(at) => {
-                    let v = self.subst_out.get(at)?;
-                    if !v.only_statics() {
-                        return None;
-                    }
-                    v.statics.clone()
-                }
-                Piece::Arith(_) => return None,
-            };
-            let mut next = Vec::new();
-            for c in &combos {
-                for o in &options {
-                    let mut c = c.clone();
-                    c.extend_from_slice(o);
-                    next.push(c);
-                }
+                v.statics.clone()
             }
-            combos = next;
-            if combos.len() > MAX_STATICS {
-                return None;
+        };
+        let mut next = Vec::new();
+        for c in &combos {
+            for o in &options {
+                let mut c = c.clone();
+                c.extend_from_slice(o);
+                next.push(c);
             }
         }
-        let mut v = Val::default();
-        for c in combos {
-            v.join(&Val::lit(c));
+        combos = next;
+        if combos.len() > MAX_STATICS {
+            return None;
         }
-        Some(v)
     }
+    let mut v = Val::default();
+    for c in combos {
+        v.join(&Val::lit(c));
+    }
+    Some(v)
 }
