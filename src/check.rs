@@ -201,7 +201,7 @@ fn read_all_with(command: &str, work: &shell::Work) -> Readings {
         // bash 5.2 and zsh are always read: zsh's lexer differs from bash's in plain
         // words (`}` ends a word, `<` ends a subscript, quotes inside `"${…}"`), so no
         // feature of the intended reading says zsh reads the command the same.
-        if !every && !matches!(s, Shell::Bash52 | Shell::Zsh) {
+        if !every && !s.quirks().read_always {
             continue;
         }
         let r = read(Dialect::new(s));
@@ -216,7 +216,10 @@ fn read_all_with(command: &str, work: &shell::Work) -> Readings {
     // extglob is off in `bash -c`, but a user's shell may have it on; alias expansion is
     // off in `bash -c` and on in Claude Code's shell: read every way that can differ.
     let mut extra: Vec<Dialect> = Vec::new();
-    for s in Shell::RUNNING.into_iter().filter(|s| *s != Shell::Zsh) {
+    for s in Shell::RUNNING
+        .into_iter()
+        .filter(|s| s.quirks().bash_options)
+    {
         if extglob {
             extra.push(Dialect {
                 shell: s,

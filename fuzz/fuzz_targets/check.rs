@@ -43,7 +43,11 @@ fuzz_target!(|data: &[u8]| {
     let start = Instant::now();
     let verdict = check_command(&command);
     let took = start.elapsed();
-    assert!(took < SLOW, "slow: the check took {took:?} on {} bytes", command.len());
+    assert!(
+        took < SLOW,
+        "slow: the check took {took:?} on {} bytes",
+        command.len()
+    );
     let _ = verdict.is_allow();
     if command.len() > 64 << 10 {
         return;

@@ -51,7 +51,10 @@ fn sandbox() -> &'static Sandbox {
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).expect("chmod");
         let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/shells");
         let mut shells = Vec::new();
-        for v in ["3.2", "4.4", "5.1", "5.2", "5.3"] {
+        for v in heredoc_guard::shell::Shell::ALL
+            .into_iter()
+            .filter_map(heredoc_guard::shell::Shell::bash_version)
+        {
             let p = shared.join(format!("bash-{v}"));
             if p.exists() {
                 shells.push(Oracle {
@@ -69,7 +72,11 @@ fn sandbox() -> &'static Sandbox {
             // As Claude Code runs it.
             shells.push(Oracle {
                 name: "bash-5.2+aliases".into(),
-                argv: vec![p52.display().to_string(), "-O".into(), "expand_aliases".into()],
+                argv: vec![
+                    p52.display().to_string(),
+                    "-O".into(),
+                    "expand_aliases".into(),
+                ],
             });
         }
         for zsh in ["/usr/bin/zsh", "/bin/zsh"] {
@@ -202,7 +209,11 @@ fn blank_bodies(command: &str) -> String {
     let mut pending: Vec<(String, bool)> = Vec::new();
     for line in command.split('\n') {
         if let Some((word, tabs)) = pending.first().cloned() {
-            let check = if tabs { line.trim_start_matches('\t') } else { line };
+            let check = if tabs {
+                line.trim_start_matches('\t')
+            } else {
+                line
+            };
             if check == word {
                 pending.remove(0);
                 out.push(line.to_owned());

@@ -14,15 +14,7 @@ const STACK_BYTES: usize = 256 * 1024 * 1024;
 const SLOW: Duration = Duration::from_secs(1);
 
 fn read_every_way(command: &str) {
-    for shell in [
-        Shell::Intended,
-        Shell::Bash32,
-        Shell::Bash44,
-        Shell::Bash51,
-        Shell::Bash52,
-        Shell::Bash53,
-        Shell::Zsh,
-    ] {
+    for shell in Shell::ALL {
         for (extglob, aliases) in [(false, false), (true, false), (false, true)] {
             let start = Instant::now();
             let reading = shell::read(

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use super::lexer::{R, Reader, Tok, Word, funsub_char};
 use super::text::{Builder, Text};
-use super::{ComsubScanner, Context, Reading, Run, Shell, SubstKind};
+use super::{ComsubScanner, Context, Reading, Run, SubstKind};
 
 /// Every substitution an unquoted heredoc body runs in bash or zsh, with its command
 /// offsets. One pass, linear in the body: it looks at every `$` and backquote, never skips
@@ -457,7 +457,7 @@ impl<'s> Reader<'s, '_> {
     /// failure stays recorded); the intended reading cannot read it, and a limit is a limit.
     fn expansion_failed(&mut self, r: R<()>, depth: usize) -> R<()> {
         match r {
-            Err(e) if !e.limit && self.d.shell != Shell::Intended => {
+            Err(e) if !e.limit && self.d.q().runs => {
                 self.depth = depth;
                 Ok(())
             }
@@ -509,7 +509,7 @@ impl<'s> Reader<'s, '_> {
                     }
                     Some(b'(') => i = self.dollar_paren(t, i, SubstKind::Dollar)?,
                     Some(b'{') => {
-                        if self.d.funsub() && b.get(i + 2).copied().is_some_and(funsub_char) {
+                        if self.d.q().funsub && b.get(i + 2).copied().is_some_and(funsub_char) {
                             i = self.raw_comsub(t, i, i + 2, b'}', SubstKind::FunSub)?;
                         } else {
                             // Walk the inside; quotes there are read as in a word.
@@ -605,7 +605,7 @@ impl<'s> Reader<'s, '_> {
         // de_backslash: `\$`, `` \` `` and `\\` lose their backslash (and `\"` in quotes). The
         // intended reading keeps `\"` as written, as a reader of the text sees it: where
         // that changes a heredoc's closing line, the readings differ and the guard denies.
-        let unescape_dquote = self.d.shell != Shell::Intended;
+        let unescape_dquote = self.d.q().unescapes_dquote;
         let mut nb = Builder::with_capacity(inner_end.saturating_sub(i + 1));
         let mut j = i + 1;
         while j < inner_end {
@@ -686,7 +686,7 @@ impl<'s> Reader<'s, '_> {
     ) -> R<usize> {
         self.out.features.comsub = true;
         let at = t.origin(i);
-        let end = if self.d.comsub_scanner() == ComsubScanner::MatchedPair {
+        let end = if self.d.q().comsub == ComsubScanner::MatchedPair {
             super::old::extract_delimited_32(t.bytes(), from, kind == SubstKind::Dollar)
         } else {
             let depth = self.depth;
@@ -762,7 +762,7 @@ impl<'s> Reader<'s, '_> {
         self.leave();
         match r {
             // A shell runs what it could read of a substitution and goes on.
-            Err(e) if !e.limit && d.shell != Shell::Intended => Ok(()),
+            Err(e) if !e.limit && d.q().runs => Ok(()),
             other => other,
         }
     }
@@ -797,16 +797,6 @@ impl Reader<'_, '_> {
             self.gather_here_documents()?;
         }
         Ok(self.input.offset_after_last())
-    }
-}
-
-impl Shell {
-    /// Shells whose `$(…)` in a word is read at parse time.
-    pub fn parses_comsub_early(self) -> bool {
-        matches!(
-            self,
-            Shell::Intended | Shell::Bash52 | Shell::Bash53 | Shell::Zsh
-        )
     }
 }
 

@@ -158,10 +158,7 @@ impl Reader<'_, '_> {
                         self.out.heredocs.truncate(mark.1);
                         self.out.events.truncate(mark.2);
                     }
-                    if e.discard
-                        && !e.limit
-                        && !matches!(self.d.shell, super::Shell::Intended | super::Shell::Zsh)
-                    {
+                    if e.discard && !e.limit && self.d.q().drops_bad_line {
                         // bash reports it, drops the line, and reads on.
                         self.reset_parser();
                         continue;

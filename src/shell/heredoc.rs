@@ -6,7 +6,7 @@
 use super::input::Here;
 use super::lexer::{PST_EOFTOKEN, Pending, R, Reader};
 use super::text::{Builder, Text};
-use super::{Exec, Heredoc, Run, Shell};
+use super::{Exec, Heredoc, Run};
 
 /// A piece of an unquoted heredoc's document: bytes of the stream, or a joined line.
 enum Part {
@@ -151,7 +151,7 @@ impl Reader<'_, '_> {
         let zsh = self.d.is_zsh();
         let unquoted = !p.word.quoted;
         let word = p.word.text.bytes();
-        let mut closing = if unquoted && !self.d.always_quote_removal() {
+        let mut closing = if unquoted && !self.d.q().always_quote_removal {
             word.to_vec()
         } else {
             quote_removal(word)
@@ -160,11 +160,11 @@ impl Reader<'_, '_> {
             let n = closing.iter().take_while(|&&c| c == b'\t').count();
             closing.drain(..n);
         }
-        let physical = !self.d.joins_closer();
+        let physical = !self.d.q().joins_closer;
         let eof_token = (self.parser_state & PST_EOFTOKEN != 0 && self.shell_eof_token != 0)
             .then_some(self.shell_eof_token);
-        let early_end_rule = self.d.early_end() && eof_token.is_some();
-        let intended_paren_end = self.d.shell == Shell::Intended && eof_token.is_some();
+        let early_end_rule = self.d.q().early_end && eof_token.is_some();
+        let intended_paren_end = self.d.q().paren_ends_heredoc && eof_token.is_some();
         let stream = std::rc::Rc::clone(self.input.stream_rc());
         let mut parts: Vec<Part> = Vec::new();
         let body_start = self.input.next_line_origin();

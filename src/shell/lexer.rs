@@ -8,8 +8,8 @@ use std::rc::Rc;
 use super::input::Input;
 use super::text::{Builder, Text};
 use super::{
-    Context, Dialect, Exec, ReadError, Reading, Run, Shell, SubstKind, ZSH_KEYWORD,
-    ZSH_RBRACE_ASSIGNMENT, ZSH_WORD_PAREN,
+    Context, Dialect, Exec, ReadError, Reading, Run, SubstKind, ZSH_KEYWORD, ZSH_RBRACE_ASSIGNMENT,
+    ZSH_WORD_PAREN,
 };
 
 // parser_state flags (bash's parser.h).
@@ -426,10 +426,6 @@ impl<'s, 'o> Reader<'s, 'o> {
         }
     }
 
-    pub fn is53(&self) -> bool {
-        matches!(self.d.shell, Shell::Bash53 | Shell::Intended)
-    }
-
     pub fn err(&self, cause: &'static str) -> ReadError {
         ReadError {
             cause,
@@ -542,7 +538,7 @@ impl<'s, 'o> Reader<'s, 'o> {
             | Tok::While
             | Tok::None
             | Tok::DolParen => true,
-            Tok::DolBrace if self.is53() => true,
+            Tok::DolBrace if self.d.q().parse53 => true,
             _ => {
                 self.last_read_token == Tok::Word
                     && matches!(self.token_before_that, Tok::Coproc | Tok::Function)
@@ -662,7 +658,7 @@ impl<'s, 'o> Reader<'s, 'o> {
             loop {
                 match self.getc(false) {
                     None => {
-                        if self.is53() {
+                        if self.d.q().parse53 {
                             self.eof_reached = true;
                             return Ok(Tok::Eof);
                         }
@@ -789,7 +785,7 @@ impl<'s, 'o> Reader<'s, 'o> {
             {
                 self.parser_state |= PST_ALLOWOPNBRC;
             }
-            let subshell_paren = if self.is53() {
+            let subshell_paren = if self.d.q().parse53 {
                 ch == b'('
                     && self.parser_state & (PST_CASEPAT | PST_CONDCMD) == 0
                     && self.last_read_token != Tok::Word
@@ -924,7 +920,7 @@ impl<'s, 'o> Reader<'s, 'o> {
                     self.out.features.backquote = true;
                     w.expansion = true;
                     self.parse_matched_pair(c, c, c, P_COMMAND, &mut b)?;
-                    if matches!(self.d.shell, Shell::Bash32 | Shell::Bash44) {
+                    if self.d.q().backquote_quotes_word {
                         quoted = true;
                     }
                 } else {
@@ -1239,7 +1235,7 @@ impl<'s, 'o> Reader<'s, 'o> {
         }
         let peek = self.getc(true);
         let peek_at = self.input.last_origin();
-        let bash32 = self.d.shell == Shell::Bash32;
+        let bash32 = self.d.q().matched_pair_32;
         match peek {
             Some(b'(') => {
                 b.push(c, origin);
@@ -1262,7 +1258,7 @@ impl<'s, 'o> Reader<'s, 'o> {
                 w.expansion = true;
                 if p == b'{' {
                     self.out.features.dollar_brace = true;
-                    if self.d.funsub() && self.peek_funsub_char() {
+                    if self.d.q().funsub && self.peek_funsub_char() {
                         self.dstack.push(b'{');
                         let r = self.parse_comsub(
                             cd,
@@ -1329,7 +1325,7 @@ impl<'s, 'o> Reader<'s, 'o> {
     fn check_reserved(&mut self, tok: &[u8]) -> Option<Tok> {
         let &(_, t) = RESERVED.iter().find(|(w, _)| *w == tok)?;
         // `coproc` is a reserved word from bash 4.0 on; to bash 3.2 it is a plain word.
-        if t == Tok::Coproc && self.d.shell == Shell::Bash32 {
+        if t == Tok::Coproc && !self.d.q().coproc_reserved {
             return None;
         }
         if self.parser_state & PST_CASEPAT != 0 && t != Tok::Esac {
@@ -1351,14 +1347,14 @@ impl<'s, 'o> Reader<'s, 'o> {
             }
             Tok::Case => {
                 self.parser_state |= PST_CASESTMT;
-                if self.is53() {
+                if self.d.q().parse53 {
                     self.expecting_in_command = Tok::Case;
                 }
                 self.out.features.case = true;
             }
             Tok::CondEnd => self.parser_state &= !(PST_CONDCMD | PST_CONDEXPR),
             Tok::CondStart => self.parser_state |= PST_CONDCMD,
-            Tok::For if self.is53() => self.expecting_in_command = Tok::For,
+            Tok::For if self.d.q().parse53 => self.expecting_in_command = Tok::For,
             Tok::LBrace => self.open_brace_count += 1,
             Tok::RBrace if self.open_brace_count > 0 => self.open_brace_count -= 1,
             _ => {}
@@ -1368,7 +1364,7 @@ impl<'s, 'o> Reader<'s, 'o> {
 
     /// `special_case_tokens`.
     fn special_case_tokens(&mut self, tok: &[u8]) -> Option<Tok> {
-        let is53 = self.is53();
+        let is53 = self.d.q().parse53;
         if self.last_read_token == Tok::Word
             && matches!(self.token_before_that, Tok::For | Tok::Case | Tok::Select)
             && tok == b"in"

@@ -9,7 +9,7 @@ use super::lexer::{
     PST_SUBSHELL, Pending, R, Reader, Tok, funsub_char, shellquote,
 };
 use super::text::Builder;
-use super::{ComsubScanner, Context, Run, Shell, SubstKind, ZSH_DOLBRACE_BRACE, ZSH_MATH};
+use super::{ComsubScanner, Context, Run, SubstKind, ZSH_DOLBRACE_BRACE, ZSH_MATH};
 
 pub const P_FIRSTCLOSE: u32 = 0x0001;
 pub const P_ALLOWESC: u32 = 0x0002;
@@ -100,7 +100,7 @@ impl Reader<'_, '_> {
         if zsh_math {
             self.zsh_math += 1;
         }
-        let r = if self.d.shell == Shell::Bash32 {
+        let r = if self.d.q().matched_pair_32 {
             self.matched_pair_32(qc, open, close, flags, b)
         } else {
             self.matched_pair(qc, open, close, flags, b)
@@ -116,7 +116,6 @@ impl Reader<'_, '_> {
     }
 
     fn matched_pair(&mut self, qc: u8, open: u8, close: u8, flags: u32, b: &mut Builder) -> R<()> {
-        let shell = self.d.shell;
         let zsh = self.d.is_zsh();
         // zsh reads `((…))`, `$((…))` and `$[…]` with its `dquote_parse` in math mode
         // (lex.c `cmd_or_math`, `gettok`'s `dbparens`): it counts `(`/`)` and `[`/`]`
@@ -127,8 +126,8 @@ impl Reader<'_, '_> {
         // not balance), the zsh reading is not followed.
         let zsh_math_level = zsh && flags & P_ARITH != 0;
         let mut zsh_other = 0usize;
-        let v51 = !matches!(shell, Shell::Bash44);
-        let v52 = !matches!(shell, Shell::Bash44 | Shell::Bash51);
+        let v51 = self.d.q().matched_51;
+        let v52 = self.d.q().matched_52;
         let mut dolbrace = if flags & P_DOLBRACE != 0 {
             DolBrace::Param
         } else {
@@ -282,12 +281,15 @@ impl Reader<'_, '_> {
                     let arith = flags & P_ARITH != 0;
                     // `$(`, `${`, `$[` in a subscript or `${…}`; `$(` in arithmetic (5.2+);
                     // `${ cmd; }` in arithmetic (5.3); `<(` in a subscript or `${…}` (5.1+).
-                    dollar_word = (subscript_or_brace
-                        && wasdol
-                        && matches!(ch, b'(' | b'{' | b'['))
-                        || (v52 && arith && wasdol && ch == b'(')
-                        || (self.d.funsub() && arith && wasdol && ch == b'{' && self.peek_funsub())
-                        || (v51 && subscript_or_brace && tflags & LEX_GTLT != 0 && ch == b'(');
+                    dollar_word =
+                        (subscript_or_brace && wasdol && matches!(ch, b'(' | b'{' | b'['))
+                            || (v52 && arith && wasdol && ch == b'(')
+                            || (self.d.q().funsub
+                                && arith
+                                && wasdol
+                                && ch == b'{'
+                                && self.peek_funsub())
+                            || (v51 && subscript_or_brace && tflags & LEX_GTLT != 0 && ch == b'(');
                 }
             } else if open == b'"' && ch == b'`' {
                 self.out.features.backquote = true;
@@ -321,7 +323,7 @@ impl Reader<'_, '_> {
                     }
                     b'{' => {
                         self.out.features.dollar_brace = true;
-                        if self.d.funsub() && self.peek_funsub() {
+                        if self.d.q().funsub && self.peek_funsub() {
                             self.parse_comsub(
                                 0,
                                 b'{',
@@ -533,7 +535,7 @@ impl Reader<'_, '_> {
                 Some(b'(') => {
                     self.input.ungetc(b'(');
                     self.out.features.arith = true;
-                    let pflags = if self.d.shell == Shell::Bash32 {
+                    let pflags = if self.d.q().matched_pair_32 {
                         0
                     } else {
                         P_ARITH
@@ -564,7 +566,7 @@ impl Reader<'_, '_> {
         at: u32,
         kind: SubstKind,
     ) -> R<bool> {
-        match self.d.comsub_scanner() {
+        match self.d.q().comsub {
             ComsubScanner::MatchedPair => {
                 self.parse_matched_pair(qc, open, close, P_COMMAND, b)?;
                 Ok(false)
@@ -617,7 +619,7 @@ impl Reader<'_, '_> {
         // The text is kept only where bash reads it again (arithmetic, patterns), and, in
         // the intended reading, in a heredoc delimiter (its closing line as written).
         let keep = self.want_text > 0
-            || (self.d.shell == Shell::Intended
+            || (self.d.q().keeps_delimiter_text
                 && matches!(self.last_read_token, Tok::LessLess | Tok::LessLessMinus));
         if keep {
             self.input.capture_start();
@@ -683,7 +685,7 @@ impl Reader<'_, '_> {
                 Some(true) => Ok(Some(Tok::ArithCmd)),
                 Some(false) => {
                     self.out.features.dparen_subshell = true;
-                    let subshell = if self.is53() {
+                    let subshell = if self.d.q().parse53 {
                         self.parser_state & (PST_CASEPAT | PST_CONDCMD) == 0
                     } else {
                         self.parser_state & PST_CASEPAT == 0
@@ -705,7 +707,7 @@ impl Reader<'_, '_> {
     fn parse_arith_cmd(&mut self) -> R<Option<bool>> {
         let mut b = Builder::default();
         let open_at = self.input.last_origin();
-        let pflags = if self.d.shell == Shell::Bash32 {
+        let pflags = if self.d.q().matched_pair_32 {
             0
         } else {
             P_ARITH
@@ -725,7 +727,7 @@ impl Reader<'_, '_> {
         let Some(c) = c else {
             return Ok(None);
         };
-        if self.is53() {
+        if self.d.q().parse53 {
             self.input.ungetc(c);
         }
         // `(` + text + `)` [+ c]: read again as tokens.
@@ -733,11 +735,11 @@ impl Reader<'_, '_> {
         let mut p = Builder::with_capacity(text.len() + 2);
         p.push(b'(', open_at);
         p.push_text(&text, 0, text.len());
-        if !self.is53() {
+        if !self.d.q().parse53 {
             p.push(c, c_at);
         }
         let pushed = p.finish(c_at);
-        if self.d.heredoc_from_stream() {
+        if self.d.q().heredoc_from_stream {
             // bash reads the heredoc lines of this text from the input after it, not from
             // the text: past modelling, and never what the text shows.
             let b = pushed.bytes();

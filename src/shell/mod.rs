@@ -60,6 +60,17 @@ impl Shell {
         Shell::Zsh,
     ];
 
+    /// Every reading: the intended one, then the shells.
+    pub const ALL: [Shell; 7] = [
+        Shell::Intended,
+        Shell::Bash32,
+        Shell::Bash44,
+        Shell::Bash51,
+        Shell::Bash52,
+        Shell::Bash53,
+        Shell::Zsh,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Shell::Intended => "the intended reading",
@@ -71,6 +82,239 @@ impl Shell {
             Shell::Zsh => "zsh",
         }
     }
+
+    /// The bash release this reading follows (`"5.2"`), for the tests' and the fuzz
+    /// targets' lists of pinned shells.
+    pub fn bash_version(self) -> Option<&'static str> {
+        self.quirks().bash
+    }
+
+    /// How this shell reads: the one table of the ways the shells differ. Every arm names
+    /// every quirk (no defaults), so a new quirk is decided for every shell and a new bash
+    /// version is one arm here plus the measured deltas it brings.
+    pub(crate) const fn quirks(self) -> Quirks {
+        use ComsubScanner::{MatchedPair, Old44, Old51, Recursive};
+        match self {
+            Shell::Intended => Quirks {
+                bash: None,
+                runs: false,
+                zsh: false,
+                read_always: false,
+                bash_options: false,
+                funsub: true,
+                parse53: true,
+                early_end: false,
+                joins_closer: false,
+                heredoc_from_stream: false,
+                always_quote_removal: false,
+                comsub: Recursive,
+                coproc_reserved: true,
+                backquote_quotes_word: false,
+                matched_pair_32: false,
+                matched_51: true,
+                matched_52: true,
+                drops_bad_line: false,
+                unescapes_dquote: false,
+                paren_ends_heredoc: true,
+                keeps_delimiter_text: true,
+            },
+            Shell::Bash32 => Quirks {
+                bash: Some("3.2"),
+                runs: true,
+                zsh: false,
+                read_always: false,
+                bash_options: true,
+                funsub: false,
+                parse53: false,
+                early_end: false,
+                joins_closer: true,
+                heredoc_from_stream: true,
+                always_quote_removal: true,
+                comsub: MatchedPair,
+                coproc_reserved: false,
+                backquote_quotes_word: true,
+                matched_pair_32: true,
+                matched_51: false,
+                matched_52: false,
+                drops_bad_line: true,
+                unescapes_dquote: true,
+                paren_ends_heredoc: false,
+                keeps_delimiter_text: false,
+            },
+            Shell::Bash44 => Quirks {
+                bash: Some("4.4"),
+                runs: true,
+                zsh: false,
+                read_always: false,
+                bash_options: true,
+                funsub: false,
+                parse53: false,
+                early_end: false,
+                joins_closer: true,
+                heredoc_from_stream: true,
+                always_quote_removal: true,
+                comsub: Old44,
+                coproc_reserved: true,
+                backquote_quotes_word: true,
+                matched_pair_32: false,
+                matched_51: false,
+                matched_52: false,
+                drops_bad_line: true,
+                unescapes_dquote: true,
+                paren_ends_heredoc: false,
+                keeps_delimiter_text: false,
+            },
+            Shell::Bash51 => Quirks {
+                bash: Some("5.1"),
+                runs: true,
+                zsh: false,
+                read_always: false,
+                bash_options: true,
+                funsub: false,
+                parse53: false,
+                early_end: false,
+                joins_closer: true,
+                heredoc_from_stream: true,
+                always_quote_removal: true,
+                comsub: Old51,
+                coproc_reserved: true,
+                backquote_quotes_word: false,
+                matched_pair_32: false,
+                matched_51: true,
+                matched_52: false,
+                drops_bad_line: true,
+                unescapes_dquote: true,
+                paren_ends_heredoc: false,
+                keeps_delimiter_text: false,
+            },
+            Shell::Bash52 => Quirks {
+                bash: Some("5.2"),
+                runs: true,
+                zsh: false,
+                read_always: true,
+                bash_options: true,
+                funsub: false,
+                parse53: false,
+                early_end: true,
+                joins_closer: true,
+                heredoc_from_stream: true,
+                always_quote_removal: false,
+                comsub: Recursive,
+                coproc_reserved: true,
+                backquote_quotes_word: false,
+                matched_pair_32: false,
+                matched_51: true,
+                matched_52: true,
+                drops_bad_line: true,
+                unescapes_dquote: true,
+                paren_ends_heredoc: false,
+                keeps_delimiter_text: false,
+            },
+            Shell::Bash53 => Quirks {
+                bash: Some("5.3"),
+                runs: true,
+                zsh: false,
+                read_always: false,
+                bash_options: true,
+                funsub: true,
+                parse53: true,
+                early_end: true,
+                joins_closer: true,
+                heredoc_from_stream: true,
+                always_quote_removal: false,
+                comsub: Recursive,
+                coproc_reserved: true,
+                backquote_quotes_word: false,
+                matched_pair_32: false,
+                matched_51: true,
+                matched_52: true,
+                drops_bad_line: true,
+                unescapes_dquote: true,
+                paren_ends_heredoc: false,
+                keeps_delimiter_text: false,
+            },
+            Shell::Zsh => Quirks {
+                bash: None,
+                runs: true,
+                zsh: true,
+                read_always: true,
+                bash_options: false,
+                funsub: false,
+                parse53: false,
+                early_end: false,
+                joins_closer: true,
+                heredoc_from_stream: false,
+                always_quote_removal: false,
+                comsub: Recursive,
+                coproc_reserved: true,
+                backquote_quotes_word: false,
+                matched_pair_32: false,
+                matched_51: true,
+                matched_52: true,
+                drops_bad_line: false,
+                unescapes_dquote: true,
+                paren_ends_heredoc: false,
+                keeps_delimiter_text: false,
+            },
+        }
+    }
+}
+
+/// The ways the readings differ, as [`Shell::quirks`] sets them for each shell: the reader
+/// asks these, never a shell's name.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Quirks {
+    /// The bash release read (`"5.2"`); `None` for the intended reading and zsh.
+    pub bash: Option<&'static str>,
+    /// A shell that runs what it reads (the intended reading only says where bodies are):
+    /// it reports a word it cannot expand and goes on, running what it read before.
+    pub runs: bool,
+    /// zsh's language: its lexer, its expansions and its builtins.
+    pub zsh: bool,
+    /// Read for every command (no feature of the intended reading says it reads the same).
+    pub read_always: bool,
+    /// bash's `extglob` and `expand_aliases` change its reading (each is read both ways).
+    pub bash_options: bool,
+    /// bash 5.3's `${ cmd; }` and `${| cmd; }`.
+    pub funsub: bool,
+    /// bash 5.3's parse.y: `${` and a comment at the end of input, `(` as a subshell
+    /// outside case patterns and conditionals, `case`/`for` expecting `in`, `((` pushed
+    /// back without its last character.
+    pub parse53: bool,
+    /// A heredoc line that starts with the delimiter and holds a `)` ends the heredoc
+    /// inside `$(…)` (make_here_document's backwards-compatibility branch, bash 5.2+).
+    pub early_end: bool,
+    /// Heredoc lines of an unquoted delimiter are joined before the closing line is
+    /// looked for (every real shell); the intended reading looks at physical lines.
+    pub joins_closer: bool,
+    /// bash reads heredoc lines from the input stream even while it reads text it pushed
+    /// back (parse_dparen's nested subshell).
+    pub heredoc_from_stream: bool,
+    /// Quote removal on every delimiter, quoted or not (bash before 5.2).
+    pub always_quote_removal: bool,
+    /// Which algorithm finds the end of `$(…)` at parse time.
+    pub comsub: ComsubScanner,
+    /// `coproc` is a reserved word (bash 4.0 on).
+    pub coproc_reserved: bool,
+    /// A backquoted command in a word marks the word quoted (bash before 5.1).
+    pub backquote_quotes_word: bool,
+    /// bash 3.2's parse_matched_pair (no arithmetic flags for `((`).
+    pub matched_pair_32: bool,
+    /// parse_matched_pair's and the old comsub scanners' rules from bash 5.1 on.
+    pub matched_51: bool,
+    /// parse_matched_pair's rules from bash 5.2 on.
+    pub matched_52: bool,
+    /// A syntax error in a line: bash reports it, drops the line and reads on.
+    pub drops_bad_line: bool,
+    /// de_backslash: `\"` loses its backslash inside backquotes in double quotes (the
+    /// intended reading keeps it as a reader of the text sees it).
+    pub unescapes_dquote: bool,
+    /// Inside `$(…)`, the delimiter followed by `)` ends the heredoc (the intended
+    /// reading of an early end).
+    pub paren_ends_heredoc: bool,
+    /// A heredoc delimiter's text is kept as written (its closing line as the author
+    /// meant it).
+    pub keeps_delimiter_text: bool,
 }
 
 /// A shell and the options that change how it reads.
@@ -93,47 +337,13 @@ impl Dialect {
         }
     }
 
-    /// bash 5.3's `${ cmd; }` and `${| cmd; }`.
-    pub(crate) fn funsub(self) -> bool {
-        matches!(self.shell, Shell::Intended | Shell::Bash53)
-    }
-
-    /// A heredoc line that starts with the delimiter and holds a `)` ends the heredoc
-    /// inside `$(…)` (make_here_document's backwards-compatibility branch, bash 5.2+).
-    pub(crate) fn early_end(self) -> bool {
-        matches!(self.shell, Shell::Bash52 | Shell::Bash53)
-    }
-
-    /// Heredoc lines of an unquoted delimiter are joined before the closing line is
-    /// looked for (every real shell); the intended reading looks at physical lines.
-    pub(crate) fn joins_closer(self) -> bool {
-        !matches!(self.shell, Shell::Intended)
-    }
-
-    /// bash reads heredoc lines from the input stream even while it reads text it pushed
-    /// back (parse_dparen's nested subshell); the intended reading reads them from the
-    /// pushed text.
-    pub(crate) fn heredoc_from_stream(self) -> bool {
-        !matches!(self.shell, Shell::Intended | Shell::Zsh)
-    }
-
-    /// Quote removal on every delimiter, quoted or not (bash before 5.2).
-    pub(crate) fn always_quote_removal(self) -> bool {
-        matches!(self.shell, Shell::Bash32 | Shell::Bash44 | Shell::Bash51)
+    /// This reading's quirks.
+    pub(crate) const fn q(self) -> Quirks {
+        self.shell.quirks()
     }
 
     pub(crate) fn is_zsh(self) -> bool {
-        self.shell == Shell::Zsh
-    }
-
-    /// Which algorithm finds the end of `$(…)` at parse time.
-    pub(crate) fn comsub_scanner(self) -> ComsubScanner {
-        match self.shell {
-            Shell::Bash32 => ComsubScanner::MatchedPair,
-            Shell::Bash44 => ComsubScanner::Old44,
-            Shell::Bash51 => ComsubScanner::Old51,
-            _ => ComsubScanner::Recursive,
-        }
+        self.q().zsh
     }
 }
 

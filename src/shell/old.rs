@@ -4,10 +4,10 @@
 //! (`parse_matched_pair`); when the word is expanded, 3.2 finds the end again with
 //! subst.c's `extract_delimited_string`. The program inside is read only then.
 
+use super::SubstKind;
 use super::lexer::{R, Reader, shellblank, shellbreak, shellmeta, shellquote};
 use super::matched::{P_ALLOWESC, P_COMMAND, P_DOLBRACE, P_DQUOTE, P_FIRSTCLOSE};
 use super::text::Builder;
-use super::{Shell, SubstKind};
 
 const LEX_WASDOL: u32 = 0x0001;
 const LEX_CKCOMMENT: u32 = 0x0002;
@@ -47,7 +47,7 @@ impl Reader<'_, '_> {
         flags: u32,
         b: &mut Builder,
     ) -> R<()> {
-        let v51 = self.d.shell != Shell::Bash44;
+        let v51 = self.d.q().matched_51;
         let mut count = 1usize;
         let mut tflags = LEX_RESWDOK;
         if flags & P_COMMAND != 0 && qc != b'\'' && qc != b'"' && flags & P_DQUOTE == 0 {

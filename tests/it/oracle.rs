@@ -73,7 +73,10 @@ pub fn shells() -> &'static [Oracle] {
             .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/shells"));
         let mut out = Vec::new();
         let mut missing = Vec::new();
-        for v in ["3.2", "4.4", "5.1", "5.2", "5.3"] {
+        for v in heredoc_guard::shell::Shell::ALL
+            .into_iter()
+            .filter_map(heredoc_guard::shell::Shell::bash_version)
+        {
             let p = shared.join(format!("bash-{v}"));
             if p.exists() {
                 out.push(Oracle {

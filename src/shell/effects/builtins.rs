@@ -10,10 +10,10 @@ use super::{
     Ctx, Effect, Judge, MAX_NEST, MAX_STATICS, Prog, Taint, literal_prefix_assignment, pin,
     split_subscript,
 };
+use crate::shell::Dialect;
 use crate::shell::text::Text;
 use crate::shell::tree::SimpleCommand;
 use crate::shell::word::{self, Piece, WordInfo};
-use crate::shell::{Dialect, Shell};
 
 /// The builtins of bash (5.3), and of zsh where they differ.
 pub(super) const BASH_BUILTINS: [&[u8]; 61] = [
@@ -194,7 +194,7 @@ impl Judge {
         here: &Ctx,
     ) -> Val {
         let from = ctx.from(c.end);
-        let zsh = self.d.shell == Shell::Zsh;
+        let zsh = self.d.is_zsh();
         let vals: Vec<Val> = args.iter().map(|a| self.word_val(a, prog)).collect();
         // Option words and names as written: a bracket pattern that matches no file
         // stays as it is (`-vBASH_ALIASES[cat]`).
@@ -867,7 +867,7 @@ impl Judge {
             match statics[k].as_deref() {
                 Some(s) if s.starts_with(b"-") && s.len() > 1 => {
                     let takes = s.last().is_some_and(|l| b"adinNptu".contains(l));
-                    if self.d.shell == Shell::Zsh
+                    if self.d.is_zsh()
                         && s.last().is_some_and(|l| b"tknu".contains(l))
                         && let Some(t) = args.get(k + 1)
                     {

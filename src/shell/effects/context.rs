@@ -245,7 +245,7 @@ impl Judge {
             self.check_arith(a, prog, None);
         }
         for p in w.params() {
-            if p.zsh_glob && self.d.shell == crate::shell::Shell::Zsh {
+            if p.zsh_glob && self.d.is_zsh() {
                 let v = self.param_val(p, prog);
                 if v.heredoc() {
                     self.effect(Effect::Flow {

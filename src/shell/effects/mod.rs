@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use super::text::Text;
 use super::tree::{Compound, RedirOp, Redirect, SimpleCommand};
 use super::word::{self, Arith, Param, ParamOp, Piece, WordInfo};
-use super::{Dialect, Reading, Shell};
+use super::{Dialect, Reading};
 use builtins::{BASH_BUILTINS, ZSH_BUILTINS};
 use program::{Node, Prog, build};
 use value::{Val, Var};
@@ -297,7 +297,7 @@ impl Judge {
                 Node::Unit => {
                     // bash reads the next unit with the aliases defined so far (the reading
                     // with alias expansion follows them); zsh read them all at once.
-                    if self.d.shell != Shell::Zsh {
+                    if !self.d.is_zsh() {
                         self.unit_aliases.clear();
                     }
                     continue;
@@ -852,7 +852,7 @@ impl Judge {
         let mut i = 0;
         let mut exec = false;
         let mut bypass_functions = false;
-        let zsh = self.d.shell == Shell::Zsh;
+        let zsh = self.d.is_zsh();
         // An unquoted expansion in the command's words is split into words first (`$c`
         // holding `. /dev/stdin` runs `.`): its fields take its place.
         if words.first().is_some_and(|w| w.split) && self.vars.contains_key(&b"IFS"[..]) {
@@ -1542,6 +1542,7 @@ fn split_at_equals(w: &WordInfo) -> Option<(WordInfo, WordInfo)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shell::Shell;
 
     fn effects(cmd: &str, shell: Shell) -> Vec<Effect> {
         super::super::read(cmd, Dialect::new(shell)).effects

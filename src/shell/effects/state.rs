@@ -5,7 +5,6 @@
 use super::builtins::plain_locale;
 use super::value::Val;
 use super::{Ctx, Effect, Judge, Prog, Taint, static_key};
-use crate::shell::Shell;
 use crate::shell::word::Arith;
 
 impl Judge {
@@ -73,7 +72,7 @@ impl Judge {
             }
         }
         let from = ctx.from(at);
-        if name == b"PATH" || (name == b"path" && self.d.shell == Shell::Zsh) {
+        if name == b"PATH" || (name == b"path" && self.d.is_zsh()) {
             let first = self.path_changed.is_none_or(|p| from < p);
             if first {
                 self.path_changed = Some(from);
@@ -89,15 +88,15 @@ impl Judge {
                 at,
                 what: "BASH_COMPAT, which makes bash read later lines as an older version",
             }),
-            b"BASH_ALIASES" if self.d.shell != Shell::Zsh => self.effect(Effect::Unfollowed {
+            b"BASH_ALIASES" if !self.d.is_zsh() => self.effect(Effect::Unfollowed {
                 at,
                 what: "an alias defined through BASH_ALIASES",
             }),
-            b"options" if self.d.shell == Shell::Zsh => self.effect(Effect::Unfollowed {
+            b"options" if self.d.is_zsh() => self.effect(Effect::Unfollowed {
                 at,
                 what: "a zsh option set through $options",
             }),
-            b"functions" if self.d.shell == Shell::Zsh => {
+            b"functions" if self.d.is_zsh() => {
                 // zsh: `functions[f]=text` defines f with text as its body.
                 self.check_code(
                     val,
@@ -120,7 +119,7 @@ impl Judge {
                 }
             }
             b"BASH_CMDS" | b"commands" | b"functions" => {
-                if name != b"BASH_CMDS" && self.d.shell != Shell::Zsh {
+                if name != b"BASH_CMDS" && !self.d.is_zsh() {
                     // Plain variables in bash.
                 } else {
                     let key = subscript.and_then(static_key);
