@@ -12,11 +12,11 @@ use crate::reason;
 use crate::report::Report;
 use crate::rules;
 use crate::shell::{self, Dialect, Reading, Shell};
-use crate::verdict::{Denial, Verdict};
+use crate::verdict::Denial;
 use std::time::Instant;
 
 /// Proof that the checked path found nothing to deny. Only this module can make one.
-pub struct Checked(());
+struct Checked(());
 
 /// Checks a shell command: the whole guard for one Bash command.
 pub fn check_command(command: &str) -> Verdict {
@@ -306,5 +306,48 @@ pub fn check_event(bytes: &[u8]) -> EventVerdict<'_> {
         verdict,
         command,
         context: read.context,
+    }
+}
+
+#[derive(Debug)]
+enum Outcome {
+    Allow,
+    Deny(Denial),
+}
+
+/// The guard's decision. Must be used: dropping a verdict silently is a bug.
+#[must_use]
+#[derive(Debug)]
+pub struct Verdict {
+    outcome: Outcome,
+}
+
+impl Verdict {
+    /// An allow; only the checked path holds a [`Checked`] token, and only this module
+    /// can build one.
+    fn allow(_proof: Checked) -> Self {
+        Verdict {
+            outcome: Outcome::Allow,
+        }
+    }
+
+    /// A deny.
+    pub fn deny(denial: Denial) -> Self {
+        Verdict {
+            outcome: Outcome::Deny(denial),
+        }
+    }
+
+    /// True when the command may run.
+    pub fn is_allow(&self) -> bool {
+        matches!(self.outcome, Outcome::Allow)
+    }
+
+    /// Consumes the verdict, giving the denial when it is a deny.
+    pub fn into_denial(self) -> Option<Denial> {
+        match self.outcome {
+            Outcome::Allow => None,
+            Outcome::Deny(d) => Some(d),
+        }
     }
 }

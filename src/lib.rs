@@ -25,6 +25,6 @@ pub mod verdict;
 
 #[doc(hidden)]
 pub use check::large_stack_readings;
-pub use check::{EventVerdict, check_command, check_event, inspect};
+pub use check::{EventVerdict, Verdict, check_command, check_event, inspect};
 pub use report::{Finding, FindingKind, Heredoc, Report};
-pub use verdict::{Denial, Rule, Stage, Verdict};
+pub use verdict::{Denial, Rule, Stage};

@@ -1,10 +1,6 @@
-//! The verdict type: what the guard decided about one hook event, and why.
-//!
-//! A [`Verdict`] is either an allow or a [`Denial`]. An allow can only be built from a
-//! [`crate::check::Checked`] token, which only the checked path can create, so no
-//! other path in the crate can turn a fault into an allow by accident.
-
-use crate::check::Checked;
+//! What a deny says: the [`Denial`] with its stable [`Rule`] id and the [`Stage`] that
+//! reached it. The [`crate::Verdict`] that holds it lives with the check, the only code
+//! that can make an allow.
 
 /// The stable rule ids written to the ledger and shown by `explain`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,48 +132,6 @@ impl Denial {
             rule,
             reason,
             failure: Some((stage, cause)),
-        }
-    }
-}
-
-#[derive(Debug)]
-enum Outcome {
-    Allow,
-    Deny(Denial),
-}
-
-/// The guard's decision. Must be used: dropping a verdict silently is a bug.
-#[must_use]
-#[derive(Debug)]
-pub struct Verdict {
-    outcome: Outcome,
-}
-
-impl Verdict {
-    /// An allow; only the checked path holds a [`Checked`] token.
-    pub(crate) fn allow(_proof: Checked) -> Self {
-        Verdict {
-            outcome: Outcome::Allow,
-        }
-    }
-
-    /// A deny.
-    pub fn deny(denial: Denial) -> Self {
-        Verdict {
-            outcome: Outcome::Deny(denial),
-        }
-    }
-
-    /// True when the command may run.
-    pub fn is_allow(&self) -> bool {
-        matches!(self.outcome, Outcome::Allow)
-    }
-
-    /// Consumes the verdict, giving the denial when it is a deny.
-    pub fn into_denial(self) -> Option<Denial> {
-        match self.outcome {
-            Outcome::Allow => None,
-            Outcome::Deny(d) => Some(d),
         }
     }
 }

@@ -6,7 +6,8 @@
 //! Only literal definitions are followed; the effects model (`effects.rs`) judges every
 //! other way to define an alias as a change it does not follow.
 
-use super::lexer::{PST_ALEXPNEXT, R, Reader};
+use super::lexer::{R, Reader};
+use super::syntax::PST_ALEXPNEXT;
 use super::text::Text;
 use super::tree::Event;
 use super::word::{self, WordInfo};
@@ -59,8 +60,8 @@ fn legal_name(name: &[u8]) -> bool {
     !name.is_empty()
         && !name.iter().any(|&c| {
             matches!(c, b'/' | b'$' | b'`' | b'=' | b'\'' | b'"' | b'\\')
-                || super::lexer::shellblank(c)
-                || super::lexer::shellmeta(c)
+                || super::syntax::shellblank(c)
+                || super::syntax::shellmeta(c)
                 || c == b'\n'
         })
 }
@@ -97,7 +98,7 @@ pub fn command(words: &[WordInfo]) -> AliasCommand {
         .iter()
         .take_while(|w| {
             w.value()
-                .is_some_and(|v| super::lexer::assignment(&v, false).is_some())
+                .is_some_and(|v| super::syntax::assignment(&v, false).is_some())
         })
         .count();
     let mut name = None;

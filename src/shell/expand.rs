@@ -6,8 +6,10 @@
 
 use std::rc::Rc;
 
-use super::lexer::{R, Reader, Tok, Word, funsub_char};
+use super::lexer::{R, Reader, Tok};
+use super::syntax::funsub_char;
 use super::text::{Builder, Text};
+use super::tree::Word;
 use super::{ComsubScanner, Context, Reading, Run, SubstKind};
 
 /// Every substitution an unquoted heredoc body runs in bash or zsh, with its command
@@ -785,7 +787,7 @@ impl Reader<'_, '_> {
     /// For [`Reader::extent_by_parse`]: the program of a command substitution and its
     /// closing token, read from the start of this reader's text; the stream offset after it.
     pub fn read_dolparen(&mut self, close: u8) -> R<usize> {
-        self.parser_state |= super::lexer::PST_CMDSUBST | super::lexer::PST_EOFTOKEN;
+        self.parser_state |= super::syntax::PST_CMDSUBST | super::syntax::PST_EOFTOKEN;
         self.shell_eof_token = close;
         self.token_to_read = Some(if close == b')' {
             Tok::DolParen

@@ -19,7 +19,7 @@ pub fn whole_run(b: &[u8], at: usize) -> Option<usize> {
     let end = match rest {
         [b'$', b'(', ..] => command_end(0, b, at + 2, b')'),
         [b'$', b'[', ..] => bracket_end(0, b, at + 2),
-        [b'$', b'{', c, ..] if super::lexer::funsub_char(*c) => command_end(0, b, at + 2, b'}'),
+        [b'$', b'{', c, ..] if super::syntax::funsub_char(*c) => command_end(0, b, at + 2, b'}'),
         [b'$', b'{', ..] => brace_end(0, b, at + 2),
         [b'`', ..] => backquote_end(b, at + 1),
         _ => None,
@@ -75,7 +75,7 @@ fn command_end(d: usize, b: &[u8], from: usize, close: u8) -> Option<usize> {
             b'`' => backquote_end(b, j + 1)?,
             b'$' if matches!(b.get(j + 1), Some(b'(')) => command_end(d + 1, b, j + 2, b')')?,
             b'$' if matches!(b.get(j + 1), Some(b'{')) => match b.get(j + 2) {
-                Some(&n) if super::lexer::funsub_char(n) => command_end(d + 1, b, j + 2, b'}')?,
+                Some(&n) if super::syntax::funsub_char(n) => command_end(d + 1, b, j + 2, b'}')?,
                 _ => brace_end(d + 1, b, j + 2)?,
             },
             b'#' if word_start => return None,

@@ -4,9 +4,9 @@
 //! the order bison reads them (one token of lookahead), so the lexer state that depends
 //! on the last tokens read is bash's.
 
-use super::lexer::{
-    PST_CONDCMD, PST_EXTPAT, PST_REDIRLIST, PST_REGEXP, Pending, R, Reader, Tok, Word,
-};
+use super::lexer::{Pending, R, Reader, Tok};
+use super::syntax::{PST_CONDCMD, PST_EXTPAT, PST_REDIRLIST, PST_REGEXP};
+use super::tree::Word;
 use super::tree::{Compound, Event, RedirOp, Redirect, SimpleCommand};
 
 /// `[[ ]]` unary operators (`test_unop`).

@@ -4,7 +4,8 @@
 //! command substitution, a line that starts with the delimiter and holds the `)`).
 
 use super::input::Here;
-use super::lexer::{PST_EOFTOKEN, Pending, R, Reader};
+use super::lexer::{Pending, R, Reader};
+use super::syntax::{PST_EOFTOKEN, quote_removal};
 use super::text::{Builder, Text};
 use super::{Exec, Heredoc, Run};
 
@@ -35,73 +36,6 @@ fn document(stream: &Text<'_>, parts: Vec<Part>, end: u32) -> Text<'static> {
             b.finish(end)
         }
     }
-}
-
-/// Quote removal on a delimiter word, as `string_quote_removal` does it: quotes go,
-/// a backslash keeps the character after it (inside double quotes only before `$`, `` ` ``,
-/// `"`, `\` and newline); `$'…'` and `$"…"` lose their `$`.
-pub fn quote_removal(word: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(word.len());
-    let mut i = 0;
-    while let Some(&c) = word.get(i) {
-        // Up to the next quote, backslash or `$`, nothing is removed: copied in one go (the
-        // search stops there, so a word of many `$` is read once).
-        let plain = word[i..]
-            .iter()
-            .position(|c| matches!(c, b'\\' | b'\'' | b'"' | b'$'))
-            .unwrap_or(word.len() - i);
-        if plain > 0 {
-            out.extend_from_slice(&word[i..i + plain]);
-            i += plain;
-            continue;
-        }
-        match c {
-            b'\\' => {
-                if let Some(&n) = word.get(i + 1) {
-                    if n != b'\n' {
-                        out.push(n);
-                    }
-                    i += 2;
-                } else {
-                    i += 1;
-                }
-            }
-            b'\'' => {
-                i += 1;
-                while let Some(&q) = word.get(i) {
-                    i += 1;
-                    if q == b'\'' {
-                        break;
-                    }
-                    out.push(q);
-                }
-            }
-            b'"' => {
-                i += 1;
-                while let Some(&q) = word.get(i) {
-                    i += 1;
-                    match q {
-                        b'"' => break,
-                        b'\\' => match word.get(i) {
-                            Some(&n) if matches!(n, b'$' | b'`' | b'"' | b'\\') => {
-                                out.push(n);
-                                i += 1;
-                            }
-                            Some(b'\n') => i += 1,
-                            _ => out.push(b'\\'),
-                        },
-                        _ => out.push(q),
-                    }
-                }
-            }
-            b'$' if matches!(word.get(i + 1), Some(b'\'' | b'"')) => i += 1,
-            _ => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    out
 }
 
 /// The document with backslash-newline pairs removed (the intended reading reads
@@ -311,27 +245,5 @@ impl Reader<'_, '_> {
         let rest = line.slice(from, line.len());
         *closer = Some((line_start, line.origin(from)));
         self.input.ungets(rest);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::quote_removal;
-
-    #[test]
-    fn quote_removal_matches_bash_for_delimiters() {
-        for (w, want) in [
-            ("'EOF'", "EOF"),
-            ("\"EOF\"", "EOF"),
-            ("\\EOF", "EOF"),
-            ("E\"OF\"", "EOF"),
-            ("'a\\b'", "a\\b"),
-            ("\"a'b\"", "a'b"),
-            ("\"a\\b\"", "a\\b"),
-            ("\"a\\$b\"", "a$b"),
-            ("$'EOF'", "EOF"),
-        ] {
-            assert_eq!(quote_removal(w.as_bytes()), want.as_bytes(), "{w}");
-        }
     }
 }

@@ -542,7 +542,7 @@ impl<'s> Input<'s> {
         let last = bytes.last().copied();
         let expand_next = matches!(last, Some(b' ' | b'\t'));
         let wants_space = last.is_some_and(|c| {
-            !super::lexer::shellblank(c) && c != b'\n' && !super::lexer::shellmeta(c)
+            !super::syntax::shellblank(c) && c != b'\n' && !super::syntax::shellmeta(c)
         });
         let line = std::mem::replace(&mut self.line, Line::Owned(Rc::new(text), false));
         self.saved.push((line, self.idx));

@@ -6,29 +6,13 @@
 use std::rc::Rc;
 
 use super::input::Input;
+use super::syntax::*;
 use super::text::{Builder, Text};
+use super::tree::Word;
 use super::{
     Context, Dialect, Exec, ReadError, Reading, Run, SubstKind, ZSH_KEYWORD, ZSH_RBRACE_ASSIGNMENT,
     ZSH_WORD_PAREN,
 };
-
-// parser_state flags (bash's parser.h).
-pub const PST_CASEPAT: u32 = 0x000001;
-pub const PST_ALEXPNEXT: u32 = 0x000002;
-pub const PST_ALLOWOPNBRC: u32 = 0x000004;
-pub const PST_SUBSHELL: u32 = 0x000020;
-pub const PST_CMDSUBST: u32 = 0x000040;
-pub const PST_CASESTMT: u32 = 0x000080;
-pub const PST_CONDCMD: u32 = 0x000100;
-pub const PST_CONDEXPR: u32 = 0x000200;
-pub const PST_EXTPAT: u32 = 0x001000;
-pub const PST_COMPASSIGN: u32 = 0x002000;
-pub const PST_ASSIGNOK: u32 = 0x004000;
-pub const PST_EOFTOKEN: u32 = 0x008000;
-pub const PST_REGEXP: u32 = 0x010000;
-pub const PST_REDIRLIST: u32 = 0x080000;
-pub const PST_NOEXPAND: u32 = 0x400000;
-pub const PST_FUNSUBST: u32 = 0x2000000;
 
 /// A token, as bash's `yylex` returns it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,39 +128,6 @@ pub enum Expansion {
     Quoted,
 }
 
-/// The word of the last WORD-like token.
-#[derive(Clone, Debug)]
-pub struct Word {
-    /// The token's text as bash builds it (quotes kept).
-    pub text: Text<'static>,
-    /// Command offsets of the word as written.
-    pub start: u32,
-    pub end: u32,
-    pub quoted: bool,
-    pub dollar: bool,
-    /// `$'…'` / `$"…"` somewhere in it.
-    pub ansi_c: bool,
-    /// Holds `$(…)`, backquotes, `${…}`, `$[…]` or `<(…)` (not counting quoting).
-    pub expansion: bool,
-    /// It starts in the value of an alias (the alias's name stood in the text).
-    pub from_alias: bool,
-}
-
-impl Word {
-    fn empty() -> Word {
-        Word {
-            text: Builder::default().finish(0),
-            start: 0,
-            end: 0,
-            quoted: false,
-            dollar: false,
-            ansi_c: false,
-            expansion: false,
-            from_alias: false,
-        }
-    }
-}
-
 /// A heredoc waiting for its body (bash's `redir_stack`).
 #[derive(Clone, Debug)]
 pub struct Pending {
@@ -238,129 +189,6 @@ pub struct Reader<'s, 'o> {
 }
 
 pub type R<T> = Result<T, ReadError>;
-
-pub fn shellmeta(c: u8) -> bool {
-    matches!(c, b'(' | b')' | b'<' | b'>' | b';' | b'&' | b'|')
-}
-
-pub fn shellbreak(c: u8) -> bool {
-    shellmeta(c) || matches!(c, b' ' | b'\t' | b'\n')
-}
-
-pub fn shellblank(c: u8) -> bool {
-    c == b' ' || c == b'\t'
-}
-
-pub fn shellquote(c: u8) -> bool {
-    matches!(c, b'"' | b'`' | b'\'')
-}
-
-fn shellexp(c: u8) -> bool {
-    matches!(c, b'$' | b'<' | b'>')
-}
-
-fn pattern_char(c: u8) -> bool {
-    matches!(c, b'@' | b'*' | b'+' | b'?' | b'!')
-}
-
-/// Characters a backslash escapes inside double quotes.
-pub fn bs_dquote(c: u8) -> bool {
-    matches!(c, b'\\' | b'`' | b'$' | b'"' | b'\n')
-}
-
-pub fn legal_variable_starter(c: u8) -> bool {
-    c.is_ascii_alphabetic() || c == b'_'
-}
-
-pub fn legal_variable_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
-}
-
-pub fn legal_identifier(s: &[u8]) -> bool {
-    match s.split_first() {
-        Some((&c, rest)) => {
-            legal_variable_starter(c) && rest.iter().all(|&c| legal_variable_char(c))
-        }
-        None => false,
-    }
-}
-
-/// Skips a `[…]` subscript starting at `s[i] == '['`; returns the index of the `]` or
-/// past the end (subst.c `skipsubscript`, simplified to brackets and quotes).
-fn skip_subscript(s: &[u8], i: usize) -> usize {
-    let mut depth = 0usize;
-    let mut j = i;
-    while j < s.len() {
-        match s[j] {
-            b'\\' => j += 1,
-            b'\'' => {
-                j += 1;
-                while j < s.len() && s[j] != b'\'' {
-                    j += 1;
-                }
-            }
-            b'"' => {
-                j += 1;
-                while j < s.len() && s[j] != b'"' {
-                    if s[j] == b'\\' {
-                        j += 1;
-                    }
-                    j += 1;
-                }
-            }
-            b'[' => depth += 1,
-            b']' => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    return j;
-                }
-            }
-            _ => {}
-        }
-        j += 1;
-    }
-    s.len()
-}
-
-/// general.c `assignment`: the index of the `=` when `s` is an assignment word.
-pub fn assignment(s: &[u8], compound: bool) -> Option<usize> {
-    let &c = s.first()?;
-    if compound && c != b'[' {
-        return None;
-    }
-    if !compound && !legal_variable_starter(c) {
-        return None;
-    }
-    // The name's characters decide nothing: skipped in one go.
-    let mut i = s
-        .iter()
-        .position(|&c| !legal_variable_char(c))
-        .unwrap_or(s.len());
-    while let Some(&c) = s.get(i) {
-        if c == b'=' {
-            return Some(i);
-        }
-        if c == b'[' {
-            let mut n = skip_subscript(s, i);
-            if s.get(n) != Some(&b']') {
-                return None;
-            }
-            n += 1;
-            if s.get(n) == Some(&b'+') && s.get(n + 1) == Some(&b'=') {
-                return Some(n + 1);
-            }
-            return (s.get(n) == Some(&b'=')).then_some(n);
-        }
-        if c == b'+' && s.get(i + 1) == Some(&b'=') {
-            return Some(i + 1);
-        }
-        if !legal_variable_char(c) {
-            return None;
-        }
-        i += 1;
-    }
-    None
-}
 
 fn legal_number(s: &[u8]) -> Option<i64> {
     let s = std::str::from_utf8(s).ok()?;
@@ -836,9 +664,7 @@ impl<'s, 'o> Reader<'s, 'o> {
     }
 
     fn read_token_word_inner(&mut self, first: u8, arg: bool) -> R<Tok> {
-        use super::matched::{
-            P_ALLOWESC, P_ARITH, P_ARRAYSUB, P_COMMAND, P_DOLBRACE, P_FIRSTCLOSE,
-        };
+        use super::syntax::{P_ALLOWESC, P_ARITH, P_ARRAYSUB, P_COMMAND, P_DOLBRACE, P_FIRSTCLOSE};
         let start = self.input.last_origin();
         let mut b = Builder::with_capacity(16);
         let mut w = Word::empty();
@@ -1229,7 +1055,7 @@ impl<'s, 'o> Reader<'s, 'o> {
         b: &mut Builder,
         w: &mut Word,
     ) -> R<Option<Expansion>> {
-        use super::matched::{P_ALLOWESC, P_ARITH, P_COMMAND, P_DOLBRACE, P_FIRSTCLOSE};
+        use super::syntax::{P_ALLOWESC, P_ARITH, P_COMMAND, P_DOLBRACE, P_FIRSTCLOSE};
         if !shellexp(c) {
             return Ok(None);
         }
@@ -1458,11 +1284,6 @@ impl<'s, 'o> Reader<'s, 'o> {
         }
         None
     }
-}
-
-/// bash 5.3: what may follow `${` for a command substitution run in this shell.
-pub fn funsub_char(c: u8) -> bool {
-    matches!(c, b' ' | b'\t' | b'\n' | b'|')
 }
 
 /// `token_is_assignment`: the word read so far, with an `=` after it, is an assignment

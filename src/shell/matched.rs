@@ -3,21 +3,15 @@
 //! `<(…)`, `>(…)`, bash 5.3 `${ …; }`), `parse_dparen` / `parse_arith_cmd` (`((…))`)
 //! and `parse_compound_assignment` (`a=(…)`), each as the bash version being read does.
 
-use super::lexer::{
+use super::lexer::{Pending, R, Reader, Tok};
+use super::syntax::*;
+use super::syntax::{
     PST_ALLOWOPNBRC, PST_ASSIGNOK, PST_CASEPAT, PST_CMDSUBST, PST_COMPASSIGN, PST_CONDCMD,
     PST_CONDEXPR, PST_EOFTOKEN, PST_EXTPAT, PST_FUNSUBST, PST_NOEXPAND, PST_REDIRLIST, PST_REGEXP,
-    PST_SUBSHELL, Pending, R, Reader, Tok, funsub_char, shellquote,
+    PST_SUBSHELL, funsub_char, shellquote,
 };
 use super::text::Builder;
 use super::{ComsubScanner, Context, Run, SubstKind, ZSH_DOLBRACE_BRACE, ZSH_MATH};
-
-pub const P_FIRSTCLOSE: u32 = 0x0001;
-pub const P_ALLOWESC: u32 = 0x0002;
-pub const P_DQUOTE: u32 = 0x0004;
-pub const P_COMMAND: u32 = 0x0008;
-pub const P_ARRAYSUB: u32 = 0x0020;
-pub const P_DOLBRACE: u32 = 0x0040;
-pub const P_ARITH: u32 = 0x0080;
 
 const LEX_WASDOL: u32 = 0x0001;
 const LEX_CKCOMMENT: u32 = 0x0002;

@@ -23,6 +23,7 @@ mod lexer;
 mod matched;
 mod old;
 mod prefilter;
+mod syntax;
 mod text;
 mod tree;
 mod word;

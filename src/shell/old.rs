@@ -5,8 +5,9 @@
 //! subst.c's `extract_delimited_string`. The program inside is read only then.
 
 use super::SubstKind;
-use super::lexer::{R, Reader, shellblank, shellbreak, shellmeta, shellquote};
-use super::matched::{P_ALLOWESC, P_COMMAND, P_DOLBRACE, P_DQUOTE, P_FIRSTCLOSE};
+use super::lexer::{R, Reader};
+use super::syntax::{P_ALLOWESC, P_COMMAND, P_DOLBRACE, P_DQUOTE, P_FIRSTCLOSE};
+use super::syntax::{shellblank, shellbreak, shellmeta, shellquote};
 use super::text::Builder;
 
 const LEX_WASDOL: u32 = 0x0001;
@@ -170,7 +171,7 @@ impl Reader<'_, '_> {
                 {
                     if heredelim.is_none() {
                         let word = ret.bytes().get(first..).unwrap_or(&[]).to_vec();
-                        let removed = super::heredoc::quote_removal(&word);
+                        let removed = super::syntax::quote_removal(&word);
                         if removed != word {
                             tflags |= LEX_QUOTEDDOC;
                         }

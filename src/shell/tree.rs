@@ -4,8 +4,40 @@
 //! the arithmetic and `[[ ]]` texts the shell evaluates. The effects model
 //! (`effects.rs`) replays them to judge what each command can do.
 
-use super::lexer::Word;
-use super::text::Text;
+use super::text::{Builder, Text};
+
+/// The word of the last WORD-like token.
+#[derive(Clone, Debug)]
+pub struct Word {
+    /// The token's text as bash builds it (quotes kept).
+    pub text: Text<'static>,
+    /// Command offsets of the word as written.
+    pub start: u32,
+    pub end: u32,
+    pub quoted: bool,
+    pub dollar: bool,
+    /// `$'…'` / `$"…"` somewhere in it.
+    pub ansi_c: bool,
+    /// Holds `$(…)`, backquotes, `${…}`, `$[…]` or `<(…)` (not counting quoting).
+    pub expansion: bool,
+    /// It starts in the value of an alias (the alias's name stood in the text).
+    pub from_alias: bool,
+}
+
+impl Word {
+    pub(super) fn empty() -> Word {
+        Word {
+            text: Builder::default().finish(0),
+            start: 0,
+            end: 0,
+            quoted: false,
+            dollar: false,
+            ansi_c: false,
+            expansion: false,
+            from_alias: false,
+        }
+    }
+}
 
 /// One thing the grammar read.
 #[derive(Clone, Debug)]

@@ -304,7 +304,7 @@ pub fn read(text: &Text<'_>, ends: &dyn SubstEnds) -> WordInfo {
 /// Reads an assignment word, when it is one.
 pub fn assignment(text: &Text<'_>, ends: &dyn SubstEnds) -> Option<Assignment> {
     let b = text.bytes();
-    let eq = super::lexer::assignment(b, false)?;
+    let eq = super::syntax::assignment(b, false)?;
     let lhs = b[..eq].strip_suffix(b"+").unwrap_or(&b[..eq]);
     let (name, subscript) = match lhs.iter().position(|&c| c == b'[') {
         Some(open) if lhs.last() == Some(&b']') => {
@@ -618,7 +618,9 @@ impl Parser<'_, '_> {
                 end + 1
             }
             Some(b'{') => {
-                if b.get(i + 2).copied().is_some_and(super::lexer::funsub_char)
+                if b.get(i + 2)
+                    .copied()
+                    .is_some_and(super::syntax::funsub_char)
                     && self.ends.end_of(at).is_some()
                 {
                     Self::push(info, Piece::Subst(at));
@@ -632,9 +634,9 @@ impl Parser<'_, '_> {
                 Self::push(info, Piece::Param(p));
                 end
             }
-            Some(c) if super::lexer::legal_variable_starter(c) => {
+            Some(c) if super::syntax::legal_variable_starter(c) => {
                 let mut j = i + 1;
-                while j < to && super::lexer::legal_variable_char(b[j]) {
+                while j < to && super::syntax::legal_variable_char(b[j]) {
                     j += 1;
                 }
                 Self::push(info, Piece::Param(plain(at, b[i + 1..j].to_vec())));
@@ -643,12 +645,12 @@ impl Parser<'_, '_> {
             Some(c @ (b'~' | b'^' | b'=' | b'+'))
                 if b.get(i + 2)
                     .copied()
-                    .is_some_and(super::lexer::legal_variable_starter) =>
+                    .is_some_and(super::syntax::legal_variable_starter) =>
             {
                 // zsh `$~name`, `$^name`, `$=name`, `$+name` (bash: literal text; read
                 // as the value here, which only widens what the word can be).
                 let mut j = i + 2;
-                while j < to && super::lexer::legal_variable_char(b[j]) {
+                while j < to && super::syntax::legal_variable_char(b[j]) {
                     j += 1;
                 }
                 let mut p = plain(at, b[i + 2..j].to_vec());
@@ -738,8 +740,8 @@ impl Parser<'_, '_> {
             i += 1;
         }
         let name_start = i;
-        if i < to && super::lexer::legal_variable_starter(b[i]) {
-            while i < to && super::lexer::legal_variable_char(b[i]) {
+        if i < to && super::syntax::legal_variable_starter(b[i]) {
+            while i < to && super::syntax::legal_variable_char(b[i]) {
                 i += 1;
             }
         } else if i < to && b[i].is_ascii_digit() {
@@ -847,9 +849,9 @@ impl Parser<'_, '_> {
                 }
                 continue;
             }
-            if super::lexer::legal_variable_starter(c) {
+            if super::syntax::legal_variable_starter(c) {
                 let s = i;
-                while i < to && super::lexer::legal_variable_char(b[i]) {
+                while i < to && super::syntax::legal_variable_char(b[i]) {
                     i += 1;
                 }
                 let name = b[s..i].to_vec();

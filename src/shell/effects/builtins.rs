@@ -756,7 +756,7 @@ impl Judge {
                     };
                     let target = target.strip_suffix(b"+").unwrap_or(target);
                     let (base, sub) = split_subscript(target);
-                    if !crate::shell::lexer::legal_identifier(base) {
+                    if !crate::shell::syntax::legal_identifier(base) {
                         continue;
                     }
                     if let Some(sub) = sub {
@@ -777,7 +777,7 @@ impl Judge {
                     match literal_prefix_assignment(a) {
                         Some((target, value_pieces)) => {
                             let (base, sub) = split_subscript(&target);
-                            if !crate::shell::lexer::legal_identifier(base) {
+                            if !crate::shell::syntax::legal_identifier(base) {
                                 self.assign_dynamic(&vals[k], at, "declare");
                                 continue;
                             }
@@ -1277,7 +1277,7 @@ fn runs_commands(text: &[u8], d: Dialect, meter: &crate::shell::Work) -> bool {
                     .iter()
                     .find(|w| {
                         w.value()
-                            .is_none_or(|v| crate::shell::lexer::assignment(&v, false).is_none())
+                            .is_none_or(|v| crate::shell::syntax::assignment(&v, false).is_none())
                     })
                     .map(WordInfo::value);
                 match name {

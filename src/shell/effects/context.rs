@@ -176,7 +176,7 @@ impl Judge {
             let Some(open) = t.iter().position(|&c| c == b'[') else {
                 continue;
             };
-            if crate::shell::lexer::legal_identifier(&t[..open]) {
+            if crate::shell::syntax::legal_identifier(&t[..open]) {
                 let close = t.iter().rposition(|&c| c == b']').filter(|&c| c > open);
                 let sub = t
                     .get(open + 1..close.unwrap_or(t.len()))

@@ -371,7 +371,7 @@ impl Judge {
         v
     }
 
-    fn cond(&mut self, prog: &Prog<'_>, words: &[super::lexer::Word], ctx: &Ctx) {
+    fn cond(&mut self, prog: &Prog<'_>, words: &[super::tree::Word], ctx: &Ctx) {
         let infos: Vec<WordInfo> = words
             .iter()
             .map(|w| word::read(&w.text, &prog.ends))

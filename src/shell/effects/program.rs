@@ -18,7 +18,7 @@ pub(super) enum Node<'r> {
         redirects: Vec<&'r Redirect>,
     },
     Arith(&'r Text<'static>),
-    Cond(&'r [crate::shell::lexer::Word]),
+    Cond(&'r [crate::shell::tree::Word]),
     /// A top-level input unit ended.
     Unit,
 }

@@ -175,7 +175,7 @@ impl Judge {
                 let value = &value;
                 let n = n.strip_suffix(b"+").unwrap_or(n);
                 let (base, sub) = super::split_subscript(n);
-                if !crate::shell::lexer::legal_identifier(base) {
+                if !crate::shell::syntax::legal_identifier(base) {
                     continue;
                 }
                 if let Some(sub) = sub {

@@ -323,7 +323,7 @@ impl Judge {
         }
         for s in &v.statics {
             let name = s.split(|&c| c == b'[').next().unwrap_or(s);
-            if depth < MAX_NEST && crate::shell::lexer::legal_identifier(name) {
+            if depth < MAX_NEST && crate::shell::syntax::legal_identifier(name) {
                 out.join(&self.var(name));
             } else {
                 out.opaque = true;

@@ -1,0 +1,248 @@
+//! bash's tables of the text: the character classes of syntax.h, the `parser_state`
+//! flags of parser.h and `parse_matched_pair`'s flags, names and assignments as general.c
+//! knows them, and the quote removal of a heredoc delimiter. Leaf of the reader: every
+//! other room of `src/shell/` may ask it, it asks none.
+
+// parser_state flags (bash's parser.h).
+pub const PST_CASEPAT: u32 = 0x000001;
+pub const PST_ALEXPNEXT: u32 = 0x000002;
+pub const PST_ALLOWOPNBRC: u32 = 0x000004;
+pub const PST_SUBSHELL: u32 = 0x000020;
+pub const PST_CMDSUBST: u32 = 0x000040;
+pub const PST_CASESTMT: u32 = 0x000080;
+pub const PST_CONDCMD: u32 = 0x000100;
+pub const PST_CONDEXPR: u32 = 0x000200;
+pub const PST_EXTPAT: u32 = 0x001000;
+pub const PST_COMPASSIGN: u32 = 0x002000;
+pub const PST_ASSIGNOK: u32 = 0x004000;
+pub const PST_EOFTOKEN: u32 = 0x008000;
+pub const PST_REGEXP: u32 = 0x010000;
+pub const PST_REDIRLIST: u32 = 0x080000;
+pub const PST_NOEXPAND: u32 = 0x400000;
+pub const PST_FUNSUBST: u32 = 0x2000000;
+
+// parse_matched_pair flags (parse.y).
+pub const P_FIRSTCLOSE: u32 = 0x0001;
+pub const P_ALLOWESC: u32 = 0x0002;
+pub const P_DQUOTE: u32 = 0x0004;
+pub const P_COMMAND: u32 = 0x0008;
+pub const P_ARRAYSUB: u32 = 0x0020;
+pub const P_DOLBRACE: u32 = 0x0040;
+pub const P_ARITH: u32 = 0x0080;
+
+pub fn shellmeta(c: u8) -> bool {
+    matches!(c, b'(' | b')' | b'<' | b'>' | b';' | b'&' | b'|')
+}
+
+pub fn shellbreak(c: u8) -> bool {
+    shellmeta(c) || matches!(c, b' ' | b'\t' | b'\n')
+}
+
+pub fn shellblank(c: u8) -> bool {
+    c == b' ' || c == b'\t'
+}
+
+pub fn shellquote(c: u8) -> bool {
+    matches!(c, b'"' | b'`' | b'\'')
+}
+
+pub fn shellexp(c: u8) -> bool {
+    matches!(c, b'$' | b'<' | b'>')
+}
+
+pub fn pattern_char(c: u8) -> bool {
+    matches!(c, b'@' | b'*' | b'+' | b'?' | b'!')
+}
+
+/// Characters a backslash escapes inside double quotes.
+pub fn bs_dquote(c: u8) -> bool {
+    matches!(c, b'\\' | b'`' | b'$' | b'"' | b'\n')
+}
+
+pub fn legal_variable_starter(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_'
+}
+
+pub fn legal_variable_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+pub fn legal_identifier(s: &[u8]) -> bool {
+    match s.split_first() {
+        Some((&c, rest)) => {
+            legal_variable_starter(c) && rest.iter().all(|&c| legal_variable_char(c))
+        }
+        None => false,
+    }
+}
+
+/// Skips a `[…]` subscript starting at `s[i] == '['`; returns the index of the `]` or
+/// past the end (subst.c `skipsubscript`, simplified to brackets and quotes).
+pub fn skip_subscript(s: &[u8], i: usize) -> usize {
+    let mut depth = 0usize;
+    let mut j = i;
+    while j < s.len() {
+        match s[j] {
+            b'\\' => j += 1,
+            b'\'' => {
+                j += 1;
+                while j < s.len() && s[j] != b'\'' {
+                    j += 1;
+                }
+            }
+            b'"' => {
+                j += 1;
+                while j < s.len() && s[j] != b'"' {
+                    if s[j] == b'\\' {
+                        j += 1;
+                    }
+                    j += 1;
+                }
+            }
+            b'[' => depth += 1,
+            b']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return j;
+                }
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    s.len()
+}
+
+/// general.c `assignment`: the index of the `=` when `s` is an assignment word.
+pub fn assignment(s: &[u8], compound: bool) -> Option<usize> {
+    let &c = s.first()?;
+    if compound && c != b'[' {
+        return None;
+    }
+    if !compound && !legal_variable_starter(c) {
+        return None;
+    }
+    // The name's characters decide nothing: skipped in one go.
+    let mut i = s
+        .iter()
+        .position(|&c| !legal_variable_char(c))
+        .unwrap_or(s.len());
+    while let Some(&c) = s.get(i) {
+        if c == b'=' {
+            return Some(i);
+        }
+        if c == b'[' {
+            let mut n = skip_subscript(s, i);
+            if s.get(n) != Some(&b']') {
+                return None;
+            }
+            n += 1;
+            if s.get(n) == Some(&b'+') && s.get(n + 1) == Some(&b'=') {
+                return Some(n + 1);
+            }
+            return (s.get(n) == Some(&b'=')).then_some(n);
+        }
+        if c == b'+' && s.get(i + 1) == Some(&b'=') {
+            return Some(i + 1);
+        }
+        if !legal_variable_char(c) {
+            return None;
+        }
+        i += 1;
+    }
+    None
+}
+
+/// bash 5.3: what may follow `${` for a command substitution run in this shell.
+pub fn funsub_char(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'|')
+}
+
+/// Quote removal on a delimiter word, as `string_quote_removal` does it: quotes go,
+/// a backslash keeps the character after it (inside double quotes only before `$`, `` ` ``,
+/// `"`, `\` and newline); `$'…'` and `$"…"` lose their `$`.
+pub fn quote_removal(word: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(word.len());
+    let mut i = 0;
+    while let Some(&c) = word.get(i) {
+        // Up to the next quote, backslash or `$`, nothing is removed: copied in one go (the
+        // search stops there, so a word of many `$` is read once).
+        let plain = word[i..]
+            .iter()
+            .position(|c| matches!(c, b'\\' | b'\'' | b'"' | b'$'))
+            .unwrap_or(word.len() - i);
+        if plain > 0 {
+            out.extend_from_slice(&word[i..i + plain]);
+            i += plain;
+            continue;
+        }
+        match c {
+            b'\\' => {
+                if let Some(&n) = word.get(i + 1) {
+                    if n != b'\n' {
+                        out.push(n);
+                    }
+                    i += 2;
+                } else {
+                    i += 1;
+                }
+            }
+            b'\'' => {
+                i += 1;
+                while let Some(&q) = word.get(i) {
+                    i += 1;
+                    if q == b'\'' {
+                        break;
+                    }
+                    out.push(q);
+                }
+            }
+            b'"' => {
+                i += 1;
+                while let Some(&q) = word.get(i) {
+                    i += 1;
+                    match q {
+                        b'"' => break,
+                        b'\\' => match word.get(i) {
+                            Some(&n) if matches!(n, b'$' | b'`' | b'"' | b'\\') => {
+                                out.push(n);
+                                i += 1;
+                            }
+                            Some(b'\n') => i += 1,
+                            _ => out.push(b'\\'),
+                        },
+                        _ => out.push(q),
+                    }
+                }
+            }
+            b'$' if matches!(word.get(i + 1), Some(b'\'' | b'"')) => i += 1,
+            _ => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quote_removal;
+
+    #[test]
+    fn quote_removal_matches_bash_for_delimiters() {
+        for (w, want) in [
+            ("'EOF'", "EOF"),
+            ("\"EOF\"", "EOF"),
+            ("\\EOF", "EOF"),
+            ("E\"OF\"", "EOF"),
+            ("'a\\b'", "a\\b"),
+            ("\"a'b\"", "a'b"),
+            ("\"a\\b\"", "a\\b"),
+            ("\"a\\$b\"", "a$b"),
+            ("$'EOF'", "EOF"),
+        ] {
+            assert_eq!(quote_removal(w.as_bytes()), want.as_bytes(), "{w}");
+        }
+    }
+}
