@@ -196,7 +196,11 @@ fn read_all_with(command: &str, work: &shell::Work) -> Readings {
         return (intended, shells);
     }
     let mut extglob = intended.features.extglob_chars;
-    let every = needs_every_shell(&intended) || aliases_here(&intended);
+    // A small command is read by every shell whatever its features (microseconds); the
+    // features only spare the readings of a large one that they prove identical.
+    let every = command.len() <= limits::READ_EVERY_SHELL_BYTES
+        || needs_every_shell(&intended)
+        || aliases_here(&intended);
     for s in Shell::RUNNING {
         // bash 5.2 and zsh are always read: zsh's lexer differs from bash's in plain
         // words (`}` ends a word, `<` ends a subscript, quotes inside `"${…}"`), so no

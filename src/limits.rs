@@ -7,6 +7,11 @@
 pub const MAX_EVENT_BYTES: usize = 64 * 1024 * 1024;
 /// Largest heredoc-bearing command that is read.
 pub const MAX_COMMAND_BYTES: usize = 4 * 1024 * 1024;
+
+/// A command up to this size is read by every shell, whatever it holds; a larger one by
+/// bash 5.2 and zsh, and by every shell when it holds a construct on which the versions
+/// are measured to differ.
+pub const READ_EVERY_SHELL_BYTES: usize = 16 * 1024;
 /// Longest the readings and the rules of one command may take, by the wall clock: a
 /// safety net under the work budget, far below any client's hook timeout (30 s). A debug
 /// build (the test suite's, several times slower, on a busy machine) gets ten times as

@@ -110,8 +110,9 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
     for (dialect, e) in all {
         {
             // Heredoc text that only becomes arguments of a command whose name is not
-            // heredoc text (bash 3.2 ending `$(…)` at a body's `)`) runs nothing.
-            if !inside(e.at) || e.what == Run::Arg {
+            // heredoc text (bash 3.2 ending `$(…)` at a body's `)`) runs nothing. What a
+            // shell expands in a body counts wherever its offset lies.
+            if e.in_body.is_none() && (!inside(e.at) || e.what == Run::Arg) {
                 continue;
             }
             let kind = match (e.what, e.in_body) {
