@@ -133,8 +133,8 @@ fn judge(
 ) -> Result<Report, Denial> {
     let bytes = command.as_bytes();
     if let Some(e) = intended.error {
-        return Err(if e.limit {
-            reason::limit_denial(Limit::of_reader_cause(e.cause))
+        return Err(if let Some(stop) = e.limit {
+            reason::limit_denial(Limit::of_stop(stop))
         } else {
             reason::parse_denial(e.cause, "syntax error", shell::pos(bytes, e.at))
         });
@@ -150,8 +150,11 @@ fn judge(
             shell::pos(bytes, h.op),
         ));
     }
-    if let Some(e) = shells.iter().find_map(|(_, r)| r.error.filter(|e| e.limit)) {
-        return Err(reason::limit_denial(Limit::of_reader_cause(e.cause)));
+    if let Some(stop) = shells
+        .iter()
+        .find_map(|(_, r)| r.error.and_then(|e| e.limit))
+    {
+        return Err(reason::limit_denial(Limit::of_stop(stop)));
     }
     // The rules' work, known before they run: linear in the command, the readings' runs
     // and heredocs (limits before work).
@@ -191,7 +194,7 @@ fn read_all_with(command: &str, work: &shell::Work) -> Readings {
     let read = |d: Dialect| shell::read_with(command, d, work);
     let intended = read(Dialect::new(Shell::Intended));
     let mut shells = Vec::with_capacity(Shell::RUNNING.len() * 2);
-    let at_limit = |r: &Reading| r.error.is_some_and(|e| e.limit);
+    let at_limit = |r: &Reading| r.error.is_some_and(|e| e.limit.is_some());
     if at_limit(&intended) {
         return (intended, shells);
     }

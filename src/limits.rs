@@ -45,13 +45,15 @@ pub enum Limit {
 }
 
 impl Limit {
-    /// The limit a reader's stop names (its cause).
-    pub fn of_reader_cause(cause: &str) -> Limit {
-        match cause {
-            "number of heredocs" => Limit::Heredocs,
-            crate::shell::CAUSE_WORK => Limit::Work,
-            crate::shell::CAUSE_TIME => Limit::Time,
-            _ => Limit::Nesting,
+    /// The limit a reader's stop is (a stack too small for the nesting, when it reaches
+    /// here, is the nesting limit).
+    pub fn of_stop(stop: crate::shell::Stop) -> Limit {
+        use crate::shell::Stop;
+        match stop {
+            Stop::Heredocs => Limit::Heredocs,
+            Stop::Nesting | Stop::Deep => Limit::Nesting,
+            Stop::Work => Limit::Work,
+            Stop::Time => Limit::Time,
         }
     }
 }

@@ -153,7 +153,7 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
         // heredoc, zsh may well run it.
         let zsh_error_in_heredoc = reading
             .error
-            .filter(|e| dialect.is_zsh() && !e.limit && inside(e.at));
+            .filter(|e| dialect.is_zsh() && e.limit.is_none() && inside(e.at));
         let unreliable = reading.unreliable.map(|w| (w, reading.unreliable_at)).or(
             zsh_error_in_heredoc.map(|e| {
                 (

@@ -459,7 +459,7 @@ impl<'s> Reader<'s, '_> {
     /// failure stays recorded); the intended reading cannot read it, and a limit is a limit.
     fn expansion_failed(&mut self, r: R<()>, depth: usize) -> R<()> {
         match r {
-            Err(e) if !e.limit && self.d.q().runs => {
+            Err(e) if e.limit.is_none() && self.d.q().runs => {
                 self.depth = depth;
                 Ok(())
             }
@@ -696,7 +696,7 @@ impl<'s> Reader<'s, '_> {
                 Ok(end) => end,
                 // bash runs what it read when a heredoc took the rest of the word (a
                 // body running to the end, `)` and all): measured in bash 5.1.
-                Err(e) if !e.limit => {
+                Err(e) if e.limit.is_none() => {
                     self.depth = depth;
                     t.len()
                 }
@@ -764,7 +764,7 @@ impl<'s> Reader<'s, '_> {
         self.leave();
         match r {
             // A shell runs what it could read of a substitution and goes on.
-            Err(e) if !e.limit && d.q().runs => Ok(()),
+            Err(e) if e.limit.is_none() && d.q().runs => Ok(()),
             other => other,
         }
     }
@@ -777,11 +777,12 @@ impl Reader<'_, '_> {
         if self.out.work.charge(n) {
             return Ok(());
         }
-        Err(self.limit(match self.out.work.over() {
-            Some(super::Over::Time) => super::CAUSE_TIME,
-            Some(super::Over::Depth) => super::CAUSE_DEEP,
-            _ => super::CAUSE_WORK,
-        }))
+        Err(self.limit(
+            self.out
+                .work
+                .over()
+                .map_or(super::Stop::Work, super::Stop::of_over),
+        ))
     }
 
     /// For [`Reader::extent_by_parse`]: the program of a command substitution and its

@@ -153,12 +153,12 @@ impl Reader<'_, '_> {
                 Err(e) => {
                     // bash never runs a command it could not read; zsh reads the whole
                     // text first and runs nothing when it cannot.
-                    if !e.limit {
+                    if e.limit.is_none() {
                         self.out.exec.truncate(mark.0);
                         self.out.heredocs.truncate(mark.1);
                         self.out.events.truncate(mark.2);
                     }
-                    if e.discard && !e.limit && self.d.q().drops_bad_line {
+                    if e.discard && e.limit.is_none() && self.d.q().drops_bad_line {
                         // bash reports it, drops the line, and reads on.
                         self.reset_parser();
                         continue;

@@ -80,7 +80,7 @@ impl Reader<'_, '_> {
     /// `make_here_document`.
     fn make_here_document(&mut self, p: Pending) -> R<()> {
         if self.out.heredocs.len() >= super::MAX_HEREDOCS {
-            return Err(self.limit("number of heredocs"));
+            return Err(self.limit(super::Stop::Heredocs));
         }
         let zsh = self.d.is_zsh();
         let unquoted = !p.word.quoted;

@@ -258,16 +258,16 @@ impl<'s, 'o> Reader<'s, 'o> {
         ReadError {
             cause,
             at: self.input.last_origin(),
-            limit: false,
+            limit: None,
             discard: false,
         }
     }
 
-    pub fn limit(&self, cause: &'static str) -> ReadError {
+    pub fn limit(&self, stop: super::Stop) -> ReadError {
         ReadError {
-            cause,
+            cause: stop.cause(),
             at: self.input.last_origin(),
-            limit: true,
+            limit: Some(stop),
             discard: false,
         }
     }
@@ -301,10 +301,10 @@ impl<'s, 'o> Reader<'s, 'o> {
         self.depth += 1;
         if self.depth > self.out.work.max_depth() {
             if self.depth > super::MAX_NESTING {
-                return Err(self.limit(super::CAUSE_NESTING));
+                return Err(self.limit(super::Stop::Nesting));
             }
             self.out.work.stop(super::Over::Depth);
-            return Err(self.limit(super::CAUSE_DEEP));
+            return Err(self.limit(super::Stop::Deep));
         }
         Ok(())
     }

@@ -563,8 +563,8 @@ pub struct ReadError {
     pub cause: &'static str,
     /// Command offset near which it happened.
     pub at: u32,
-    /// Over a limit rather than malformed.
-    pub limit: bool,
+    /// The limit it stopped at; `None` when the text is malformed.
+    pub limit: Option<Stop>,
     /// bash drops the rest of the line and reads on (an error inside `a=(…)`).
     pub discard: bool,
 }
@@ -591,15 +591,44 @@ pub const BYTES_PER_WORK: usize = 16;
 /// where `$(…)` ends, and scan it again at every level of nesting).
 pub const CHAR_WORK: usize = 4;
 
-/// The cause of a reading stopped by the clock ([`Over::Time`]).
-pub const CAUSE_TIME: &str = "time";
-/// The cause of a reading stopped by its work budget ([`Over::Work`]).
-pub const CAUSE_WORK: &str = "work";
-/// The cause of a reading that nested deeper than its stack allows ([`Over::Depth`]); the
-/// caller reads again on a larger stack.
-pub const CAUSE_DEEP: &str = "deeper than this stack";
-/// The cause of a reading that nested past [`MAX_NESTING`].
-pub const CAUSE_NESTING: &str = "nesting depth";
+/// Which of the reader's limits stopped a reading (a [`ReadError`] that is not malformed
+/// text).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// More heredocs than [`MAX_HEREDOCS`].
+    Heredocs,
+    /// Nesting past [`MAX_NESTING`].
+    Nesting,
+    /// Nesting deeper than this thread's stack allows ([`Over::Depth`]); the caller
+    /// reads again on a larger stack.
+    Deep,
+    /// The work budget ([`Over::Work`]).
+    Work,
+    /// The clock ([`Over::Time`]).
+    Time,
+}
+
+impl Stop {
+    /// The words a reading error shows for it.
+    pub fn cause(self) -> &'static str {
+        match self {
+            Stop::Heredocs => "number of heredocs",
+            Stop::Nesting => "nesting depth",
+            Stop::Deep => "deeper than this stack",
+            Stop::Work => "work",
+            Stop::Time => "time",
+        }
+    }
+
+    /// The stop for a meter that ran out.
+    pub fn of_over(over: Over) -> Stop {
+        match over {
+            Over::Work => Stop::Work,
+            Over::Time => Stop::Time,
+            Over::Depth => Stop::Deep,
+        }
+    }
+}
 
 /// Reads `command` as `dialect` reads it, within [`MAX_WORK`] and [`MAX_NESTING`].
 pub fn read(command: &str, dialect: Dialect) -> Reading {
@@ -640,14 +669,11 @@ pub fn read_with(command: &str, dialect: Dialect, work: &Work) -> Reading {
 fn limit_error(out: &mut Reading) {
     if let Some(over) = out.work.over() {
         let at = out.error.map_or(0, |e| e.at);
+        let stop = Stop::of_over(over);
         out.error = Some(ReadError {
-            cause: match over {
-                Over::Work => CAUSE_WORK,
-                Over::Time => CAUSE_TIME,
-                Over::Depth => CAUSE_DEEP,
-            },
+            cause: stop.cause(),
             at,
-            limit: true,
+            limit: Some(stop),
             discard: false,
         });
     }

@@ -320,7 +320,7 @@ fn a_reading_past_its_deadline_stops_at_the_time_limit() {
     let past = Work::new(shell::MAX_WORK, Some(std::time::Instant::now()), 48);
     let r = shell::read_with(&command, Dialect::new(Shell::Bash52), &past);
     let e = r.error.expect("stopped");
-    assert!(e.limit && e.cause == shell::CAUSE_TIME, "{e:?}");
+    assert_eq!(e.limit, Some(shell::Stop::Time), "{e:?}");
     let later = std::time::Instant::now() + std::time::Duration::from_secs(3600);
     let ample = Work::new(shell::MAX_WORK, Some(later), 48);
     let r = shell::read_with(&command, Dialect::new(Shell::Bash52), &ample);

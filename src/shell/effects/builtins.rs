@@ -1151,7 +1151,7 @@ impl Judge {
             ..self.d
         };
         let reading = crate::shell::read_inner(nested, d, &self.meter, self.aliases.clone());
-        if reading.error.is_some_and(|e| e.limit) {
+        if reading.error.is_some_and(|e| e.limit.is_some()) {
             return;
         }
         let inner = build(&[], &reading.events, &reading.heredocs);
