@@ -1,0 +1,363 @@
+//! The files and descriptors a command writes and reads back: what each file it wrote
+//! holds (by its name as written, normalized), what a redirection gives a command as
+//! input, the descriptors `exec` opens for every later command, and what a name of a file
+//! can be (`./a`, `$PWD/a`, `~+/a` and a variable holding `a` are one file).
+
+use super::program::Prog;
+use super::value::Val;
+use super::{Ctx, Effect, Judge};
+use crate::shell::tree::{RedirOp, Redirect, SimpleCommand};
+use crate::shell::word::{self, ParamOp, Piece, WordInfo};
+
+impl Judge {
+    /// The input a command's redirections give it.
+    pub(super) fn redirect_input<'a>(
+        &mut self,
+        prog: &Prog<'_>,
+        redirects: impl Iterator<Item = &'a Redirect>,
+        ctx: &mut Ctx,
+    ) {
+        for r in redirects {
+            let fd0 = r.fd.as_deref().is_none_or(|f| f == b"0");
+            match r.op {
+                RedirOp::Heredoc => {
+                    let v = prog
+                        .heredocs
+                        .iter()
+                        .find(|h| h.op == r.at)
+                        .and_then(|h| {
+                            let (s, e) = (h.body.0 as usize, h.body.1 as usize);
+                            let text = prog.text.get(s..e.min(prog.text.len()))?;
+                            let mut v = Val::text(text.to_vec());
+                            // An unquoted body: its text with the values of what it expands
+                            // (a substitution in it denies on its own; its output is unknown).
+                            for piece in &h.body_eval {
+                                match piece {
+                                    Piece::Param(p) => v.join(&self.param_val(p, prog)),
+                                    Piece::Arith(_) => v.join(&Val::num()),
+                                    Piece::Subst(_) => return None,
+                                    Piece::Lit(_) => {}
+                                }
+                            }
+                            Some(v)
+                        })
+                        .unwrap_or_else(Val::body);
+                    if fd0 {
+                        ctx.stdin = v;
+                        ctx.feeding = Some(r.at);
+                    } else {
+                        ctx.stdin.join(&v);
+                        ctx.feeding.get_or_insert(r.at);
+                    }
+                }
+                RedirOp::HereString => {
+                    let v = r.target.as_ref().map_or_else(Val::opaque, |t| {
+                        self.word_val(&word::read(&t.text, &prog.ends), prog)
+                    });
+                    if v.heredoc() {
+                        ctx.feeding.get_or_insert(r.at);
+                    }
+                    if fd0 {
+                        ctx.stdin = v;
+                    } else {
+                        ctx.stdin.join(&v);
+                    }
+                }
+                RedirOp::Input if fd0 => {
+                    let v = r.target.as_ref().map_or_else(Val::opaque, |t| {
+                        let i = word::read(&t.text, &prog.ends);
+                        // `< <(…)`: what the process substitution writes; `< file`: what
+                        // this command wrote there, if it did.
+                        if i.process {
+                            let mut v = Val::default();
+                            for s in i.substs() {
+                                v.join(
+                                    &self.subst_out.get(&s).cloned().unwrap_or_else(Val::opaque),
+                                );
+                            }
+                            return v;
+                        }
+                        let mut v = self.file_content(&i, prog);
+                        if self.names_descriptor(&i, prog) {
+                            // Standard input itself (`< /dev/stdin`): what it was; another
+                            // open descriptor (`/dev/fd/3`): what it reads.
+                            v.join(&ctx.stdin);
+                            v.join(&self.fd_inputs);
+                        }
+                        v
+                    });
+                    ctx.stdin = v;
+                }
+                RedirOp::Duplicate if fd0 => {
+                    // `<&3`: what that descriptor reads.
+                    let v = self.fd_inputs.clone();
+                    ctx.stdin = v;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// What a command writes into files, read later by `<`, `$(<…)`, `cat` or `source`:
+    /// its output where its standard output goes; a file opened on another descriptor
+    /// (`exec 3>f`, `2>f`) can be given anything the command writes, heredoc text too.
+    pub(super) fn record_writes<'a>(
+        &mut self,
+        prog: &Prog<'_>,
+        redirects: impl Iterator<Item = &'a Redirect>,
+        out: &Val,
+    ) {
+        for r in redirects {
+            if r.op == RedirOp::Duplicate
+                && r.fd.as_deref().is_none_or(|f| f == b"1")
+                && let Some(t) = &r.target
+                && !matches!(t.text.bytes(), b"1" | b"2" | b"-")
+            {
+                // `>&3`, `>&"${COPROC[1]}"`: a pipe can carry it back to a read.
+                self.add_fd_input(out);
+            }
+            if r.op != RedirOp::Output {
+                continue;
+            }
+            let Some(t) = &r.target else { continue };
+            let target = word::read(&t.text, &prog.ends);
+            if self.word_val(&target, prog).heredoc() && !self.heredoc_names {
+                self.heredoc_names = true;
+                self.changed = true;
+            }
+            let stdout = r.fd.as_deref().is_none_or(|f| f == b"1");
+            let v = if stdout {
+                out.clone()
+            } else if prog.heredocs.is_empty() {
+                Val::authored()
+            } else {
+                Val::body()
+            };
+            match self.file_keys(&target, prog) {
+                Some(keys) => {
+                    for key in keys {
+                        let entry = self.files.entry(key).or_default();
+                        let before = entry.clone();
+                        entry.join(&v);
+                        if *entry != before {
+                            self.changed = true;
+                        }
+                    }
+                }
+                None => {
+                    // A file named at run time: any file this command reads back later.
+                    if !self.files_unknown {
+                        self.files_unknown = true;
+                        self.changed = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// What a file this command wrote holds (the environment's, if it wrote none there;
+    /// unknown text once it wrote a file it named at run time).
+    pub(super) fn file(&self, key: &[u8]) -> Val {
+        match self.files.get(key) {
+            Some(v) if self.files_unknown => {
+                let mut v = v.clone();
+                v.authored = true;
+                v
+            }
+            Some(v) => v.clone(),
+            None if self.files_unknown => Val::authored(),
+            None => Val::opaque(),
+        }
+    }
+
+    /// The files a word can name, as keys (`./a`, `$PWD/a`, `~+/a` and `a` are one;
+    /// a variable with literal values names each), or `None` for a name the guard cannot
+    /// tell (a glob, text composed at run time).
+    pub(super) fn file_keys(&self, w: &WordInfo, prog: &Prog<'_>) -> Option<Vec<Vec<u8>>> {
+        if w.many || w.unread || w.process {
+            return None;
+        }
+        let mut pieces = w.pieces.clone();
+        let mut tilde = w.tilde;
+        if let Some(Piece::Lit(l)) = pieces.first_mut()
+            && tilde
+            && (l.starts_with(b"~+/") || l.as_slice() == b"~+")
+        {
+            // `~+` is the working directory.
+            l.splice(0..2, b".".iter().copied());
+            tilde = false;
+        }
+        if let Some(Piece::Param(p)) = pieces.first()
+            && p.name == b"PWD"
+            && p.op == ParamOp::Plain
+            && !p.indirect
+        {
+            pieces[0] = Piece::Lit(b"./".to_vec());
+        }
+        let resolved = WordInfo {
+            pieces,
+            tilde: false,
+            ..w.clone()
+        };
+        let v = self.word_val(&resolved, prog);
+        if !tilde && v.only_statics() {
+            let keys: Vec<Vec<u8>> = v
+                .statics
+                .iter()
+                .map(|s| normal_path(s))
+                .filter(|k| !k.is_empty() && !k.starts_with(b"-"))
+                .collect();
+            return (!keys.is_empty()).then_some(keys);
+        }
+        // Named by the environment's values: the same spelling names the same file.
+        let mut key = vec![0];
+        for p in &resolved.pieces {
+            match p {
+                Piece::Lit(l) => key.extend_from_slice(l),
+                Piece::Param(p) if p.op == ParamOp::Plain && !p.indirect => {
+                    key.extend_from_slice(b"\0$");
+                    key.extend_from_slice(&p.name);
+                }
+                _ => return None,
+            }
+        }
+        Some(vec![normal_path(&key)])
+    }
+
+    /// What reading the file a word names gives: what this command wrote there, or the
+    /// environment's (text it composed, once it wrote a file it named at run time or
+    /// when the name itself is composed).
+    pub(super) fn file_content(&self, w: &WordInfo, prog: &Prog<'_>) -> Val {
+        let procfs = w
+            .pieces
+            .iter()
+            .any(|p| matches!(p, Piece::Lit(l) if l.windows(6).any(|x| x == b"/proc/")));
+        let process_text = |v: &[u8]| {
+            [&b"cmdline"[..], b"environ", b"/fd/", b"mem", b"/task/"]
+                .iter()
+                .any(|k| v.windows(k.len()).any(|x| x == *k))
+        };
+        if procfs && !self.no_heredoc && w.value().is_none_or(|v| process_text(&v)) {
+            // `/proc/$$/cmdline`, `/proc/self/environ`: the shell's copy of the command.
+            return Val::body();
+        }
+        match self.file_keys(w, prog) {
+            Some(keys) => {
+                let mut v = Val::default();
+                for k in keys {
+                    v.join(&self.file(&k));
+                }
+                v
+            }
+            None if self.files.is_empty() && !self.files_unknown => Val::opaque(),
+            None => {
+                // Any file: those this command wrote whose name can end as this one does
+                // (`"$(git rev-parse --show-toplevel)/env.sh"` is no `notes.md`).
+                let mut tail = Vec::new();
+                for p in w.pieces.iter().rev() {
+                    match p {
+                        Piece::Lit(l) => tail.splice(0..0, l.iter().copied()),
+                        _ => break,
+                    };
+                }
+                let (base, whole) = match tail.iter().rposition(|&c| c == b'/') {
+                    Some(slash) => (&tail[slash + 1..], true),
+                    None => (&tail[..], false),
+                };
+                let mut v = if self.files_unknown {
+                    Val::authored()
+                } else {
+                    Val::opaque()
+                };
+                for (k, f) in &self.files {
+                    let kb = k.rsplit(|&c| c == b'/').next().unwrap_or(k);
+                    let fits = w.many
+                        || kb.contains(&0)
+                        || if whole {
+                            kb == base
+                        } else {
+                            kb.ends_with(base)
+                        };
+                    if fits {
+                        v.join(f);
+                    }
+                }
+                v
+            }
+        }
+    }
+
+    /// Whether a word can name an open descriptor (`/dev/stdin`, `/dev/fd/0`,
+    /// `/proc/self/fd/0`, a glob or a name the guard cannot tell).
+    pub(super) fn names_descriptor(&self, w: &WordInfo, prog: &Prog<'_>) -> bool {
+        match self.file_keys(w, prog) {
+            Some(keys) => keys.iter().any(|k| {
+                k.windows(5).any(|w| w == b"stdin")
+                    || k.windows(3).any(|w| w == b"fd/")
+                    || k.windows(3).any(|w| w == b"fd\0")
+                    || k.first() == Some(&0)
+            }),
+            None => true,
+        }
+    }
+
+    pub(super) fn add_fd_input(&mut self, v: &Val) {
+        let before = self.fd_inputs.clone();
+        self.fd_inputs.join(v);
+        if self.fd_inputs != before {
+            self.changed = true;
+        }
+    }
+
+    /// `exec` with redirections only: they stay for every later command.
+    pub(super) fn exec_redirects(&mut self, prog: &Prog<'_>, c: &SimpleCommand) {
+        // A file it opens for writing gets what every later command writes there.
+        let later = if prog.heredocs.is_empty() {
+            Val::authored()
+        } else {
+            Val::body()
+        };
+        self.record_writes(prog, c.redirects.iter(), &later);
+        // A descriptor it opens for reading: what later reads of it get.
+        for r in c.redirects.iter().filter(|r| r.op.feeds_input()) {
+            let mut on_zero = r.clone();
+            on_zero.fd = None;
+            let mut tmp = Ctx {
+                stdin: Val::default(),
+                feeding: None,
+                scope: None,
+                in_function: false,
+                nested: 0,
+                body_code: false,
+            };
+            self.redirect_input(prog, std::iter::once(&on_zero), &mut tmp);
+            self.add_fd_input(&tmp.stdin);
+        }
+        for r in &c.redirects {
+            if matches!(r.op, RedirOp::Heredoc | RedirOp::HereString) && self.later_command(c.end) {
+                self.effect(Effect::Receiver {
+                    op: r.at,
+                    at: c.at,
+                    what: "exec makes the heredoc the input of every later command",
+                });
+            }
+        }
+    }
+}
+
+/// A path as a key: `.` components and repeated slashes dropped (`./a`, `.//./a` and
+/// `a` are one file).
+fn normal_path(p: &[u8]) -> Vec<u8> {
+    let p = p.strip_prefix(b"~+/").unwrap_or(p);
+    let absolute = p.starts_with(b"/");
+    let parts: Vec<&[u8]> = p
+        .split(|&c| c == b'/')
+        .filter(|c| !c.is_empty() && *c != b".")
+        .collect();
+    let mut out = Vec::new();
+    if absolute {
+        out.push(b'/');
+    }
+    out.extend_from_slice(&parts.join(&b'/'));
+    out
+}
