@@ -34,12 +34,36 @@ and it exits 0 to allow or 2 to deny. A terminal sends no event, so nothing was 
   heredoc-guard --help             everything else
 ";
 
+/// The wall-clock bound on the whole hook process: past it, the kernel ends the process
+/// (SIGALRM, default action), whatever it is doing.
+pub const BACKSTOP_SECONDS: u32 = 4;
+/// The address space the hook process may use: past it an allocation fails and the
+/// process aborts.
+pub const BACKSTOP_ADDRESS_SPACE: u64 = 4 << 30;
+
+/// Bounds the hook process from outside the check, for a path the work meter and its clock
+/// do not cover (the meter reads the clock only as work is charged): a SIGALRM after
+/// [`BACKSTOP_SECONDS`] and an address-space limit of [`BACKSTOP_ADDRESS_SPACE`]. Either
+/// ends the process by a signal, which the installed launcher (and Claude Code's
+/// `"onFailure": "block"`) turns into a deny, long before the clients' hook timeout, past
+/// which Codex would run the command. One system call each, no thread; a failure to set
+/// them leaves the meter's own limits.
+fn backstops() {
+    let _ = nix::unistd::alarm::set(BACKSTOP_SECONDS);
+    let _ = nix::sys::resource::setrlimit(
+        nix::sys::resource::Resource::RLIMIT_AS,
+        BACKSTOP_ADDRESS_SPACE,
+        BACKSTOP_ADDRESS_SPACE,
+    );
+}
+
 /// Runs hook mode and gives the exit status.
 pub fn main() -> ExitCode {
     if std::io::stdin().is_terminal() {
         let _ = std::io::stderr().write_all(TERMINAL_HELP.as_bytes());
         return ExitCode::from(2);
     }
+    backstops();
     // Every panic is caught below and turned into a deny; keep the default hook quiet.
     std::panic::set_hook(Box::new(|_| {}));
     let input = match read_stdin() {

@@ -340,10 +340,16 @@ fn effect_findings(
     let index_of = |op: u32| intended.heredocs.iter().position(|h| h.op == op);
     let readings = std::iter::once((Dialect::new(Shell::Intended), intended))
         .chain(shells.iter().map(|(d, r)| (*d, r)));
-    let add = |f: Finding, findings: &mut Vec<Finding>| {
-        if let Some(old) = findings
-            .iter_mut()
-            .find(|o| o.kind == f.kind && o.at == f.at)
+    // Where each (kind, offset) stands in `findings`: one look-up per effect.
+    let mut index: std::collections::HashMap<(FindingKind, usize), usize> = findings
+        .iter()
+        .enumerate()
+        .map(|(i, f)| ((f.kind.clone(), f.at), i))
+        .collect();
+    let mut add = |f: Finding, findings: &mut Vec<Finding>| {
+        if let Some(old) = index
+            .get(&(f.kind.clone(), f.at))
+            .and_then(|&i| findings.get_mut(i))
         {
             for s in f.shells {
                 if !old.shells.contains(&s) {
@@ -351,6 +357,7 @@ fn effect_findings(
                 }
             }
         } else {
+            index.insert((f.kind.clone(), f.at), findings.len());
             findings.push(f);
         }
     };

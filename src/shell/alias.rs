@@ -12,28 +12,23 @@ use super::text::Text;
 use super::tree::Event;
 use super::word::{self, WordInfo};
 
-/// The aliases defined so far, in the order defined.
+/// The aliases defined so far, by name (a later definition replaces an earlier one).
 #[derive(Clone, Debug, Default)]
 pub struct Aliases {
-    defs: Vec<(Vec<u8>, Vec<u8>)>,
+    defs: std::collections::HashMap<Vec<u8>, Vec<u8>>,
 }
 
 impl Aliases {
     pub fn get(&self, name: &[u8]) -> Option<&[u8]> {
-        self.defs
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_slice())
+        self.defs.get(name).map(Vec::as_slice)
     }
 
     fn set(&mut self, name: Vec<u8>, value: Vec<u8>) {
-        self.defs.retain(|(n, _)| *n != name);
-        self.defs.push((name, value));
+        self.defs.insert(name, value);
     }
 
     fn remove(&mut self, name: &[u8]) {
-        self.defs.retain(|(n, _)| n != name);
+        self.defs.remove(name);
     }
 
     pub fn is_empty(&self) -> bool {

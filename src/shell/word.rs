@@ -273,7 +273,7 @@ fn param_substs(p: &Param, out: &mut Vec<u32>) {
     }
 }
 
-fn arith_substs(a: &Arith, out: &mut Vec<u32>) {
+pub(crate) fn arith_substs(a: &Arith, out: &mut Vec<u32>) {
     out.extend_from_slice(&a.substs);
     for p in &a.params {
         param_substs(p, out);

@@ -655,6 +655,7 @@ impl Case {
         let o = |i: usize| h[i].opener();
         let b = |i: usize| h[i].body_and_closer();
         let (o0, b0) = (o(0), b(0));
+        let o0q = o0.replace('\'', "'\\''");
         match self.shape {
             Shape::Plain => format!("cat {o0}\n{b0}"),
             Shape::ToFile => format!("cat > out.txt {o0}\n{b0}"),
@@ -708,7 +709,9 @@ impl Case {
             Shape::FunSub => format!("x=${{ cat {o0}\n{b0}}}"),
             Shape::ValSub => format!("x=${{| cat {o0}\n{b0}}}"),
             Shape::InsideUnquotedBody => format!("cat <<OUTER\n$(true; cat {o0}\n{b0})\nOUTER\n"),
-            Shape::AliasHeredoc => format!("shopt -s expand_aliases\nalias c='cat {o0}'\nc\n{b0}"),
+            // The operator inside a single-quoted alias value: its own quotes escaped, so
+            // the value is the operator as written (`<<''` stays an empty delimiter).
+            Shape::AliasHeredoc => format!("shopt -s expand_aliases\nalias c='cat {o0q}'\nc\n{b0}"),
             Shape::ExtglobWord => format!("echo @(a|$(cat {o0}\n{b0}))"),
             Shape::BangParen => format!("!(cat {o0}\n{b0})"),
             Shape::DollarBracketHash => format!("x=$[2#1 ] y=$(cat {o0}\n{b0})"),
@@ -719,8 +722,8 @@ impl Case {
             Shape::HereString => format!("cat <<< x {o0}\n{b0}"),
             Shape::CommentAfter => format!("cat {o0} # note )\n{b0}"),
             Shape::EmptyLineBefore => format!("\n\ncat {o0}\n{b0}"),
-            Shape::AliasNoShopt => format!("alias show='cat {o0}'\nshow\n{b0}"),
-            Shape::AliasSpelled => format!("command -p \\alias show='cat {o0}'\nshow\n{b0}"),
+            Shape::AliasNoShopt => format!("alias show='cat {o0q}'\nshow\n{b0}"),
+            Shape::AliasSpelled => format!("command -p \\alias show='cat {o0q}'\nshow\n{b0}"),
             Shape::AliasViaEval => format!("eval \"alias show='cat {o0}'\"\nshow\n{b0}"),
             Shape::AliasComment => format!("alias show='cat #'\nshow {o0}\n{b0}"),
             Shape::HashReceiver => format!("hash -p /bin/sh cat\ncat {o0}\n{b0}"),

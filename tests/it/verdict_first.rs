@@ -191,3 +191,41 @@ fn a_zone_file_on_a_fifo_does_not_change_the_recorded_time_which_is_utc() {
     let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
     assert!(v["ts"].as_str().is_some_and(|t| t.ends_with('Z')), "{v}");
 }
+
+/// The hook process is bounded from outside the check too: a path no work meter covers
+/// (here, an input that never ends) is ended by SIGALRM four seconds in, a signal the
+/// installed launcher and Claude Code's `"onFailure": "block"` turn into a deny, far below
+/// the clients' hook timeout; and its address space is capped at 4 GiB, so a runaway
+/// allocation aborts instead of taking the machine's memory.
+#[test]
+fn a_hook_whose_input_never_ends_is_ended_by_its_alarm_within_its_address_space_cap() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let mut child = Command::new(guard_path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the hook");
+    // Keep its stdin open and empty: it waits for the rest of the event.
+    let _stdin = child.stdin.take();
+    let started = Instant::now();
+    std::thread::sleep(Duration::from_millis(500));
+    let limits =
+        std::fs::read_to_string(format!("/proc/{}/limits", child.id())).expect("the hook's limits");
+    let address_space = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))
+        .expect("an address-space line");
+    assert!(
+        address_space.split_whitespace().nth(3) == Some("4294967296"),
+        "{address_space}"
+    );
+    let status = child.wait().expect("the hook ends");
+    let took = started.elapsed();
+    assert_eq!(status.signal(), Some(14), "{status:?}: ended by SIGALRM");
+    assert!(
+        took >= Duration::from_secs(3) && took < Duration::from_secs(10),
+        "took {took:?}"
+    );
+}

@@ -572,7 +572,10 @@ impl Judge {
                 s.as_deref()
                     .is_some_and(|s| s.starts_with(b"-") && s.contains(&b'p'))
             }));
-        if vals.iter().any(Val::heredoc) || (listing && self.vars.values().any(|v| v.val.heredoc()))
+        if vals.iter().any(Val::heredoc)
+            || (listing
+                && self.meter.charge(self.vars.len() / 16 + 1)
+                && self.vars.values().any(|v| v.val.heredoc()))
         {
             return Val::body();
         }
@@ -846,7 +849,7 @@ impl Judge {
     ) {
         // What it reads: its input, whatever that is (a here-string of the command's own
         // text is the command's; several variables get fields of it).
-        let mut v = here.stdin.clone();
+        let mut v = (*here.stdin).clone();
         if statics.iter().any(|s| {
             s.as_deref()
                 .is_some_and(|s| s.starts_with(b"-") && s.len() > 1 && s.contains(&b'u'))

@@ -64,7 +64,12 @@ impl Judge {
             }
             texts = next;
             let bytes: usize = texts.iter().map(Vec::len).sum();
-            if texts.len() > MAX_STATICS || !self.meter.charge(crate::shell::bulk_work(bytes)) {
+            if texts.len() > MAX_STATICS
+                || texts
+                    .iter()
+                    .any(|t| t.len() > super::value::MAX_VALUE_BYTES)
+                || !self.meter.charge(super::value::copy_work(bytes))
+            {
                 texts.clear();
                 break;
             }
@@ -123,7 +128,10 @@ impl Judge {
             let bytes: usize = combos.iter().map(Vec::len).sum();
             if combos.is_empty()
                 || combos.len() > MAX_STATICS
-                || !self.meter.charge(crate::shell::bulk_work(bytes))
+                || combos
+                    .iter()
+                    .any(|c| c.len() > super::value::MAX_VALUE_BYTES)
+                || !self.meter.charge(super::value::copy_work(bytes))
             {
                 return None;
             }

@@ -59,7 +59,7 @@ impl Judge {
     pub(super) fn run_fixed_code(&mut self, at: u32) {
         let pending: Vec<Vec<u8>> = std::mem::take(&mut *self.fixed_code.borrow_mut());
         let ctx = Ctx {
-            stdin: Val::opaque(),
+            stdin: std::rc::Rc::new(Val::opaque()),
             feeding: None,
             scope: Some(at),
             in_function: false,
@@ -276,7 +276,7 @@ impl Judge {
                 };
                 for text in v.statics.clone() {
                     let ctx = Ctx {
-                        stdin: Val::opaque(),
+                        stdin: std::rc::Rc::new(Val::opaque()),
                         feeding: None,
                         scope: Some(p.at),
                         in_function: false,

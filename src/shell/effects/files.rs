@@ -28,7 +28,13 @@ impl Judge {
                         .and_then(|h| {
                             let (s, e) = (h.body.0 as usize, h.body.1 as usize);
                             let text = prog.text.get(s..e.min(prog.text.len()))?;
-                            let mut v = Val::text(text.to_vec());
+                            // `<<-`: the shell strips every line's leading tabs.
+                            let text = if h.strip_tabs {
+                                strip_leading_tabs(text)
+                            } else {
+                                text.to_vec()
+                            };
+                            let mut v = Val::text(text);
                             // An unquoted body: its text with the values of what it expands
                             // (a substitution in it denies on its own; its output is unknown).
                             for piece in &h.body_eval {
@@ -43,10 +49,10 @@ impl Judge {
                         })
                         .unwrap_or_else(Val::body);
                     if fd0 {
-                        ctx.stdin = v;
+                        ctx.stdin = std::rc::Rc::new(v);
                         ctx.feeding = Some(r.at);
                     } else {
-                        ctx.stdin.join(&v);
+                        std::rc::Rc::make_mut(&mut ctx.stdin).join(&v);
                         ctx.feeding.get_or_insert(r.at);
                     }
                 }
@@ -58,9 +64,9 @@ impl Judge {
                         ctx.feeding.get_or_insert(r.at);
                     }
                     if fd0 {
-                        ctx.stdin = v;
+                        ctx.stdin = std::rc::Rc::new(v);
                     } else {
-                        ctx.stdin.join(&v);
+                        std::rc::Rc::make_mut(&mut ctx.stdin).join(&v);
                     }
                 }
                 RedirOp::Input if fd0 => {
@@ -86,12 +92,12 @@ impl Judge {
                         }
                         v
                     });
-                    ctx.stdin = v;
+                    ctx.stdin = std::rc::Rc::new(v);
                 }
                 RedirOp::Duplicate if fd0 => {
                     // `<&3`: what that descriptor reads.
                     let v = self.fd_inputs.clone();
-                    ctx.stdin = v;
+                    ctx.stdin = std::rc::Rc::new(v);
                 }
                 _ => {}
             }
@@ -269,6 +275,10 @@ impl Judge {
                 } else {
                     Val::opaque()
                 };
+                // Every file written is looked at: work.
+                if !self.meter.charge(self.files.len() + 1) {
+                    return Val::body();
+                }
                 for (k, f) in &self.files {
                     let kb = k.rsplit(|&c| c == b'/').next().unwrap_or(k);
                     let fits = w.many
@@ -323,7 +333,7 @@ impl Judge {
             let mut on_zero = r.clone();
             on_zero.fd = None;
             let mut tmp = Ctx {
-                stdin: Val::default(),
+                stdin: std::rc::Rc::new(Val::default()),
                 feeding: None,
                 scope: None,
                 in_function: false,
@@ -359,5 +369,15 @@ fn normal_path(p: &[u8]) -> Vec<u8> {
         out.push(b'/');
     }
     out.extend_from_slice(&parts.join(&b'/'));
+    out
+}
+
+/// A `<<-` body as the shell gives it: the leading tabs of every line removed.
+fn strip_leading_tabs(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    for line in text.split_inclusive(|&c| c == b'\n') {
+        let tabs = line.iter().take_while(|&&c| c == b'\t').count();
+        out.extend_from_slice(&line[tabs..]);
+    }
     out
 }

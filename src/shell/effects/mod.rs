@@ -36,7 +36,7 @@ use program::{Node, Prog, build};
 use value::{Val, Var};
 
 /// What a command can do that the reading of its text does not show.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Effect {
     /// A command whose effect the guard cannot know (text run in this shell that the
     /// command does not show, a command named at run time): from command offset `from`
@@ -105,7 +105,7 @@ const MAX_NEST: usize = 8;
 #[derive(Clone, Debug)]
 struct Ctx {
     /// What its standard input carries.
-    stdin: Val,
+    stdin: std::rc::Rc<Val>,
     /// The operator of the heredoc that feeds it, when one does.
     feeding: Option<u32>,
     /// The start of the outermost loop or function around it: what it changes reaches
@@ -155,10 +155,12 @@ struct Judge {
     any_rebind: Option<(u32, &'static str)>,
     /// `set -x` or `set -o xtrace`: PS4 is expanded before every command.
     xtrace: Option<u32>,
-    /// Where each simple command starts.
-    starts: Vec<u32>,
+    /// Where the last simple command starts (the offsets only grow).
+    last_start: Option<u32>,
     /// What each substitution writes.
     subst_out: HashMap<u32, Val>,
+    /// The substitutions being walked, innermost last.
+    in_substs: Vec<u32>,
     /// What the files this command writes hold, by their name as written.
     files: HashMap<Vec<u8>, Val>,
     /// The aliases the reading expands, for text `eval` runs.
@@ -170,6 +172,8 @@ struct Judge {
     /// guard cannot read.
     unit_aliases: Vec<(Vec<u8>, u32)>,
     effects: Vec<Effect>,
+    /// The effects already in `effects`.
+    effects_seen: std::collections::HashSet<Effect>,
     no_heredoc: bool,
     /// The command's meter: the readings' work and this walk's share it.
     meter: super::Work,
@@ -208,7 +212,7 @@ impl Judge {
             rebinds: Vec::new(),
             any_rebind: None,
             xtrace: None,
-            starts: Vec::new(),
+            last_start: None,
             subst_out: HashMap::new(),
             files: HashMap::new(),
             aliases: None,
@@ -222,12 +226,14 @@ impl Judge {
             fd_inputs: Val::opaque(),
             path_changed: None,
             heredoc_names: false,
+            in_substs: Vec::new(),
+            effects_seen: std::collections::HashSet::new(),
         }
     }
 
     fn run(&mut self, prog: &Prog<'_>) {
         let ctx = Ctx {
-            stdin: Val::opaque(),
+            stdin: std::rc::Rc::new(Val::opaque()),
             feeding: None,
             scope: None,
             in_function: false,
@@ -250,7 +256,7 @@ impl Judge {
     }
 
     fn effect(&mut self, e: Effect) {
-        if self.checking && !self.effects.contains(&e) {
+        if self.checking && self.effects_seen.insert(e.clone()) {
             self.effects.push(e);
         }
     }
@@ -262,16 +268,24 @@ impl Judge {
     // ---- the walk ----
 
     fn walk(&mut self, prog: &Prog<'_>, nodes: &[(Node<'_>, bool)], ctx: &Ctx) -> Val {
+        // The outputs of commands run one after another are joined end to end, as they
+        // come (the last one waits: a pipe may take it as the next command's input).
         let mut out = Val::default();
-        let mut prev = Val::default();
-        let mut segments: Vec<Val> = Vec::new();
+        let mut made = 0usize;
+        let mut last: Option<Val> = None;
+        let finish = |out: &mut Val, made: &mut usize, v: Val| {
+            if !v.statics.is_empty() || v.heredoc() || v.authored {
+                *made += 1;
+            }
+            out.join(&v);
+        };
         for (node, piped) in nodes {
             if !self.spend(1) {
                 return out;
             }
             let c = if *piped {
                 let mut c = ctx.clone();
-                c.stdin = prev.clone();
+                c.stdin = std::rc::Rc::new(last.clone().unwrap_or_default());
                 c
             } else {
                 ctx.clone()
@@ -286,6 +300,12 @@ impl Judge {
                 } => self.compound(prog, kind, *at, children, redirects, &c),
                 Node::Arith(t) => {
                     let a = word::arith(t, &prog.ends);
+                    // Its substitutions run first (their output is then evaluated).
+                    let mut substs = Vec::new();
+                    word::arith_substs(&a, &mut substs);
+                    for s in substs {
+                        self.subst(prog, s, &c);
+                    }
                     for n in a.assigned.clone() {
                         self.assign(&n, None, &Val::num(), a.at, &c, prog);
                     }
@@ -305,27 +325,20 @@ impl Judge {
                     continue;
                 }
             };
-            if *piped {
-                // The command before it wrote into this one's input, not out.
-                if let Some(last) = segments.last_mut() {
-                    *last = o.clone();
-                } else {
-                    segments.push(o.clone());
-                }
-            } else {
-                segments.push(o.clone());
+            // Its output is copied and compared as it is joined: its bytes are work.
+            if !self.spend(value::copy_work(o.bytes())) {
+                return out;
             }
-            prev = o;
+            // Piped, the command before it wrote into this one's input, not out.
+            if !*piped && let Some(v) = last.take() {
+                finish(&mut out, &mut made, v);
+            }
+            last = Some(o);
         }
-        // The outputs of commands run one after another are joined end to end: two that
-        // the command fixes (literals, heredoc text) make text neither is alone.
-        let made = segments
-            .iter()
-            .filter(|v| !v.statics.is_empty() || v.heredoc() || v.authored)
-            .count();
-        for v in &segments {
-            out.join(v);
+        if let Some(v) = last.take() {
+            finish(&mut out, &mut made, v);
         }
+        // Two outputs the command fixes (literals, heredoc text) make text neither is alone.
         if made > 1 {
             if out.heredoc() {
                 return Val::body();
@@ -345,9 +358,18 @@ impl Judge {
         let nodes = prog.substs.get(&at)?;
         let mut words = Vec::new();
         collect_words(prog, nodes, &mut words, 0);
+        // The words read and the aliases looked up are work.
+        let bytes: usize = words.iter().map(Vec::len).sum();
+        if !self
+            .meter
+            .charge(crate::shell::bulk_work(bytes) + words.len() + self.unit_aliases.len())
+        {
+            return None;
+        }
+        let words: std::collections::HashSet<Vec<u8>> = words.into_iter().collect();
         self.unit_aliases
             .iter()
-            .find(|(n, def)| *def < at && (n.is_empty() || words.iter().any(|w| w == n)))
+            .find(|(n, def)| *def < at && (n.is_empty() || words.contains(n)))
             .map(|(_, def)| *def)
     }
 
@@ -355,7 +377,15 @@ impl Judge {
         let Some(nodes) = prog.substs.get(&at) else {
             return Val::opaque();
         };
-        let mut v = self.walk(prog, nodes, ctx);
+        // A substitution met again inside its own program (text `eval` runs has one key
+        // for all its substitutions): what it gave so far; the passes join the rest.
+        if self.in_substs.contains(&at) {
+            return self.subst_out.get(&at).cloned().unwrap_or_else(Val::opaque);
+        }
+        self.in_substs.push(at);
+        let v = self.walk(prog, nodes, ctx);
+        self.in_substs.pop();
+        let mut v = v;
         if v.statics.is_empty() && !v.heredoc() && !v.authored {
             v = Val::opaque();
         }
@@ -531,7 +561,7 @@ impl Judge {
                 inner.scope = Some(ctx.scope.unwrap_or(at));
                 // The answer read from standard input, and the word it picks.
                 let answer = if inner.stdin.heredoc() {
-                    inner.stdin.clone()
+                    (*inner.stdin).clone()
                 } else {
                     Val::opaque()
                 };
@@ -568,12 +598,12 @@ impl Judge {
 
     /// Whether a later simple command exists after `end`.
     fn later_command(&self, end: u32) -> bool {
-        self.starts.iter().any(|&s| s >= end)
+        self.last_start.is_some_and(|s| s >= end)
     }
 
     fn simple(&mut self, prog: &Prog<'_>, c: &SimpleCommand, ctx: &Ctx) -> Val {
-        if !self.checking && !self.starts.contains(&c.at) {
-            self.starts.push(c.at);
+        if !self.checking {
+            self.last_start = self.last_start.max(Some(c.at));
         }
         let infos: Vec<WordInfo> = c
             .words
@@ -929,7 +959,7 @@ impl Judge {
                     }
                 }
                 if files == 0 {
-                    out = here.stdin.clone();
+                    out = (*here.stdin).clone();
                 }
                 return out;
             }
@@ -942,6 +972,7 @@ impl Judge {
             }
             if matches!(base, b"ps" | b"pgrep" | b"pstree")
                 || (matches!(base, b"env" | b"printenv")
+                    && self.meter.charge(self.vars.len() / 16 + 1)
                     && self.vars.values().any(|v| v.val.heredoc()))
             {
                 // The shell's own command line (heredoc text in it), or variables that
@@ -975,6 +1006,12 @@ impl Judge {
         let v = self.word_val(first, prog);
         let text = v.single()?;
         if !text.iter().any(|c| matches!(c, b' ' | b'\t' | b'\n')) {
+            return None;
+        }
+        if !self
+            .meter
+            .charge(crate::shell::bulk_work(text.len()) + words.len())
+        {
             return None;
         }
         let mut out: Vec<WordInfo> = text

@@ -60,7 +60,7 @@ pub(super) fn build<'r>(text: &'r [u8], events: &'r [Event], heredocs: &'r [Here
         items: Vec::new(),
         pipe: false,
     }];
-    let mut substs = HashMap::new();
+    let mut substs: HashMap<u32, Vec<(Node<'r>, bool)>> = HashMap::new();
     let mut ends = HashMap::new();
     fn push<'r>(stack: &mut [Frame<'r>], node: Node<'r>) {
         if let Some(top) = stack.last_mut() {
@@ -132,7 +132,9 @@ pub(super) fn build<'r>(text: &'r [u8], events: &'r [Event], heredocs: &'r [Here
                     ..
                 }) = stack.pop()
                 {
-                    substs.insert(a, items);
+                    // Text run by `eval` or `trap` has every offset pinned to the command's:
+                    // its substitutions share one key, and their programs are walked as one.
+                    substs.entry(a).or_default().extend(items);
                     ends.insert(a, *end);
                 }
             }
@@ -155,7 +157,7 @@ pub(super) fn build<'r>(text: &'r [u8], events: &'r [Event], heredocs: &'r [Here
                     ..
                 }) = stack.pop()
                 {
-                    substs.insert(a, items);
+                    substs.entry(a).or_default().extend(items);
                 }
             }
             _ => break,

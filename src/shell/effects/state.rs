@@ -230,6 +230,9 @@ impl Judge {
     }
 
     pub(super) fn rebind(&mut self, name: Vec<u8>, from: u32, why: &'static str) {
+        if !self.meter.charge(self.rebinds.len() / 16 + 1) {
+            return;
+        }
         if !self
             .rebinds
             .iter()
@@ -268,7 +271,7 @@ impl Judge {
             let v = self.var(b"PS4");
             for text in v.statics.clone() {
                 let ctx = Ctx {
-                    stdin: Val::opaque(),
+                    stdin: std::rc::Rc::new(Val::opaque()),
                     feeding: None,
                     scope: Some(at),
                     in_function: false,

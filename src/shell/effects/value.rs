@@ -6,6 +6,17 @@ use super::{Judge, MAX_NEST, MAX_STATICS, Prog};
 use crate::shell::word::{Param, ParamOp, Piece, WordInfo};
 
 /// The values a variable or a word can have.
+/// The longest value the model builds by joining pieces (`x=$x$x`, a `printf` loop): a
+/// longer one is text the command composes (or, with heredoc text in it, heredoc text
+/// the guard cannot see whole), so no value outgrows the command by much.
+pub(super) const MAX_VALUE_BYTES: usize = 1 << 20;
+
+/// The work of copying or comparing `n` bytes of a value (a copy costs far less per byte
+/// than reading shell text: 256 bytes a unit).
+pub(super) fn copy_work(n: usize) -> usize {
+    n / 256 + 1
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Val {
     pub(super) statics: Vec<Vec<u8>>,
@@ -87,6 +98,15 @@ impl Val {
                 .any(|t| t.iter().any(|&c| matches!(c, b'$' | b'`')))
     }
 
+    /// [`Val::join`], saying whether it changed the value (no copy of it is made: a join
+    /// only adds, so a change shows in the flags or the number of texts).
+    pub(super) fn join_changed(&mut self, o: &Val) -> bool {
+        let flags = |v: &Val| (v.num, v.env, v.opaque, v.body, v.authored, v.paths);
+        let before = (flags(self), self.statics.len(), self.texts.len());
+        self.join(o);
+        before != (flags(self), self.statics.len(), self.texts.len())
+    }
+
     pub(super) fn join(&mut self, o: &Val) {
         self.num |= o.num;
         self.env |= o.env;
@@ -139,23 +159,36 @@ impl Val {
     /// gives several variables, or an array).
     pub(super) fn with_fields(&self) -> Val {
         let mut v = self.clone();
-        let fields = |all: &[Vec<u8>]| -> Vec<Vec<u8>> {
-            all.iter()
-                .flat_map(|t| {
-                    t.split(|c| matches!(c, b' ' | b'\t' | b'\n'))
-                        .filter(|f| !f.is_empty())
-                        .map(<[u8]>::to_vec)
-                        .collect::<Vec<_>>()
-                })
-                .collect()
+        // More fields than a value keeps are as good as many: the split stops there.
+        let fields = |all: &[Vec<u8>]| -> Option<Vec<Vec<u8>>> {
+            let mut out = Vec::new();
+            for t in all {
+                for f in t
+                    .split(|c| matches!(c, b' ' | b'\t' | b'\n'))
+                    .filter(|f| !f.is_empty())
+                {
+                    if out.len() > MAX_STATICS {
+                        return None;
+                    }
+                    out.push(f.to_vec());
+                }
+            }
+            Some(out)
         };
-        for f in fields(&self.statics) {
-            v.join(&Val::lit(f));
+        match fields(&self.statics) {
+            Some(fs) => fs.into_iter().for_each(|f| v.join(&Val::lit(f))),
+            None => v.authored = true,
         }
-        for f in fields(&self.texts) {
-            v.join(&Val::text(f));
+        match fields(&self.texts) {
+            Some(fs) => fs.into_iter().for_each(|f| v.join(&Val::text(f))),
+            None => v.body = true,
         }
         v
+    }
+
+    /// The bytes of the texts it holds (what a copy of it copies).
+    pub(super) fn bytes(&self) -> usize {
+        self.statics.iter().chain(&self.texts).map(Vec::len).sum()
     }
 
     /// The one literal it can be.
@@ -253,54 +286,77 @@ impl Judge {
     // ---- values ----
 
     pub(super) fn var(&self, name: &[u8]) -> Val {
-        let v = self.var_at(name, 0);
+        let v = self.var_at(name);
         // Every use copies the value: its bytes are work (a long value used many times).
         let bytes: usize = v.statics.iter().chain(&v.texts).map(Vec::len).sum();
-        if !self.meter.charge(crate::shell::bulk_work(bytes) + 1) {
+        if !self.meter.charge(copy_work(bytes)) {
             return Val::body();
         }
         v
     }
 
-    fn var_at(&self, name: &[u8], depth: usize) -> Val {
+    /// The value of `name`: through references, the join of every variable they reach,
+    /// each visited once (references that refer to each other do not multiply).
+    fn var_at(&self, name: &[u8]) -> Val {
+        let plain = |n: &[u8]| -> Val {
+            if COMMAND_TEXT_VARIABLES.contains(&n) {
+                Val::body()
+            } else if NUMERIC_VARIABLES.contains(&n) {
+                Val::num()
+            } else {
+                Val::env()
+            }
+        };
         // Positional parameters past `$9` (`${10}`) are set with the others.
-        if name.len() > 1 && name.iter().all(u8::is_ascii_digit) {
-            return self.var_at(b"@", depth);
+        let positional = |n: &[u8]| n.len() > 1 && n.iter().all(u8::is_ascii_digit);
+        let name: &[u8] = if positional(name) { b"@" } else { name };
+        match self.vars.get(name) {
+            None => return plain(name),
+            Some(v) if !v.is_ref => return v.val.clone(),
+            Some(_) => {}
         }
-        if let Some(v) = self.vars.get(name) {
-            if v.is_ref {
-                // Read through the reference: the named variables' values.
-                let mut val = Val::default();
-                for target in &v.refs {
-                    if depth < MAX_NEST {
-                        val.join(&self.var_at(target, depth + 1));
-                    } else {
-                        val.opaque = true;
+        let mut out = Val::default();
+        let mut seen: std::collections::HashSet<&[u8]> = std::collections::HashSet::new();
+        let mut todo: Vec<(&[u8], usize)> = vec![(name, 0)];
+        while let Some((n, depth)) = todo.pop() {
+            let n: &[u8] = if positional(n) { b"@" } else { n };
+            if !seen.insert(n) {
+                continue;
+            }
+            if !self.meter.charge(1) {
+                return Val::body();
+            }
+            match self.vars.get(n) {
+                Some(v) if v.is_ref => {
+                    // Read through the reference: the named variables' values.
+                    for target in &v.refs {
+                        if depth < MAX_NEST {
+                            todo.push((target, depth + 1));
+                        } else {
+                            out.opaque = true;
+                        }
+                    }
+                    if v.refs.is_empty() || !v.val.only_statics() {
+                        // Named at run time: any variable, the shell's copy of the command too.
+                        out.body = true;
                     }
                 }
-                if v.refs.is_empty() || !v.val.only_statics() {
-                    // Named at run time: any variable, the shell's copy of the command too.
-                    val.body = true;
-                }
-                return val;
+                Some(v) => out.join(&v.val),
+                None => out.join(&plain(n)),
             }
-            return v.val.clone();
         }
-        if COMMAND_TEXT_VARIABLES.contains(&name) {
-            Val::body()
-        } else if NUMERIC_VARIABLES.contains(&name) {
-            Val::num()
-        } else {
-            Val::env()
-        }
+        out
     }
 
     pub(super) fn assign_val(&mut self, name: &[u8], val: &Val, integer: bool) {
+        // The new value's bytes are compared with the old ones: work.
+        if !self.meter.charge(copy_work(val.bytes())) {
+            return;
+        }
         let entry = self.vars.entry(name.to_vec()).or_default();
-        let before = (entry.val.clone(), entry.integer);
-        entry.val.join(val);
+        let changed = entry.val.join_changed(val) || (integer && !entry.integer);
         entry.integer |= integer;
-        if (entry.val.clone(), entry.integer) != before {
+        if changed {
             self.changed = true;
         }
     }
@@ -347,7 +403,11 @@ impl Judge {
             ParamOp::Plain | ParamOp::Error => base,
             ParamOp::Length => Val::num(),
             ParamOp::Names => {
-                // `${!prefix@}`: the names of the variables that start so.
+                // `${!prefix@}`: the names of the variables that start so (every name
+                // looked at is work).
+                if !self.meter.charge(self.vars.len() + 1) {
+                    return Val::body();
+                }
                 let mut v = Val::opaque();
                 let mut names: Vec<&Vec<u8>> = self
                     .vars
@@ -504,7 +564,9 @@ impl Judge {
                 }
                 combos = next;
                 let bytes: usize = combos.iter().map(Vec::len).sum();
-                if combos.len() > MAX_STATICS || !self.meter.charge(crate::shell::bulk_work(bytes))
+                if combos.len() > MAX_STATICS
+                    || combos.iter().any(|c| c.len() > MAX_VALUE_BYTES)
+                    || !self.meter.charge(copy_work(bytes))
                 {
                     return Val::body();
                 }
@@ -543,10 +605,17 @@ impl Judge {
         if let Some(c) = concat {
             // A value made of values can double at every assignment (`x=$x$x`): its bytes
             // are work.
-            if !self.meter.charge(crate::shell::bulk_work(c.len())) {
+            if !self.meter.charge(copy_work(c.len())) {
                 return Val::body();
             }
-            return Val::lit(c);
+            if c.len() <= MAX_VALUE_BYTES {
+                return Val::lit(c);
+            }
+            // Too long to follow as a literal: text the command composes.
+            let mut v = acc;
+            v.statics.clear();
+            v.authored = true;
+            return v;
         }
         if non_lit == 1 && !has_lit {
             return acc;
@@ -556,10 +625,12 @@ impl Judge {
         }
         if let Some(v) = static_combos(w, &vals) {
             let bytes: usize = v.statics.iter().map(Vec::len).sum();
-            if !self.meter.charge(crate::shell::bulk_work(bytes)) {
+            if !self.meter.charge(copy_work(bytes)) {
                 return Val::body();
             }
-            return v;
+            if v.statics.iter().all(|s| s.len() <= MAX_VALUE_BYTES) {
+                return v;
+            }
         }
         // Literals glued to values the guard does not know: text the command composes
         // (a path when a literal piece holds a `/`).
