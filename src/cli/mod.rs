@@ -45,10 +45,19 @@ Each deny appends one JSON line to $XDG_STATE_HOME/heredoc-guard/ledger.jsonl (d
 ~/.local/state/heredoc-guard/ledger.jsonl); HEREDOC_GUARD_LEDGER moves it. Nothing turns \
 the guard off.";
 
+/// `--version`: the crate's version and the commit it was built from (build.rs; `unknown`
+/// when built outside a git checkout and not from a packaged crate).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("HEREDOC_GUARD_COMMIT"),
+    ")"
+);
+
 /// heredoc-guard: a PreToolUse hook for Claude Code and Codex that denies a shell command
 /// when an unquoted heredoc body holds a command substitution the shell would run.
 #[derive(Parser)]
-#[command(name = "heredoc-guard", version, after_help = AFTER_HELP)]
+#[command(name = "heredoc-guard", version = VERSION, after_help = AFTER_HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Cmd,
@@ -146,6 +155,17 @@ enum Cmd {
         #[arg(short = 'c', value_name = "COMMAND")]
         c: Option<String>,
     },
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    #[command(
+        after_help = "Examples:\n  heredoc-guard completions bash > ~/.local/share/bash-completion/completions/heredoc-guard\n  heredoc-guard completions zsh > ~/.zfunc/_heredoc-guard\n  heredoc-guard completions fish > ~/.config/fish/completions/heredoc-guard.fish"
+    )]
+    Completions {
+        #[arg(value_enum, value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), for packagers: heredoc-guard man > heredoc-guard.1
+    #[command(hide = true)]
+    Man,
 }
 
 #[derive(Subcommand)]
@@ -251,6 +271,18 @@ pub fn main() -> ExitCode {
         },
         Cmd::Explain { json, command, c } => explain(json, command.or(c)),
         Cmd::Strip { command, c } => strip(command.or(c)),
+        Cmd::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "heredoc-guard", &mut out);
+            print(&String::from_utf8_lossy(&out))
+        }
+        Cmd::Man => {
+            let mut out = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut out) {
+                Ok(()) => print(&String::from_utf8_lossy(&out)),
+                Err(e) => fail(&format!("heredoc-guard man: {e}")),
+            }
+        }
     };
     ExitCode::from(code)
 }

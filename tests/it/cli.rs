@@ -47,14 +47,35 @@ fn help_names_every_subcommand_exit_codes_the_ledger_and_gives_examples() {
 }
 
 #[test]
-fn version_prints_the_crate_version() {
+fn version_prints_the_crate_version_and_the_commit_it_was_built_from() {
     let dir = tempfile::tempdir().unwrap();
     let r = run_with(&["--version"], b"", &dir.path().join("l"));
     assert_eq!(r.code, Some(0));
-    assert_eq!(
-        r.stdout.trim(),
-        format!("heredoc-guard {}", env!("CARGO_PKG_VERSION"))
-    );
+    let line = r.stdout.trim();
+    let rest = line
+        .strip_prefix(&format!(
+            "heredoc-guard {} (commit ",
+            env!("CARGO_PKG_VERSION")
+        ))
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("{line}"));
+    // In a git checkout, the commit is HEAD's; elsewhere (no git) it says unknown.
+    let head = std::process::Command::new("git")
+        .args(["-C", env!("CARGO_MANIFEST_DIR"), "rev-parse", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned());
+    match head {
+        Some(head) => assert!(
+            head.starts_with(rest) && rest.len() == 12,
+            "{line} vs {head}"
+        ),
+        None => assert!(
+            rest == "unknown" || rest.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{line}"
+        ),
+    }
 }
 
 #[test]
