@@ -32,7 +32,7 @@ fn installed() -> Home {
 }
 
 /// `claude -p` in `home`, the mock answering with one call of `tool` with `input`.
-fn claude(home: &Home, tool: &str, input: Value) -> Isolated {
+pub(super) fn claude(home: &Home, tool: &str, input: Value) -> Isolated {
     claude_with(home, tool, input, &[], &[])
 }
 
@@ -63,12 +63,12 @@ fn claude_with(
     home.run_isolated(&all, &all_env, Some(&scenario))
 }
 
-fn bash(command: &str) -> Value {
+pub(super) fn bash(command: &str) -> Value {
     json!({"command": command, "description": "run it"})
 }
 
 /// The client finished its turn: a second request (the tool's result) reached the mock.
-fn assert_turn_completed(run: &Isolated, what: &str) {
+pub(super) fn assert_turn_completed(run: &Isolated, what: &str) {
     assert!(
         run.requests.len() >= 2,
         "{what}: the client sent {} request(s); stdout {:?} stderr {:?}",

@@ -23,7 +23,7 @@ fn installed() -> Home {
 }
 
 /// `codex exec` in `home`, the mock answering with one call of `tool`.
-fn codex(home: &Home, tool: &str, input: Value, custom: bool) -> Isolated {
+pub(super) fn codex(home: &Home, tool: &str, input: Value, custom: bool) -> Isolated {
     let scenario = json!({"tool": tool, "input": input, "custom": custom, "final_text": "Done."});
     let work = home.work();
     home.run_isolated(
@@ -41,7 +41,7 @@ fn codex(home: &Home, tool: &str, input: Value, custom: bool) -> Isolated {
     )
 }
 
-fn exec(command: &str) -> Value {
+pub(super) fn exec(command: &str) -> Value {
     json!({"cmd": command})
 }
 

@@ -11,6 +11,7 @@
 mod claude;
 mod codex;
 mod lifecycle;
+mod npm;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -91,15 +92,25 @@ pub fn clients() -> &'static Clients {
 /// faulty binary), a `work/` directory the client runs in, and the canary's path.
 pub struct Home {
     pub dir: tempfile::TempDir,
+    /// The first directory on PATH, where `heredoc-guard` is: `bin/` (a copy of the built
+    /// guard), or an npm prefix's `bin/`.
+    bin: PathBuf,
 }
 
 impl Home {
     pub fn new() -> Home {
+        let home = Home::with_bin("bin");
+        crate::support::place_guard(&home.guard());
+        home
+    }
+
+    /// A HOME whose PATH starts with `bin` (relative to it), created empty.
+    pub fn with_bin(bin: &str) -> Home {
         let dir = tempfile::tempdir().expect("tempdir");
-        std::fs::create_dir_all(dir.path().join("bin")).unwrap();
+        let bin = dir.path().join(bin);
+        std::fs::create_dir_all(&bin).unwrap();
         std::fs::create_dir_all(dir.path().join("work")).unwrap();
-        crate::support::place_guard(&dir.path().join("bin/heredoc-guard"));
-        Home { dir }
+        Home { dir, bin }
     }
 
     pub fn path(&self) -> &Path {
@@ -107,7 +118,7 @@ impl Home {
     }
 
     pub fn guard(&self) -> PathBuf {
-        self.path().join("bin/heredoc-guard")
+        self.bin.join("heredoc-guard")
     }
 
     pub fn work(&self) -> PathBuf {
@@ -126,7 +137,7 @@ impl Home {
     pub fn env(&self, command: &mut Command) {
         let c = clients();
         let path = std::env::join_paths([
-            self.path().join("bin"),
+            self.bin.clone(),
             c.claude_bin.clone(),
             c.codex_bin.clone(),
             PathBuf::from("/usr/local/bin"),
