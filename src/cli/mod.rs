@@ -70,7 +70,7 @@ enum Cmd {
         subcommand_value_name = "AGENT",
         subcommand_help_heading = "Agents",
         disable_help_subcommand = true,
-        after_help = "Examples:\n  heredoc-guard install claude\n  heredoc-guard install claude --project\n  heredoc-guard install claude --project --shared\n  heredoc-guard install codex"
+        after_help = "Examples:\n  heredoc-guard install claude\n  heredoc-guard install claude --project\n  heredoc-guard install claude --project --shared\n  heredoc-guard install codex\n  sudo heredoc-guard install claude --managed --managed-only\n  sudo heredoc-guard install codex --managed"
     )]
     Install {
         #[command(subcommand)]
@@ -179,12 +179,26 @@ enum InstallAgent {
         /// heredoc-guard from PATH); implies --project
         #[arg(long)]
         shared: bool,
+        /// System-wide, for every user, and no user can remove it (root):
+        /// /etc/claude-code/managed-settings.d/heredoc-guard.json
+        #[arg(long, conflicts_with_all = ["project", "shared"])]
+        managed: bool,
+        /// With --managed: also allowManagedHooksOnly (user, project and plugin hooks are ignored)
+        #[arg(long, requires = "managed")]
+        managed_only: bool,
     },
     /// Codex: $CODEX_HOME/hooks.json (default ~/.codex), then trust it via codex app-server
     Codex {
         /// Do not trust the hook; review it in Codex yourself (it does not run until then)
         #[arg(long)]
         no_trust: bool,
+        /// System-wide, for every user, and no user can remove it (root): the hook in
+        /// /etc/codex/requirements.toml (managed hooks need no trust)
+        #[arg(long, conflicts_with = "no_trust")]
+        managed: bool,
+        /// With --managed: also allow_managed_hooks_only (user, project and session hooks are ignored)
+        #[arg(long, requires = "managed")]
+        managed_only: bool,
     },
 }
 
@@ -201,12 +215,18 @@ enum UninstallAgent {
         /// Also remove the backups heredoc-guard made of the file
         #[arg(long)]
         remove_backups: bool,
+        /// The system-wide drop-in install --managed wrote (root)
+        #[arg(long, conflicts_with_all = ["project", "shared", "remove_backups"])]
+        managed: bool,
     },
     /// Codex: $CODEX_HOME/hooks.json, and the hook's trust entry in config.toml
     Codex {
         /// Also remove the backups heredoc-guard made of the file
         #[arg(long)]
         remove_backups: bool,
+        /// The hook install --managed put in /etc/codex/requirements.toml (root)
+        #[arg(long, conflicts_with = "remove_backups")]
+        managed: bool,
     },
 }
 
@@ -234,22 +254,35 @@ pub fn main() -> ExitCode {
     };
     let code = match cli.command {
         Cmd::Install { agent } => operation(|out| match agent {
-            InstallAgent::Claude { project, shared } => {
-                install::claude(client::claude::Scope::of_flags(project, shared), out)
-            }
-            InstallAgent::Codex { no_trust } => install::codex(!no_trust, out),
+            InstallAgent::Claude {
+                managed: true,
+                managed_only,
+                ..
+            } => install::managed_claude(managed_only, out),
+            InstallAgent::Claude {
+                project, shared, ..
+            } => install::claude(client::claude::Scope::of_flags(project, shared), out),
+            InstallAgent::Codex {
+                managed: true,
+                managed_only,
+                ..
+            } => install::managed_codex(managed_only, out),
+            InstallAgent::Codex { no_trust, .. } => install::codex(!no_trust, out),
         }),
         Cmd::Uninstall { agent } => operation(|out| match agent {
+            UninstallAgent::Claude { managed: true, .. } => install::managed::uninstall_claude(out),
             UninstallAgent::Claude {
                 project,
                 shared,
                 remove_backups,
+                ..
             } => install::uninstall::claude(
                 client::claude::Scope::of_flags(project, shared),
                 remove_backups,
                 out,
             ),
-            UninstallAgent::Codex { remove_backups } => {
+            UninstallAgent::Codex { managed: true, .. } => install::managed::uninstall_codex(out),
+            UninstallAgent::Codex { remove_backups, .. } => {
                 install::uninstall::codex(remove_backups, out)
             }
         }),
