@@ -23,6 +23,9 @@ const READ_STACK_BYTES: usize = 256 * 1024 * 1024;
 
 /// Checks a shell command: the whole guard for one Bash command.
 pub fn check_command(command: &str) -> Verdict {
+    if let Some(denial) = crate::tamper::check(command) {
+        return Verdict::deny(denial);
+    }
     match inspect(command) {
         Ok(report) => verdict_for(&report),
         Err(denial) => Verdict::deny(denial),

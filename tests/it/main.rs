@@ -18,5 +18,6 @@ mod properties;
 mod sandbox;
 mod subcommands;
 mod support;
+mod tamper;
 mod tools;
 mod verdict_first;
