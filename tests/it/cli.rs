@@ -250,3 +250,35 @@ fn the_quick_start_demo_writes_no_record_to_the_user_s_ledger() {
     let r = run_command(command, &event);
     assert!(deny_reason(&r).is_ok(), "{r:?}");
 }
+
+#[test]
+fn completions_and_the_man_page_come_from_the_command_line_definition() {
+    let dir = tempfile::tempdir().unwrap();
+    let l = dir.path().join("l");
+    for (shell, says) in [
+        ("bash", "complete -F _heredoc__guard"),
+        ("zsh", "#compdef heredoc-guard"),
+        ("fish", "complete -c heredoc-guard"),
+    ] {
+        let r = run_with(&["completions", shell], b"", &l);
+        assert_eq!(r.code, Some(0), "{shell}: {r:?}");
+        assert!(r.stdout.contains(says), "{shell}: {}", r.stdout);
+        for sub in ["install", "uninstall", "doctor", "explain"] {
+            assert!(r.stdout.contains(sub), "{shell} lacks {sub}");
+        }
+    }
+    let r = run_with(&["completions", "tcsh"], b"", &l);
+    assert_eq!(r.code, Some(2), "{r:?}");
+    let man = run_with(&["man"], b"", &l);
+    assert_eq!(man.code, Some(0), "{man:?}");
+    assert!(
+        man.stdout.starts_with(".ie") || man.stdout.contains(".TH heredoc-guard"),
+        "{}",
+        man.stdout
+    );
+    assert!(man.stdout.contains("completions"), "{}", man.stdout);
+    // The man page is for packagers: not listed in --help.
+    let help = run_with(&["--help"], b"", &l);
+    assert!(!help.stdout.contains("\n  man "), "{}", help.stdout);
+    assert!(!l.exists(), "nothing recorded");
+}

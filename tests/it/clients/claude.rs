@@ -281,7 +281,7 @@ fn a_teammate_without_heredoc_guard_is_blocked_by_the_shared_settings_with_a_mes
     let said = format!("{MISSING}heredoc-guard was not found on PATH");
     assert!(
         sent.iter().any(|s| s.contains(&said)
-            && s.contains("cargo install --locked --path .")
+            && s.contains("npm install -g heredoc-guard")
             && s.contains("claude plugin disable heredoc-guard")),
         "the model did not read what is missing and what to do: {sent:?}"
     );

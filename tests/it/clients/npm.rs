@@ -274,6 +274,12 @@ fn npm_install_g_from_a_loopback_registry_guards_both_clients_and_npm_uninstall_
     assert!(home.canary().exists(), "codex did not run: {:?}", run.run);
     std::fs::remove_file(home.canary()).unwrap();
 
+    // The Claude Code plugin's hook (heredoc-guard from PATH) finds the npm binary.
+    let plugin_hook = plugin_hook_command();
+    let live = crate::support::claude_event(&live_heredoc(&home));
+    let r = run_plugin_hook(&plugin_hook, &home, &live);
+    assert!(crate::support::deny_reason(&r).is_ok(), "{r:?}");
+
     // npm uninstall -g: the binary the hooks name is gone, and doctor says so.
     let r = npm(
         &npmrc,
@@ -320,6 +326,15 @@ fn npm_install_g_from_a_loopback_registry_guards_both_clients_and_npm_uninstall_
         "{:?}",
         run.strings_sent_back()
     );
+    // The plugin's hook says what is missing and how to install it.
+    let r = run_plugin_hook(&plugin_hook, &home, &live);
+    assert_eq!(r.code, Some(2), "{r:?}");
+    assert!(
+        r.stderr.contains("heredoc-guard was not found on PATH")
+            && r.stderr.contains("npm install -g heredoc-guard"),
+        "{}",
+        r.stderr
+    );
     drop(registry);
     eprintln!("npm channel: {:.0?}", started.elapsed());
 }
@@ -329,4 +344,23 @@ fn heredoc_guard_config_binary(command: &str) -> Option<String> {
     let quoted = command.rsplit_once("' ")?.1;
     let unquoted = quoted.strip_prefix('\'')?.strip_suffix('\'')?;
     Some(unquoted.replace(r"'\''", "'"))
+}
+
+/// The command of the plugin's hook (hooks/hooks.json).
+fn plugin_hook_command() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("hooks/hooks.json");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    v["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// Runs a hook command as Claude Code does (`sh -c`), with the HOME's PATH.
+fn run_plugin_hook(command: &str, home: &Home, event: &[u8]) -> Run {
+    let mut c = Command::new("sh");
+    c.arg("-c").arg(command);
+    home.env(&mut c);
+    run_command(c, event)
 }
