@@ -227,6 +227,40 @@ fn npm_install_g_from_a_loopback_registry_guards_both_clients_and_npm_uninstall_
     );
     assert!(native.starts_with(&prefix), "{}", native.display());
 
+    // Without install scripts (--ignore-scripts, or an npm that asks before running them)
+    // the bin is a sh stand-in that execs the platform binary: install still writes the
+    // native binary's own path.
+    let bare = tmp.path().join("no-scripts");
+    let r = npm(
+        &npmrc,
+        &cache,
+        &[
+            "install",
+            "-g",
+            "--ignore-scripts",
+            "--prefix",
+            bare.to_str().unwrap(),
+            "heredoc-guard",
+        ],
+        tmp.path(),
+    );
+    assert_eq!(r.code, Some(0), "npm install -g --ignore-scripts: {r:?}");
+    let mut config = Command::new(bare.join("bin/heredoc-guard"));
+    config.args(["config", "claude"]).env("HOME", tmp.path());
+    let r = run_command(config, b"");
+    assert_eq!(r.code, Some(0), "{r:?}");
+    let platform_binary = std::fs::canonicalize(bare.join(
+        "lib/node_modules/heredoc-guard/node_modules/@heredoc-guard/linux-x64/bin/heredoc-guard",
+    ))
+    .expect("the platform package's binary");
+    assert!(is_elf(&platform_binary));
+    assert!(
+        r.stdout
+            .contains(&format!("'{}'", platform_binary.display())),
+        "{}",
+        r.stdout
+    );
+
     std::fs::create_dir_all(home.path().join(".codex")).unwrap();
     std::fs::write(home.path().join(".codex/config.toml"), CONFIG).unwrap();
     for agent in ["claude", "codex"] {
