@@ -404,6 +404,11 @@ fn is_protected_setting(w: &str, anywhere_config_dir: bool) -> bool {
         || (anywhere_config_dir && parent.is_empty() && (claude_file || codex_file))
 }
 
+/// `~/.claude` or `~/.codex` itself (a directory), not a file in it.
+fn is_config_dir(w: &str) -> bool {
+    matches!(basename(w.trim_end_matches('/')), ".claude" | ".codex")
+}
+
 fn target_of(w: &str, anywhere: bool) -> Option<String> {
     if is_guard_binary(w) {
         Some(format!("the guard's binary {w}"))
@@ -571,7 +576,7 @@ fn judge(tokens: &[Token], anywhere: bool, depth: usize) -> Option<Tamper> {
             })
         }
         // Removing, moving, changing the mode or owner: every operand counts.
-        "rm" | "mv" | "unlink" | "shred" | "truncate" | "chmod" | "chown" | "chgrp" | "chattr"
+        "rm" | "unlink" | "shred" | "truncate" | "chmod" | "chown" | "chgrp" | "chattr"
         | "rmdir" | "srm" | "trash" | "trash-put" | "gio" => args
             .iter()
             .filter(|a| !a.starts_with('-'))
@@ -579,24 +584,55 @@ fn judge(tokens: &[Token], anywhere: bool, depth: usize) -> Option<Tamper> {
             .map(|what| Tamper {
                 what: format!("{name} {what}"),
             }),
-        // Copying or linking onto a file: the destination (last operand, or -t DIR).
-        "cp" | "ln" | "install" | "rsync" | "scp" => {
-            let operands: Vec<&&str> = args.iter().filter(|a| !a.starts_with('-')).collect();
-            let target_dir = args
-                .iter()
-                .position(|a| *a == "-t" || *a == "--target-directory")
-                .and_then(|i| args.get(i + 1))
-                .or_else(|| {
-                    args.iter()
-                        .find_map(|a| a.strip_prefix("--target-directory="))
-                        .map(|_| &args[0])
+        // Moving, copying or linking: what is moved away, and what is written over (the
+        // last operand, or -t DIR).
+        "mv" | "cp" | "ln" | "install" | "rsync" | "scp" => {
+            let mut operands: Vec<&str> = Vec::new();
+            let mut target_dir: Option<&str> = None;
+            let mut i = 0;
+            while i < args.len() {
+                let a = args[i];
+                if a == "-t" || a == "--target-directory" {
+                    target_dir = args.get(i + 1).copied();
+                    i += 2;
+                    continue;
+                }
+                if let Some(dir) = a.strip_prefix("--target-directory=") {
+                    target_dir = Some(dir);
+                } else if !a.starts_with('-') {
+                    operands.push(a);
+                }
+                i += 1;
+            }
+            let (sources, dest) = match target_dir {
+                Some(dir) => (&operands[..], Some(dir)),
+                None if operands.len() >= 2 => {
+                    (&operands[..operands.len() - 1], operands.last().copied())
+                }
+                None => (&operands[..], None),
+            };
+            if name == "mv"
+                && let Some(what) = sources.iter().find_map(|a| target_of(a, anywhere))
+            {
+                return Some(Tamper {
+                    what: format!("mv {what} away"),
                 });
-            let dest = target_dir.or(operands.last().copied());
-            dest.and_then(|d| target_of(d, anywhere))
-                .filter(|_| operands.len() >= 2 || target_dir.is_some())
-                .map(|what| Tamper {
-                    what: format!("{name} onto {what}"),
+            }
+            let dest = dest?;
+            // Onto the file itself, or into a directory where a source of that name lands
+            // (`cp /tmp/settings.json ~/.claude/`; but `cp CLAUDE.md ~/.claude/` passes).
+            let direct = (!is_config_dir(dest))
+                .then(|| target_of(dest, anywhere))
+                .flatten();
+            let landed = || {
+                sources.iter().find_map(|s| {
+                    let name = basename(s.trim_end_matches('/'));
+                    target_of(&format!("{}/{name}", dest.trim_end_matches('/')), anywhere)
                 })
+            };
+            direct.or_else(landed).map(|what| Tamper {
+                what: format!("{name} onto {what}"),
+            })
         }
         "tee" | "sponge" => args
             .iter()
@@ -706,6 +742,10 @@ mod tests {
             "cat <<'EOF' > ~/.claude/settings.json\n{}\nEOF",
             "find ~/.codex -name hooks.json -delete",
             "timeout 5 heredoc-guard uninstall claude",
+            "cp --target-directory=/usr/local/bin ./heredoc-guard",
+            "cp -t ~/.claude /tmp/settings.json",
+            "mv ~/.codex ~/.codex.off",
+            "cp /tmp/settings.json ~/.claude/",
             "rm \"$(command -v heredoc-guard)\"",
             "rm $(which heredoc-guard)",
             "echo \"$(rm ~/.codex/hooks.json)\"",
@@ -744,6 +784,11 @@ mod tests {
             "cat > notes.md <<'EOF'\nrm ~/.claude/settings.json\nheredoc-guard uninstall claude\nEOF",
             "ls 2>/dev/null; echo done >&2",
             "diff ~/.claude/settings.json ~/.claude/settings.json.heredoc-guard-backup-x",
+            "cp CLAUDE.md ~/.claude/",
+            "cp ~/.claude/settings.json .",
+            "cp ~/.claude/settings.json ./",
+            "mv notes.md ~/.claude/",
+            "cp ~/.codex/config.toml /tmp/config.toml.bak",
         ] {
             assert_eq!(find(c), None, "denied: {c}");
         }
