@@ -21,7 +21,9 @@
 //!   `node -e`, …) that names them.
 //!
 //! `bash -c`/`sh -c`/`eval` strings are read the same way, and text inside `$(…)` and
-//! backquotes; heredoc bodies are skipped (data, and what the rest of the guard is for).
+//! backquotes. A heredoc body is data, skipped, unless it goes to a shell (read the same
+//! way: `bash <<'EOF'`, `cat <<'EOF' | sh`) or an interpreter (`python3 - <<'EOF'`, which
+//! is denied when the code names a protected file).
 //!
 //! What it passes: reading those files (`cat`, `jq`, `grep`, `less`, `cp` from them),
 //! `heredoc-guard explain|doctor|log|config|strip|completions`, and everything else.
@@ -77,7 +79,7 @@ fn find_in(command: &str, depth: usize) -> Option<Tamper> {
     if depth > 4 {
         return None;
     }
-    let lines = without_heredoc_bodies(command);
+    let (lines, bodies) = without_heredoc_bodies(command);
     let anywhere_config_dir = command.contains(".claude") || command.contains(".codex");
     let split = split_commands(&lines);
     for simple in &split.commands {
@@ -85,10 +87,73 @@ fn find_in(command: &str, depth: usize) -> Option<Tamper> {
             return Some(t);
         }
     }
-    split
+    if let Some(t) = split
         .nested
         .iter()
         .find_map(|inner| find_in(inner, depth + 1))
+    {
+        return Some(t);
+    }
+    // A heredoc given to a shell or an interpreter is code, not data.
+    bodies.iter().find_map(|h| {
+        receivers_of(h).iter().find_map(|receiver| {
+            if is_shell(receiver) {
+                find_in(&h.body, depth + 1)
+            } else if is_interpreter(receiver) {
+                names_protected(&h.body, anywhere_config_dir).map(|what| Tamper {
+                    what: format!("run {receiver} code (a heredoc) that names {what}"),
+                })
+            } else {
+                None
+            }
+        })
+    })
+}
+
+/// The commands a heredoc's text reaches: the one it is given to, and those its output
+/// is piped to on the same line (`cat <<'EOF' | sh`).
+fn receivers_of(h: &Body) -> Vec<String> {
+    let mut names: Vec<String> = receiver_of(&h.before).into_iter().collect();
+    for piped in h.after.split('|').skip(1) {
+        if let Some(name) = receiver_of(piped) {
+            names.push(name);
+        }
+    }
+    names
+}
+
+fn is_shell(name: &str) -> bool {
+    matches!(name, "bash" | "sh" | "zsh" | "dash" | "ksh")
+}
+
+fn is_interpreter(name: &str) -> bool {
+    matches!(
+        name,
+        "python" | "python3" | "python2" | "node" | "perl" | "ruby" | "php" | "deno" | "bun"
+    )
+}
+
+/// The first protected path named anywhere in `code`.
+fn names_protected(code: &str, anywhere: bool) -> Option<String> {
+    code.split(|c: char| c.is_whitespace() || "'\"(),;[]{}`=".contains(c))
+        .find_map(|piece| target_of(piece, anywhere))
+}
+
+/// The command a heredoc goes to: the name of the last simple command in the text of its
+/// line before the `<<`.
+fn receiver_of(before: &str) -> Option<String> {
+    let split = split_commands(before);
+    let words: Vec<&str> = split
+        .commands
+        .last()?
+        .iter()
+        .filter_map(|t| match t {
+            Token::Word(w) => Some(w.as_str()),
+            Token::WriteTo(_) => None,
+        })
+        .collect();
+    let name = words.iter().find(|w| !is_prefix_word(w))?;
+    Some(basename(name).to_owned())
 }
 
 /// One token of a simple command: a word (quotes removed), or a redirection target.
@@ -99,33 +164,57 @@ enum Token {
     WriteTo(String),
 }
 
+/// A heredoc's body, and its line's text before its `<<`.
+struct Body {
+    before: String,
+    /// The rest of its line after the `<<`.
+    after: String,
+    body: String,
+}
+
 /// The command's text with heredoc bodies (the lines after a `<<WORD` up to the line
-/// holding only WORD) removed.
-fn without_heredoc_bodies(command: &str) -> String {
+/// holding only WORD) blanked, and the bodies.
+fn without_heredoc_bodies(command: &str) -> (String, Vec<Body>) {
     let mut out = String::with_capacity(command.len());
-    let mut pending: Vec<(String, bool)> = Vec::new();
+    let mut pending: Vec<(String, bool, String, String)> = Vec::new();
+    let mut bodies = Vec::new();
+    let mut body = String::new();
     for line in command.split_inclusive('\n') {
-        if let Some((delim, strip_tabs)) = pending.first() {
-            let body = line.trim_end_matches('\n');
-            let body = if *strip_tabs {
-                body.trim_start_matches('\t')
+        if let Some((delim, strip_tabs, before, after)) = pending.first() {
+            let text = line.trim_end_matches('\n');
+            let text = if *strip_tabs {
+                text.trim_start_matches('\t')
             } else {
-                body
+                text
             };
-            if body == delim {
+            if text == delim {
+                bodies.push(Body {
+                    before: before.clone(),
+                    after: after.clone(),
+                    body: std::mem::take(&mut body),
+                });
                 pending.remove(0);
+            } else {
+                body.push_str(line);
             }
             out.push('\n');
             continue;
         }
         out.push_str(line);
-        pending.extend(heredoc_delimiters(line));
+        pending.extend(
+            heredoc_delimiters(line)
+                .into_iter()
+                .map(|(word, strip, at)| {
+                    (word, strip, line[..at].to_owned(), line[at..].to_owned())
+                }),
+        );
     }
-    out
+    (out, bodies)
 }
 
-/// The delimiters of the heredocs a line opens, with whether `<<-` strips tabs.
-fn heredoc_delimiters(line: &str) -> Vec<(String, bool)> {
+/// The delimiters of the heredocs a line opens, with whether `<<-` strips tabs and the
+/// byte offset of the `<<`.
+fn heredoc_delimiters(line: &str) -> Vec<(String, bool, usize)> {
     let mut found = Vec::new();
     let b = line.as_bytes();
     let mut i = 0;
@@ -153,7 +242,7 @@ fn heredoc_delimiters(line: &str) -> Vec<(String, bool)> {
                 .filter(|c| !matches!(c, '\'' | '"' | '\\'))
                 .collect();
             if !word.is_empty() {
-                found.push((word, strip));
+                found.push((word, strip, i));
             }
             i = j;
         } else {
@@ -517,16 +606,13 @@ fn judge(tokens: &[Token], anywhere: bool, depth: usize) -> Option<Tamper> {
                         }
                     }
                 }
-                if let Some(code) = args.get(i + 1) {
-                    for piece in
-                        code.split(|c: char| c.is_whitespace() || "'\"(),;[]{}".contains(c))
-                    {
-                        if let Some(what) = target_of(piece, anywhere) {
-                            return Some(Tamper {
-                                what: format!("run inline code that names {what}"),
-                            });
-                        }
-                    }
+                if let Some(what) = args
+                    .get(i + 1)
+                    .and_then(|code| names_protected(code, anywhere))
+                {
+                    return Some(Tamper {
+                        what: format!("run inline code that names {what}"),
+                    });
                 }
             }
             if name == "bun"
@@ -746,6 +832,9 @@ mod tests {
             "cp -t ~/.claude /tmp/settings.json",
             "mv ~/.codex ~/.codex.off",
             "cp /tmp/settings.json ~/.claude/",
+            "python3 - <<'EOF'\nimport os\nos.remove(os.path.expanduser('~/.claude/settings.json'))\nEOF",
+            "bash <<'EOF'\necho hi\nheredoc-guard uninstall codex\nEOF",
+            "cat <<'EOF' | sh\nrm ~/.codex/hooks.json\nEOF",
             "rm \"$(command -v heredoc-guard)\"",
             "rm $(which heredoc-guard)",
             "echo \"$(rm ~/.codex/hooks.json)\"",
