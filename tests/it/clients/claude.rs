@@ -410,3 +410,25 @@ fn the_one_session_trial_with_plugin_dir_guards_and_writes_no_settings() {
     }
     assert!(!home.work().join(".claude").exists());
 }
+
+#[test]
+#[cfg_attr(
+    not(client_tests),
+    ignore = "real clients: set HEREDOC_GUARD_CLIENT_TESTS=1"
+)]
+fn claude_cannot_uninstall_the_guard_from_its_own_bash_tool() {
+    let home = installed();
+    let settings = home.path().join(".claude/settings.json");
+    let before = std::fs::read_to_string(&settings).unwrap();
+    let run = claude(&home, "Bash", bash("heredoc-guard uninstall claude"));
+    assert_turn_completed(&run, "guard-tamper");
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), before);
+    assert_eq!(ledger_rules(&home), ["guard-tamper"]);
+    assert!(
+        run.strings_sent_back()
+            .iter()
+            .any(|s| s.contains("from a terminal")),
+        "{:?}",
+        run.strings_sent_back()
+    );
+}

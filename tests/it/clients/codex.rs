@@ -179,3 +179,26 @@ fn install_codex_creates_a_missing_codex_home_and_codex_then_runs_the_hook() {
     let r = home.guard_cmd(&["doctor", "codex"]);
     assert_eq!(r.code, Some(0), "{}", r.stdout);
 }
+
+#[test]
+#[cfg_attr(
+    not(client_tests),
+    ignore = "real clients: set HEREDOC_GUARD_CLIENT_TESTS=1"
+)]
+fn codex_cannot_remove_the_guard_s_hook_from_its_own_shell() {
+    let home = installed();
+    let hooks = home.path().join(".codex/hooks.json");
+    let before = std::fs::read_to_string(&hooks).unwrap();
+    let command = format!("echo '{{}}' > {}", hooks.display());
+    let run = codex(&home, "exec_command", exec(&command), false);
+    assert_turn_completed(&run, "guard-tamper");
+    assert_eq!(std::fs::read_to_string(&hooks).unwrap(), before);
+    assert_eq!(ledger_rules(&home), ["guard-tamper"]);
+    assert!(
+        run.strings_sent_back()
+            .iter()
+            .any(|s| s.contains("from a terminal")),
+        "{:?}",
+        run.strings_sent_back()
+    );
+}
