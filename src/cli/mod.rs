@@ -27,6 +27,8 @@ Examples:
   heredoc-guard install claude --project
                                         only in this project, only for you
   heredoc-guard install codex           guard Codex, and trust the hook
+  sudo heredoc-guard install claude --managed
+                                        for every user here; no user setting undoes it
   heredoc-guard doctor                  check that every agent here runs it
   heredoc-guard explain 'cat <<EOF
   $(date)
