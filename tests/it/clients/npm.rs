@@ -152,6 +152,21 @@ fn npm(npmrc: &Path, cache: &Path, args: &[&str], dir: &Path) -> Run {
     run_command(command, b"")
 }
 
+/// npm's name for this platform (`process.platform`-`process.arch`), as npm/pack names
+/// the package.
+fn npm_platform() -> String {
+    let os = match std::env::consts::OS {
+        "macos" => "darwin",
+        other => other,
+    };
+    let cpu = match std::env::consts::ARCH {
+        "x86_64" => "x64",
+        "aarch64" => "arm64",
+        other => other,
+    };
+    format!("{os}-{cpu}")
+}
+
 /// The first bytes of an ELF executable: the file is the native binary, not a script.
 fn is_elf(path: &Path) -> bool {
     std::fs::read(path).is_ok_and(|b| b.starts_with(b"\x7fELF"))
@@ -180,7 +195,8 @@ fn npm_install_g_from_a_loopback_registry_guards_both_clients_and_npm_uninstall_
         String::from_utf8_lossy(&pack.stderr)
     );
     let version = env!("CARGO_PKG_VERSION");
-    let platform_tgz = dist.join(format!("npm/heredoc-guard-linux-x64-{version}.tgz"));
+    let platform = npm_platform();
+    let platform_tgz = dist.join(format!("npm/heredoc-guard-{platform}-{version}.tgz"));
     let main_tgz = dist.join(format!("npm/heredoc-guard-{version}.tgz"));
     assert!(platform_tgz.exists() && main_tgz.exists(), "{pack:?}");
 
@@ -249,9 +265,9 @@ fn npm_install_g_from_a_loopback_registry_guards_both_clients_and_npm_uninstall_
     config.args(["config", "claude"]).env("HOME", tmp.path());
     let r = run_command(config, b"");
     assert_eq!(r.code, Some(0), "{r:?}");
-    let platform_binary = std::fs::canonicalize(bare.join(
-        "lib/node_modules/heredoc-guard/node_modules/@heredoc-guard/linux-x64/bin/heredoc-guard",
-    ))
+    let platform_binary = std::fs::canonicalize(bare.join(format!(
+        "lib/node_modules/heredoc-guard/node_modules/@heredoc-guard/{platform}/bin/heredoc-guard"
+    )))
     .expect("the platform package's binary");
     assert!(is_elf(&platform_binary));
     assert!(
