@@ -20,6 +20,9 @@ struct Checked(());
 
 /// Checks a shell command: the whole guard for one Bash command.
 pub fn check_command(command: &str) -> Verdict {
+    if let Some(denial) = crate::tamper::check(command) {
+        return Verdict::deny(denial);
+    }
     match inspect(command) {
         Ok(report) => verdict_for(&report),
         Err(denial) => Verdict::deny(denial),

@@ -21,6 +21,8 @@ mod rules;
 #[doc(hidden)]
 pub mod shell;
 pub mod strip;
+#[doc(hidden)]
+pub mod tamper;
 pub mod verdict;
 
 #[doc(hidden)]

@@ -30,6 +30,8 @@ pub enum Rule {
     /// The guard was started with a first argument it does not know: a hook set up with
     /// arguments. It denies, since it did not run.
     BadInvocation,
+    /// The command would switch the guard off or change it (src/tamper.rs).
+    GuardTamper,
 }
 
 impl Rule {
@@ -48,6 +50,7 @@ impl Rule {
             Rule::InvalidEvent => "invalid-event",
             Rule::InternalError => "internal-error",
             Rule::BadInvocation => "bad-invocation",
+            Rule::GuardTamper => "guard-tamper",
         }
     }
 
@@ -77,6 +80,9 @@ impl Rule {
             Rule::InternalError => "heredoc-guard failed internally",
             Rule::BadInvocation => {
                 "heredoc-guard was started with an argument it does not know, so it did not run"
+            }
+            Rule::GuardTamper => {
+                "the command would switch off or change the guard, its binary or the settings holding its hook"
             }
         }
     }

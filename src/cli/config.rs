@@ -43,10 +43,11 @@ pub fn group(matcher: &str, handler: Value) -> Value {
 
 /// The launcher lines this and earlier releases wrote, without their final argument (the
 /// quoted binary path): the current one first.
-fn launcher_prefixes() -> [String; 2] {
+fn launcher_prefixes() -> [String; 3] {
     let strip = |full: String| full.strip_suffix("''").unwrap_or(&full).to_owned();
     [
         strip(launcher("")),
+        strip(launcher_saying(PREVIOUS_MISSING_MESSAGE, "")),
         strip(LEGACY_LAUNCHER.replace("{binary}", "''")),
     ]
 }
@@ -99,14 +100,22 @@ pub fn sh_quote(s: &str) -> String {
 /// expected, how to install it, how to remove the hook. The same words for every case
 /// (a moved or removed binary, a plugin or a shared project setting on a machine without
 /// it); `$w` names the path, or PATH for a bare name.
-pub const MISSING_MESSAGE: &str = "heredoc-guard is missing: $w, so every shell command is blocked. Install it (in a clone of heredoc-guard: cargo install --locked --path .; see its README), or remove its hook: the heredoc-guard entry under hooks.PreToolUse in ~/.claude/settings.json, .claude/settings.local.json, .claude/settings.json or ~/.codex/hooks.json, or for the Claude Code plugin: claude plugin disable heredoc-guard";
+pub const MISSING_MESSAGE: &str = "heredoc-guard is missing: $w, so every shell command is blocked. Install it (npm install -g heredoc-guard, or cargo install --locked heredoc-guard; see https://github.com/heredoc-guard/heredoc-guard), or remove its hook: the heredoc-guard entry under hooks.PreToolUse in ~/.claude/settings.json, .claude/settings.local.json, .claude/settings.json or ~/.codex/hooks.json, or for the Claude Code plugin: claude plugin disable heredoc-guard";
+
+/// [`MISSING_MESSAGE`] of the releases before the npm package (install from a clone):
+/// their launcher is still recognised, so that install replaces it and doctor checks it.
+const PREVIOUS_MISSING_MESSAGE: &str = "heredoc-guard is missing: $w, so every shell command is blocked. Install it (in a clone of heredoc-guard: cargo install --locked --path .; see its README), or remove its hook: the heredoc-guard entry under hooks.PreToolUse in ~/.claude/settings.json, .claude/settings.local.json, .claude/settings.json or ~/.codex/hooks.json, or for the Claude Code plugin: claude plugin disable heredoc-guard";
 
 /// The launcher line: runs `binary` when it is there, passes 0 and 2 through, and turns
 /// anything else into 2 with a message on stderr ([`MISSING_MESSAGE`] when the binary is
 /// missing or not executable).
 pub fn launcher(binary: &str) -> String {
+    launcher_saying(MISSING_MESSAGE, binary)
+}
+
+fn launcher_saying(missing_message: &str, binary: &str) -> String {
     format!(
-        "sh -c 'if case $0 in */*) [ -f \"$0\" ] && [ -x \"$0\" ];; *) command -v \"$0\" >/dev/null 2>&1;; esac; then \"$0\"; rc=$?; else rc=127; fi; if [ \"$rc\" -eq 0 ] || [ \"$rc\" -eq 2 ]; then exit \"$rc\"; fi; if [ \"$rc\" -eq 126 ] || [ \"$rc\" -eq 127 ]; then case $0 in */*) w=\"$0 does not exist or is not executable\";; *) w=\"$0 was not found on PATH\";; esac; echo \"{MISSING_MESSAGE}\" >&2; else echo \"heredoc-guard: the guard failed (exit status $rc); denying the command\" >&2; fi; exit 2' {}",
+        "sh -c 'if case $0 in */*) [ -f \"$0\" ] && [ -x \"$0\" ];; *) command -v \"$0\" >/dev/null 2>&1;; esac; then \"$0\"; rc=$?; else rc=127; fi; if [ \"$rc\" -eq 0 ] || [ \"$rc\" -eq 2 ]; then exit \"$rc\"; fi; if [ \"$rc\" -eq 126 ] || [ \"$rc\" -eq 127 ]; then case $0 in */*) w=\"$0 does not exist or is not executable\";; *) w=\"$0 was not found on PATH\";; esac; echo \"{missing_message}\" >&2; else echo \"heredoc-guard: the guard failed (exit status $rc); denying the command\" >&2; fi; exit 2' {}",
         sh_quote(binary)
     )
 }
@@ -171,6 +180,17 @@ mod tests {
             launcher_binary(&old).as_deref(),
             Some("/opt/x/heredoc-guard")
         );
+    }
+
+    #[test]
+    fn launcher_binary_reads_the_launcher_that_said_to_install_from_a_clone() {
+        let previous = super::launcher_saying(super::PREVIOUS_MISSING_MESSAGE, "/x/heredoc-guard");
+        assert_ne!(previous, launcher("/x/heredoc-guard"));
+        assert_eq!(
+            launcher_binary(&previous).as_deref(),
+            Some("/x/heredoc-guard")
+        );
+        assert!(!super::is_current_launcher(&previous));
     }
 
     #[test]

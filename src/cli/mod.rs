@@ -27,6 +27,8 @@ Examples:
   heredoc-guard install claude --project
                                         only in this project, only for you
   heredoc-guard install codex           guard Codex, and trust the hook
+  sudo heredoc-guard install claude --managed
+                                        for every user here; no user setting undoes it
   heredoc-guard doctor                  check that every agent here runs it
   heredoc-guard explain 'cat <<EOF
   $(date)
@@ -45,10 +47,19 @@ Each deny appends one JSON line to $XDG_STATE_HOME/heredoc-guard/ledger.jsonl (d
 ~/.local/state/heredoc-guard/ledger.jsonl); HEREDOC_GUARD_LEDGER moves it. Nothing turns \
 the guard off.";
 
+/// `--version`: the crate's version and the commit it was built from (build.rs; `unknown`
+/// when built outside a git checkout and not from a packaged crate).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("HEREDOC_GUARD_COMMIT"),
+    ")"
+);
+
 /// heredoc-guard: a PreToolUse hook for Claude Code and Codex that denies a shell command
 /// when an unquoted heredoc body holds a command substitution the shell would run.
 #[derive(Parser)]
-#[command(name = "heredoc-guard", version, after_help = AFTER_HELP)]
+#[command(name = "heredoc-guard", version = VERSION, after_help = AFTER_HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Cmd,
@@ -61,7 +72,7 @@ enum Cmd {
         subcommand_value_name = "AGENT",
         subcommand_help_heading = "Agents",
         disable_help_subcommand = true,
-        after_help = "Examples:\n  heredoc-guard install claude\n  heredoc-guard install claude --project\n  heredoc-guard install claude --project --shared\n  heredoc-guard install codex"
+        after_help = "Examples:\n  heredoc-guard install claude\n  heredoc-guard install claude --project\n  heredoc-guard install claude --project --shared\n  heredoc-guard install codex\n  sudo heredoc-guard install claude --managed --managed-only\n  sudo heredoc-guard install codex --managed"
     )]
     Install {
         #[command(subcommand)]
@@ -146,6 +157,17 @@ enum Cmd {
         #[arg(short = 'c', value_name = "COMMAND")]
         c: Option<String>,
     },
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    #[command(
+        after_help = "Examples:\n  heredoc-guard completions bash > ~/.local/share/bash-completion/completions/heredoc-guard\n  heredoc-guard completions zsh > ~/.zfunc/_heredoc-guard\n  heredoc-guard completions fish > ~/.config/fish/completions/heredoc-guard.fish"
+    )]
+    Completions {
+        #[arg(value_enum, value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), for packagers: heredoc-guard man > heredoc-guard.1
+    #[command(hide = true)]
+    Man,
 }
 
 #[derive(Subcommand)]
@@ -159,12 +181,26 @@ enum InstallAgent {
         /// heredoc-guard from PATH); implies --project
         #[arg(long)]
         shared: bool,
+        /// System-wide, for every user, and no user can remove it (root):
+        /// /etc/claude-code/managed-settings.d/heredoc-guard.json
+        #[arg(long, conflicts_with_all = ["project", "shared"])]
+        managed: bool,
+        /// With --managed: also allowManagedHooksOnly (user, project and plugin hooks are ignored)
+        #[arg(long, requires = "managed")]
+        managed_only: bool,
     },
     /// Codex: $CODEX_HOME/hooks.json (default ~/.codex), then trust it via codex app-server
     Codex {
         /// Do not trust the hook; review it in Codex yourself (it does not run until then)
         #[arg(long)]
         no_trust: bool,
+        /// System-wide, for every user, and no user can remove it (root): the hook in
+        /// /etc/codex/requirements.toml (managed hooks need no trust)
+        #[arg(long, conflicts_with = "no_trust")]
+        managed: bool,
+        /// With --managed: also allow_managed_hooks_only (user, project and session hooks are ignored)
+        #[arg(long, requires = "managed")]
+        managed_only: bool,
     },
 }
 
@@ -181,12 +217,18 @@ enum UninstallAgent {
         /// Also remove the backups heredoc-guard made of the file
         #[arg(long)]
         remove_backups: bool,
+        /// The system-wide drop-in install --managed wrote (root)
+        #[arg(long, conflicts_with_all = ["project", "shared", "remove_backups"])]
+        managed: bool,
     },
     /// Codex: $CODEX_HOME/hooks.json, and the hook's trust entry in config.toml
     Codex {
         /// Also remove the backups heredoc-guard made of the file
         #[arg(long)]
         remove_backups: bool,
+        /// The hook install --managed put in /etc/codex/requirements.toml (root)
+        #[arg(long, conflicts_with = "remove_backups")]
+        managed: bool,
     },
 }
 
@@ -214,22 +256,35 @@ pub fn main() -> ExitCode {
     };
     let code = match cli.command {
         Cmd::Install { agent } => operation(|out| match agent {
-            InstallAgent::Claude { project, shared } => {
-                install::claude(client::claude::Scope::of_flags(project, shared), out)
-            }
-            InstallAgent::Codex { no_trust } => install::codex(!no_trust, out),
+            InstallAgent::Claude {
+                managed: true,
+                managed_only,
+                ..
+            } => install::managed_claude(managed_only, out),
+            InstallAgent::Claude {
+                project, shared, ..
+            } => install::claude(client::claude::Scope::of_flags(project, shared), out),
+            InstallAgent::Codex {
+                managed: true,
+                managed_only,
+                ..
+            } => install::managed_codex(managed_only, out),
+            InstallAgent::Codex { no_trust, .. } => install::codex(!no_trust, out),
         }),
         Cmd::Uninstall { agent } => operation(|out| match agent {
+            UninstallAgent::Claude { managed: true, .. } => install::managed::uninstall_claude(out),
             UninstallAgent::Claude {
                 project,
                 shared,
                 remove_backups,
+                ..
             } => install::uninstall::claude(
                 client::claude::Scope::of_flags(project, shared),
                 remove_backups,
                 out,
             ),
-            UninstallAgent::Codex { remove_backups } => {
+            UninstallAgent::Codex { managed: true, .. } => install::managed::uninstall_codex(out),
+            UninstallAgent::Codex { remove_backups, .. } => {
                 install::uninstall::codex(remove_backups, out)
             }
         }),
@@ -251,6 +306,18 @@ pub fn main() -> ExitCode {
         },
         Cmd::Explain { json, command, c } => explain(json, command.or(c)),
         Cmd::Strip { command, c } => strip(command.or(c)),
+        Cmd::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "heredoc-guard", &mut out);
+            print(&String::from_utf8_lossy(&out))
+        }
+        Cmd::Man => {
+            let mut out = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut out) {
+                Ok(()) => print(&String::from_utf8_lossy(&out)),
+                Err(e) => fail(&format!("heredoc-guard man: {e}")),
+            }
+        }
     };
     ExitCode::from(code)
 }

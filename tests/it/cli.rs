@@ -47,14 +47,35 @@ fn help_names_every_subcommand_exit_codes_the_ledger_and_gives_examples() {
 }
 
 #[test]
-fn version_prints_the_crate_version() {
+fn version_prints_the_crate_version_and_the_commit_it_was_built_from() {
     let dir = tempfile::tempdir().unwrap();
     let r = run_with(&["--version"], b"", &dir.path().join("l"));
     assert_eq!(r.code, Some(0));
-    assert_eq!(
-        r.stdout.trim(),
-        format!("heredoc-guard {}", env!("CARGO_PKG_VERSION"))
-    );
+    let line = r.stdout.trim();
+    let rest = line
+        .strip_prefix(&format!(
+            "heredoc-guard {} (commit ",
+            env!("CARGO_PKG_VERSION")
+        ))
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("{line}"));
+    // In a git checkout, the commit is HEAD's; elsewhere (no git) it says unknown.
+    let head = std::process::Command::new("git")
+        .args(["-C", env!("CARGO_MANIFEST_DIR"), "rev-parse", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned());
+    match head {
+        Some(head) => assert!(
+            head.starts_with(rest) && rest.len() == 12,
+            "{line} vs {head}"
+        ),
+        None => assert!(
+            rest == "unknown" || rest.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{line}"
+        ),
+    }
 }
 
 #[test]
@@ -228,4 +249,36 @@ fn the_quick_start_demo_writes_no_record_to_the_user_s_ledger() {
     .unwrap();
     let r = run_command(command, &event);
     assert!(deny_reason(&r).is_ok(), "{r:?}");
+}
+
+#[test]
+fn completions_and_the_man_page_come_from_the_command_line_definition() {
+    let dir = tempfile::tempdir().unwrap();
+    let l = dir.path().join("l");
+    for (shell, says) in [
+        ("bash", "complete -F _heredoc__guard"),
+        ("zsh", "#compdef heredoc-guard"),
+        ("fish", "complete -c heredoc-guard"),
+    ] {
+        let r = run_with(&["completions", shell], b"", &l);
+        assert_eq!(r.code, Some(0), "{shell}: {r:?}");
+        assert!(r.stdout.contains(says), "{shell}: {}", r.stdout);
+        for sub in ["install", "uninstall", "doctor", "explain"] {
+            assert!(r.stdout.contains(sub), "{shell} lacks {sub}");
+        }
+    }
+    let r = run_with(&["completions", "tcsh"], b"", &l);
+    assert_eq!(r.code, Some(2), "{r:?}");
+    let man = run_with(&["man"], b"", &l);
+    assert_eq!(man.code, Some(0), "{man:?}");
+    assert!(
+        man.stdout.starts_with(".ie") || man.stdout.contains(".TH heredoc-guard"),
+        "{}",
+        man.stdout
+    );
+    assert!(man.stdout.contains("completions"), "{}", man.stdout);
+    // The man page is for packagers: not listed in --help.
+    let help = run_with(&["--help"], b"", &l);
+    assert!(!help.stdout.contains("\n  man "), "{}", help.stdout);
+    assert!(!l.exists(), "nothing recorded");
 }

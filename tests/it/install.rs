@@ -416,6 +416,38 @@ fn the_plugin_hook_runs_the_guard_from_path_and_fails_closed() {
 }
 
 #[test]
+fn the_plugin_names_the_crate_s_repository_and_version_and_ships_its_icon() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |p: &str| json(&std::fs::read_to_string(root.join(p)).unwrap());
+    let plugin = read(".claude-plugin/plugin.json");
+    let market = read(".claude-plugin/marketplace.json");
+    let cargo = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let repository = cargo
+        .lines()
+        .find_map(|l| l.strip_prefix("repository = \""))
+        .and_then(|l| l.strip_suffix('"'))
+        .expect("repository in Cargo.toml");
+    let entry = &market["plugins"][0];
+    for v in [&plugin, entry] {
+        assert_eq!(v["homepage"], repository, "{v}");
+        assert_eq!(v["repository"], repository, "{v}");
+        assert_eq!(v["version"], env!("CARGO_PKG_VERSION"), "{v}");
+        let text = v["description"].as_str().unwrap_or_default();
+        assert!(text.contains("npm install -g heredoc-guard"), "{text}");
+    }
+    let icon = plugin["icon"].as_str().expect("icon");
+    let svg = std::fs::read_to_string(root.join(icon)).expect("the icon file");
+    assert!(svg.starts_with("<svg") && svg.contains("</svg>"), "{svg}");
+    // The README's marketplace line names the same repository.
+    let owner_repo = repository.trim_start_matches("https://github.com/");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(
+        readme.contains(&format!("/plugin marketplace add {owner_repo}")),
+        "README lacks the marketplace line for {owner_repo}"
+    );
+}
+
+#[test]
 fn the_plugin_shares_the_top_level_skill_md() {
     let root = env!("CARGO_MANIFEST_DIR");
     let plugin =

@@ -104,7 +104,7 @@ fn a_missing_binary_is_named_with_where_it_was_expected_how_to_install_it_and_ho
         for part in [
             named.as_str(),
             "every shell command is blocked",
-            "cargo install --locked --path .",
+            "npm install -g heredoc-guard",
             "~/.claude/settings.json",
             "~/.codex/hooks.json",
             "claude plugin disable heredoc-guard",

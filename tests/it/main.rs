@@ -19,5 +19,6 @@ mod properties;
 mod sandbox;
 mod subcommands;
 mod support;
+mod tamper;
 mod tools;
 mod verdict_first;

@@ -192,7 +192,7 @@ pub fn launcher(quoted: &str) -> String {
     format!(
         "{}{}{}{quoted}",
         r#"sh -c 'if case $0 in */*) [ -f "$0" ] && [ -x "$0" ];; *) command -v "$0" >/dev/null 2>&1;; esac; then "$0"; rc=$?; else rc=127; fi; if [ "$rc" -eq 0 ] || [ "$rc" -eq 2 ]; then exit "$rc"; fi; if [ "$rc" -eq 126 ] || [ "$rc" -eq 127 ]; then case $0 in */*) w="$0 does not exist or is not executable";; *) w="$0 was not found on PATH";; esac; echo "heredoc-guard is missing: $w, so every shell command is blocked. "#,
-        r#"Install it (in a clone of heredoc-guard: cargo install --locked --path .; see its README), or remove its hook: the heredoc-guard entry under hooks.PreToolUse in ~/.claude/settings.json, .claude/settings.local.json, .claude/settings.json or ~/.codex/hooks.json, or for the Claude Code plugin: claude plugin disable heredoc-guard" >&2; "#,
+        r#"Install it (npm install -g heredoc-guard, or cargo install --locked heredoc-guard; see https://github.com/heredoc-guard/heredoc-guard), or remove its hook: the heredoc-guard entry under hooks.PreToolUse in ~/.claude/settings.json, .claude/settings.local.json, .claude/settings.json or ~/.codex/hooks.json, or for the Claude Code plugin: claude plugin disable heredoc-guard" >&2; "#,
         r#"else echo "heredoc-guard: the guard failed (exit status $rc); denying the command" >&2; fi; exit 2' "#
     )
 }

@@ -35,7 +35,11 @@ pub fn check(asked: bool) -> Section {
         .into_iter()
         .filter(|(_, p)| std::fs::symlink_metadata(p).is_ok())
         .collect();
-    let used = config_dir.as_deref().is_some_and(Path::is_dir) || !files.is_empty();
+    // The system-wide (managed) files, read last: Claude Code applies them above the rest.
+    let managed_files = crate::cli::install::managed::claude_files();
+    let used = config_dir.as_deref().is_some_and(Path::is_dir)
+        || !files.is_empty()
+        || !managed_files.is_empty();
     let title = match &found {
         Some(f) => match &f.version {
             Ok(v) => format!("claude {v} ({})", f.binary.display()),
@@ -85,7 +89,18 @@ pub fn check(asked: bool) -> Section {
     }
     let mut hooks = Vec::new();
     let mut enabled: Vec<(String, bool)> = Vec::new();
-    for (_, path) in &files {
+    let managed_only = managed_files.iter().any(|p| {
+        JsonFile::load(p)
+            .is_ok_and(|f| f.doc.get("allowManagedHooksOnly") == Some(&Value::Bool(true)))
+    });
+    let paths = files
+        .iter()
+        .map(|(_, p)| (false, p))
+        .chain(managed_files.iter().map(|p| (true, p)));
+    for (is_managed, path) in paths {
+        if managed_only && !is_managed {
+            continue;
+        }
         let what = client::tilde(path);
         let file = match JsonFile::load(path) {
             Ok(f) => f,
@@ -124,7 +139,14 @@ pub fn check(asked: bool) -> Section {
             }
         }
     }
-    plugin_hooks(&enabled, &mut hooks, &mut checks);
+    if managed_only {
+        checks.push(Check::note(
+            "claude.managed_only",
+            "managed settings set allowManagedHooksOnly: Claude Code runs only the managed hooks, so user, project and plugin hooks are not checked",
+        ));
+    } else {
+        plugin_hooks(&enabled, &mut hooks, &mut checks);
+    }
     for hook in &hooks {
         check_hook(hook, version, &mut checks);
     }

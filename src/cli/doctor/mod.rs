@@ -128,13 +128,13 @@ fn ledger() -> Section {
 /// it, from the PATH it was started with).
 fn missing_binary(binary: &str) -> Option<(String, String)> {
     use crate::cli::client;
-    let install = "install heredoc-guard (in a clone of it: cargo install --locked --path .)";
+    let install = "install heredoc-guard (npm install -g heredoc-guard, or cargo install --locked heredoc-guard), or remove the hook (heredoc-guard uninstall, from any copy of it)";
     if binary.contains('/') {
         (!client::is_executable_file(std::path::Path::new(binary))).then(|| {
             (
                 format!("{binary} is not an executable file: the hook blocks every shell command"),
                 format!(
-                    "{install}, then run heredoc-guard install again from the installed binary"
+                    "{install}; after installing, run heredoc-guard install again from the installed binary"
                 ),
             )
         })
@@ -142,7 +142,7 @@ fn missing_binary(binary: &str) -> Option<(String, String)> {
         client::find_on_path(binary).is_none().then(|| {
             (
                 format!("{binary} is not on PATH: the hook blocks every shell command"),
-                format!("{install}; it goes to ~/.cargo/bin, which must be on the PATH the agent starts with"),
+                format!("{install}; the directory it goes to (npm's global bin, ~/.cargo/bin) must be on the PATH the agent starts with"),
             )
         })
     }

@@ -11,6 +11,7 @@
 pub mod codex_trust;
 pub mod hooks_doc;
 pub mod json_file;
+pub mod managed;
 pub mod uninstall;
 
 use std::io::Write;
@@ -87,6 +88,19 @@ pub fn claude(scope: Scope, out: &mut dyn Write) -> Result<(), Failure> {
         "Next: run `heredoc-guard doctor claude` to check that Claude Code runs it.",
     );
     Ok(())
+}
+
+/// `install claude --managed [--managed-only]`.
+pub fn managed_claude(managed_only: bool, out: &mut dyn Write) -> Result<(), Failure> {
+    let binary = own_binary(out)?;
+    report_claude_version(out);
+    managed::install_claude(&binary, managed_only, out)
+}
+
+/// `install codex --managed [--managed-only]`.
+pub fn managed_codex(managed_only: bool, out: &mut dyn Write) -> Result<(), Failure> {
+    let binary = own_binary(out)?;
+    managed::install_codex(&binary, managed_only, out)
 }
 
 /// This binary's path, with a warning when it lives in a cargo `target/` directory (where
@@ -191,6 +205,16 @@ pub fn codex(trust: bool, out: &mut dyn Write) -> Result<(), Failure> {
         say(
             out,
             "Not trusted (--no-trust): Codex runs no hook until it is trusted, and says nothing about it. Review it in Codex (start `codex`, open /hooks), or run `heredoc-guard install codex` without --no-trust.",
+        );
+        return Ok(());
+    }
+    if let Some((_, true)) = managed::codex_installed() {
+        say(
+            out,
+            &format!(
+                "Not trusted: {} sets allow_managed_hooks_only, so Codex ignores every user hook here, this one too; the managed hook there is what guards Codex (heredoc-guard doctor codex).",
+                managed::codex_requirements().display()
+            ),
         );
         return Ok(());
     }

@@ -43,6 +43,15 @@ pub fn claude(scope: Scope, remove_backups: bool, out: &mut dyn Write) -> Result
             }
         }
     }
+    if super::managed::claude_dropin().is_file() {
+        say(
+            out,
+            &format!(
+                "The managed hook in {} still runs for every user here; only root removes it: sudo heredoc-guard uninstall claude --managed",
+                super::managed::claude_dropin().display()
+            ),
+        );
+    }
     backups(
         &file,
         &format!("claude{}", scope.flags()),
@@ -69,6 +78,7 @@ pub fn codex(remove_backups: bool, out: &mut dyn Write) -> Result<(), Failure> {
                 client::tilde(&path)
             ),
         );
+        managed_codex_note(out);
         return backups(&file, "codex", remove_backups, out);
     }
     match (codex, before) {
@@ -91,7 +101,21 @@ pub fn codex(remove_backups: bool, out: &mut dyn Write) -> Result<(), Failure> {
             "codex is not on PATH: the hook's trust entry stays in config.toml (harmless: it names a hook that no longer exists).",
         ),
     }
+    managed_codex_note(out);
     backups(&file, "codex", remove_backups, out)
+}
+
+/// Says that the managed hook still runs, when there is one.
+fn managed_codex_note(out: &mut dyn Write) {
+    if super::managed::codex_installed().is_some_and(|(binaries, _)| !binaries.is_empty()) {
+        say(
+            out,
+            &format!(
+                "The managed hook in {} still runs for every user here; only root removes it: sudo heredoc-guard uninstall codex --managed",
+                super::managed::codex_requirements().display()
+            ),
+        );
+    }
 }
 
 /// Says where the backups of `file` are and how to remove them, or removes them.

@@ -32,7 +32,7 @@ fn installed() -> Home {
 }
 
 /// `claude -p` in `home`, the mock answering with one call of `tool` with `input`.
-fn claude(home: &Home, tool: &str, input: Value) -> Isolated {
+pub(super) fn claude(home: &Home, tool: &str, input: Value) -> Isolated {
     claude_with(home, tool, input, &[], &[])
 }
 
@@ -63,12 +63,12 @@ fn claude_with(
     home.run_isolated(&all, &all_env, Some(&scenario))
 }
 
-fn bash(command: &str) -> Value {
+pub(super) fn bash(command: &str) -> Value {
     json!({"command": command, "description": "run it"})
 }
 
 /// The client finished its turn: a second request (the tool's result) reached the mock.
-fn assert_turn_completed(run: &Isolated, what: &str) {
+pub(super) fn assert_turn_completed(run: &Isolated, what: &str) {
     assert!(
         run.requests.len() >= 2,
         "{what}: the client sent {} request(s); stdout {:?} stderr {:?}",
@@ -281,7 +281,7 @@ fn a_teammate_without_heredoc_guard_is_blocked_by_the_shared_settings_with_a_mes
     let said = format!("{MISSING}heredoc-guard was not found on PATH");
     assert!(
         sent.iter().any(|s| s.contains(&said)
-            && s.contains("cargo install --locked --path .")
+            && s.contains("npm install -g heredoc-guard")
             && s.contains("claude plugin disable heredoc-guard")),
         "the model did not read what is missing and what to do: {sent:?}"
     );
@@ -409,4 +409,26 @@ fn the_one_session_trial_with_plugin_dir_guards_and_writes_no_settings() {
         assert!(!home.path().join(file).exists(), "the trial wrote {file}");
     }
     assert!(!home.work().join(".claude").exists());
+}
+
+#[test]
+#[cfg_attr(
+    not(client_tests),
+    ignore = "real clients: set HEREDOC_GUARD_CLIENT_TESTS=1"
+)]
+fn claude_cannot_uninstall_the_guard_from_its_own_bash_tool() {
+    let home = installed();
+    let settings = home.path().join(".claude/settings.json");
+    let before = std::fs::read_to_string(&settings).unwrap();
+    let run = claude(&home, "Bash", bash("heredoc-guard uninstall claude"));
+    assert_turn_completed(&run, "guard-tamper");
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), before);
+    assert_eq!(ledger_rules(&home), ["guard-tamper"]);
+    assert!(
+        run.strings_sent_back()
+            .iter()
+            .any(|s| s.contains("from a terminal")),
+        "{:?}",
+        run.strings_sent_back()
+    );
 }

@@ -23,7 +23,7 @@ fn installed() -> Home {
 }
 
 /// `codex exec` in `home`, the mock answering with one call of `tool`.
-fn codex(home: &Home, tool: &str, input: Value, custom: bool) -> Isolated {
+pub(super) fn codex(home: &Home, tool: &str, input: Value, custom: bool) -> Isolated {
     let scenario = json!({"tool": tool, "input": input, "custom": custom, "final_text": "Done."});
     let work = home.work();
     home.run_isolated(
@@ -41,7 +41,7 @@ fn codex(home: &Home, tool: &str, input: Value, custom: bool) -> Isolated {
     )
 }
 
-fn exec(command: &str) -> Value {
+pub(super) fn exec(command: &str) -> Value {
     json!({"cmd": command})
 }
 
@@ -178,4 +178,27 @@ fn install_codex_creates_a_missing_codex_home_and_codex_then_runs_the_hook() {
     assert!(r.stdout.contains("Trusted: "), "{}", r.stdout);
     let r = home.guard_cmd(&["doctor", "codex"]);
     assert_eq!(r.code, Some(0), "{}", r.stdout);
+}
+
+#[test]
+#[cfg_attr(
+    not(client_tests),
+    ignore = "real clients: set HEREDOC_GUARD_CLIENT_TESTS=1"
+)]
+fn codex_cannot_remove_the_guard_s_hook_from_its_own_shell() {
+    let home = installed();
+    let hooks = home.path().join(".codex/hooks.json");
+    let before = std::fs::read_to_string(&hooks).unwrap();
+    let command = format!("echo '{{}}' > {}", hooks.display());
+    let run = codex(&home, "exec_command", exec(&command), false);
+    assert_turn_completed(&run, "guard-tamper");
+    assert_eq!(std::fs::read_to_string(&hooks).unwrap(), before);
+    assert_eq!(ledger_rules(&home), ["guard-tamper"]);
+    assert!(
+        run.strings_sent_back()
+            .iter()
+            .any(|s| s.contains("from a terminal")),
+        "{:?}",
+        run.strings_sent_back()
+    );
 }

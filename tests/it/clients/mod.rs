@@ -11,6 +11,8 @@
 mod claude;
 mod codex;
 mod lifecycle;
+mod managed;
+mod npm;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -91,15 +93,53 @@ pub fn clients() -> &'static Clients {
 /// faulty binary), a `work/` directory the client runs in, and the canary's path.
 pub struct Home {
     pub dir: tempfile::TempDir,
+    /// The first directory on PATH, where `heredoc-guard` is: `bin/` (a copy of the built
+    /// guard), or an npm prefix's `bin/`.
+    bin: PathBuf,
+    /// With [`Home::isolate_etc`]: the directory holding the overlay's upper and work
+    /// directories; every isolated run then mounts the overlay over `/etc`, so that what a
+    /// run writes to `/etc` lands here.
+    etc: Option<PathBuf>,
 }
 
 impl Home {
     pub fn new() -> Home {
+        let home = Home::with_bin("bin");
+        crate::support::place_guard(&home.guard());
+        home
+    }
+
+    /// A HOME whose PATH starts with `bin` (relative to it), created empty.
+    pub fn with_bin(bin: &str) -> Home {
         let dir = tempfile::tempdir().expect("tempdir");
-        std::fs::create_dir_all(dir.path().join("bin")).unwrap();
+        let bin = dir.path().join(bin);
+        std::fs::create_dir_all(&bin).unwrap();
         std::fs::create_dir_all(dir.path().join("work")).unwrap();
-        crate::support::place_guard(&dir.path().join("bin/heredoc-guard"));
-        Home { dir }
+        Home {
+            dir,
+            bin,
+            etc: None,
+        }
+    }
+
+    /// Every isolated run from now on also gets a mount namespace of its own, with an
+    /// overlay on `/etc` whose writes go to `etc/upper` in this HOME: a managed install
+    /// writes its system files there, and the machine's `/etc` is never touched.
+    pub fn isolate_etc(mut self) -> Home {
+        for d in ["etc/upper", "etc/work"] {
+            std::fs::create_dir_all(self.path().join(d)).unwrap();
+        }
+        self.etc = Some(self.path().join("etc"));
+        self
+    }
+
+    /// Where a file written to `/etc/<rel>` in an isolated run is.
+    pub fn etc_file(&self, rel: &str) -> PathBuf {
+        self.etc
+            .as_ref()
+            .expect("isolate_etc")
+            .join("upper")
+            .join(rel)
     }
 
     pub fn path(&self) -> &Path {
@@ -107,7 +147,7 @@ impl Home {
     }
 
     pub fn guard(&self) -> PathBuf {
-        self.path().join("bin/heredoc-guard")
+        self.bin.join("heredoc-guard")
     }
 
     pub fn work(&self) -> PathBuf {
@@ -126,7 +166,7 @@ impl Home {
     pub fn env(&self, command: &mut Command) {
         let c = clients();
         let path = std::env::join_paths([
-            self.path().join("bin"),
+            self.bin.clone(),
             c.claude_bin.clone(),
             c.codex_bin.clone(),
             PathBuf::from("/usr/local/bin"),
@@ -157,7 +197,12 @@ impl Home {
     ) -> Isolated {
         let log = self.path().join(format!("requests-{}.jsonl", unique()));
         let mut command = Command::new("unshare");
-        command.arg(if is_root() { "-n" } else { "-rn" });
+        command.arg(match (is_root(), self.etc.is_some()) {
+            (true, false) => "-n",
+            (false, false) => "-rn",
+            (true, true) => "-nm",
+            (false, true) => "-rnm",
+        });
         command.args(["bash", "-c", RUNNER, "runner"]);
         match scenario {
             Some(s) => {
@@ -173,6 +218,11 @@ impl Home {
         self.env(&mut command);
         for (k, v) in extra_env {
             command.env(k, v);
+        }
+        if let Some(etc) = &self.etc {
+            command
+                .env("HG_ETC_UPPER", etc.join("upper"))
+                .env("HG_ETC_WORK", etc.join("work"));
         }
         let run = run_command(command, b"");
         let requests = std::fs::read_to_string(&log)
@@ -218,11 +268,17 @@ pub fn collect_strings(v: &serde_json::Value, out: &mut Vec<String>) {
     }
 }
 
-/// Inside the namespace: bring loopback up, start the mock (unless its script is `-`),
-/// wait until it listens, run the program (3 minutes at most), stop the mock.
+/// Inside the namespace: mount the overlay on /etc when asked (a mount namespace of its
+/// own), bring loopback up, start the mock (unless its script is `-`), wait until it
+/// listens, run the program (3 minutes at most), stop the mock.
 const RUNNER: &str = r#"
 set -u
 mock=$1 scenario=$2 log=$3 port=$4; shift 5
+if [ -n "${HG_ETC_UPPER:-}" ]; then
+  mount --make-rprivate / || exit 92
+  mount -t overlay overlay -o "lowerdir=/etc,upperdir=$HG_ETC_UPPER,workdir=$HG_ETC_WORK" /etc || exit 92
+fi
+unset HG_ETC_UPPER HG_ETC_WORK
 ip link set lo up || exit 90
 mpid=
 if [ "$mock" != - ]; then
