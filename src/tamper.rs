@@ -753,6 +753,11 @@ fn judge(tokens: &[Token], anywhere: bool, depth: usize) -> Option<Tamper> {
                 .then(|| target_of(dest, anywhere))
                 .flatten();
             let landed = || {
+                // Past a path's length or a thousand sources, only the directory itself
+                // is judged (each source would cost the destination's length again).
+                if dest.len() > 4096 || sources.len() > 1000 {
+                    return is_config_dir(dest).then(|| dest.to_owned());
+                }
                 sources.iter().find_map(|s| {
                     let name = basename(s.trim_end_matches('/'));
                     target_of(&format!("{}/{name}", dest.trim_end_matches('/')), anywhere)

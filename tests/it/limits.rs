@@ -42,12 +42,27 @@ fn one_hundred_thousand_nested_substitutions_are_denied_by_the_nesting_limit() {
     );
 }
 
+/// A line without `<<`, a quote, an escape or `$` is allowed unread, however deep it
+/// nests (100,000 subshells): it holds no heredoc and cannot build one.
 #[test]
-fn deep_nesting_without_a_heredoc_stays_on_the_fast_path() {
-    let cmd = format!("echo {}x{}", "$(echo ".repeat(100_000), ")".repeat(100_000));
+fn deep_nesting_without_a_heredoc_or_an_expansion_stays_on_the_fast_path() {
+    let cmd = format!("{}echo x{}", "( ".repeat(100_000), " )".repeat(100_000));
     let dir = tempfile::tempdir().unwrap();
     let r = run(&claude_event(&cmd), &dir.path().join("l"));
     assert_eq!(allow_problem(&r), None);
+}
+
+/// A line with expansions is read even without `<<` (`eval` could build a heredoc from
+/// them): 100,000 nested `$(` are then past the nesting limit, a deny.
+#[test]
+fn deep_nesting_of_substitutions_on_one_line_is_read_and_denied_past_the_nesting_limit() {
+    let cmd = format!("echo {}x{}", "$(echo ".repeat(100_000), ")".repeat(100_000));
+    let (code, stderr) = rule_and_reason(&claude_event(&cmd));
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.starts_with("inspection limit: nesting depth"),
+        "{stderr}"
+    );
 }
 
 #[test]

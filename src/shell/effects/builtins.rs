@@ -287,6 +287,9 @@ impl Judge {
                         at,
                         what: "a zsh option, which can change how zsh reads later lines",
                     });
+                    // Options such as GLOB_SUBST and PROMPT_SUBST make values expand as
+                    // patterns or prompts, on this line too.
+                    self.zsh_expanding_option(at);
                 }
                 if name == b"emulate"
                     && let Some(k) = statics.iter().position(|s| s.as_deref() == Some(b"-c"))
@@ -301,7 +304,11 @@ impl Judge {
                 }
             }
             b"declare" | b"typeset" | b"local" | b"export" | b"readonly" | b"integer"
-            | b"float" => self.declare(prog, name, args, &statics, &vals, at, ctx),
+            | b"float" => {
+                // The words as written, for the compound values' subscripts.
+                let written = &c.words[c.words.len().saturating_sub(args.len())..];
+                self.declare(prog, name, args, written, &statics, &vals, at, ctx)
+            }
             b"read" | b"getln" | b"vared" => self.read(args, &statics, here, at, ctx, prog),
             b"mapfile" | b"readarray" => self.mapfile(args, &statics, &vals, here, at, ctx, prog),
             b"printf" | b"print" => self.printf(name, args, &statics, &vals, at, ctx, prog),
@@ -657,6 +664,17 @@ impl Judge {
                         if let Some(what) = set_option_effect(name, on) {
                             self.effect(Effect::Unfollowed { at, what });
                         }
+                        let plain: Vec<u8> = name
+                            .iter()
+                            .filter(|&&c| c != b'_')
+                            .map(u8::to_ascii_lowercase)
+                            .collect();
+                        if on
+                            && self.d.is_zsh()
+                            && matches!(plain.as_slice(), b"globsubst" | b"promptsubst")
+                        {
+                            self.zsh_expanding_option(at);
+                        }
                         if on && name == b"xtrace" {
                             self.xtrace.get_or_insert(at);
                         }
@@ -697,6 +715,7 @@ impl Judge {
         prog: &Prog<'_>,
         name: &[u8],
         args: &[WordInfo],
+        written: &[crate::shell::tree::Word],
         statics: &[Option<Vec<u8>>],
         vals: &[Val],
         at: u32,
@@ -744,6 +763,17 @@ impl Judge {
                     what: "heredoc text run as code that gives a variable the integer or nameref attribute",
                     in_body: None,
                 });
+            }
+            // A compound value's subscripts (`a=([x]=1)`) are evaluated as arithmetic when
+            // the array is indexed, as in a plain assignment.
+            if let Some(asg) = written
+                .get(k)
+                .and_then(|w| word::assignment(&w.text, &prog.ends))
+            {
+                let assoc_now = assoc || self.vars.get(&asg.name).is_some_and(|v| v.assoc);
+                if !assoc_now {
+                    self.check_word(&asg.value, prog);
+                }
             }
             // `name`, `name=value`, `name[sub]=value`, `name=(…)`.
             match statics[k].as_deref() {
@@ -823,6 +853,19 @@ impl Judge {
                     }
                 }
             }
+        }
+    }
+
+    /// A zsh option that makes values expand (as patterns with glob qualifiers, as
+    /// prompts) in a command with heredocs: heredoc text in a value can then run.
+    fn zsh_expanding_option(&mut self, at: u32) {
+        if !self.no_heredoc {
+            self.effect(Effect::Flow {
+                at,
+                taint: Taint::Body,
+                what: "a zsh option (GLOB_SUBST, PROMPT_SUBST, …) that makes values, heredoc text among them, expand as code",
+                in_body: None,
+            });
         }
     }
 

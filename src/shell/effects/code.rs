@@ -81,6 +81,14 @@ impl Judge {
                     ctx,
                     "text run in this shell that this command builds at run time",
                 );
+                // Text it composes can spell a heredoc (a newline and `<<` from escapes
+                // and expansions) whose body then runs, on this very line.
+                self.effect(Effect::Flow {
+                    at,
+                    taint: Taint::Body,
+                    what: "eval or trap text that this command composes at run time, which can hold a heredoc whose body runs",
+                    in_body: None,
+                });
             }
             return;
         }
@@ -159,6 +167,9 @@ impl Judge {
         };
         let reading = crate::shell::read_inner(nested, d, &self.meter, self.aliases.clone());
         if reading.error.is_some_and(|e| e.limit.is_some()) {
+            // Text run in this shell past a limit of the reader (its heredocs, its
+            // nesting): what it does cannot be read, so the command is a limit.
+            self.meter.stop(crate::shell::Over::Work);
             return;
         }
         let inner = build(&[], &reading.events, &reading.heredocs);

@@ -138,6 +138,10 @@ pub fn judge(out: &mut Reading, d: Dialect, text: &[u8]) {
     out.effects.append(&mut j.effects);
 }
 
+/// The most passes over the commands while their values still change (a chain of
+/// assignments, calls or `eval`s one step longer takes one pass more).
+const MAX_PASSES: usize = 16;
+
 struct Judge {
     d: Dialect,
     vars: HashMap<Vec<u8>, Var>,
@@ -240,12 +244,13 @@ impl Judge {
             nested: 0,
             body_code: false,
         };
-        // Collect until the values settle (each pass can only add), then check.
-        for _ in 0..4 {
+        // Collect until the values settle (each pass can only add; each is charged to the
+        // meter), then check: a chain of assignments, calls or `eval`s takes a pass a step.
+        for _ in 0..MAX_PASSES {
             self.changed = false;
             self.unit_aliases.clear();
             self.walk(prog, &prog.root, &ctx);
-            if !self.changed {
+            if !self.changed || self.meter.over().is_some() {
                 break;
             }
         }

@@ -39,7 +39,7 @@ impl Judge {
                 Vec::new()
             };
             for t in &targets {
-                self.nameref_target(t, at);
+                self.nameref_target(t, at, prog);
             }
             if !val.only_statics() {
                 self.assign_dynamic(
@@ -88,10 +88,28 @@ impl Judge {
                 at,
                 what: "BASH_COMPAT, which makes bash read later lines as an older version",
             }),
-            b"BASH_ALIASES" if !self.d.is_zsh() => self.effect(Effect::Unfollowed {
-                at,
-                what: "an alias defined through BASH_ALIASES",
-            }),
+            b"BASH_ALIASES" | b"aliases" | b"galiases"
+                if (name == b"BASH_ALIASES") != self.d.is_zsh() =>
+            {
+                self.effect(Effect::Unfollowed {
+                    at,
+                    what: "an alias defined through BASH_ALIASES or zsh's aliases",
+                });
+                // Text `eval` or `trap` reads on this very line expands it too: an alias
+                // whose value is heredoc text, or text the command composes, runs it.
+                let mut v = val.clone();
+                v.env = false;
+                v.opaque = false;
+                v.num = false;
+                if v.heredoc() || v.authored {
+                    self.effect(Effect::Flow {
+                        at,
+                        taint: Taint::Body,
+                        what: "an alias table entry (BASH_ALIASES, zsh's aliases) whose value is heredoc text or text the command composes",
+                        in_body: None,
+                    });
+                }
+            }
             b"options" if self.d.is_zsh() => self.effect(Effect::Unfollowed {
                 at,
                 what: "a zsh option set through $options",
@@ -209,8 +227,13 @@ impl Judge {
     }
 
     /// A reference now names `target` (literal): what that can reach.
-    pub(super) fn nameref_target(&mut self, target: &[u8], at: u32) {
+    pub(super) fn nameref_target(&mut self, target: &[u8], at: u32, prog: &Prog<'_>) {
         let (base, sub) = super::split_subscript(target);
+        if let Some(sub) = sub {
+            // `declare -n r='a[x]'`: every use of `r` evaluates the subscript.
+            let a = crate::shell::word::arith(&crate::shell::text::Text::command(sub), &());
+            self.check_arith(&a, prog, None);
+        }
         if matches!(
             base,
             b"POSIXLY_CORRECT"

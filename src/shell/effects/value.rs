@@ -179,8 +179,19 @@ impl Val {
             Some(fs) => fs.into_iter().for_each(|f| v.join(&Val::lit(f))),
             None => v.authored = true,
         }
-        match fields(&self.texts) {
+        match fields(&self.texts).filter(|fs| v.texts.len() + fs.len() <= MAX_STATICS) {
             Some(fs) => fs.into_iter().for_each(|f| v.join(&Val::text(f))),
+            // Many fields that are all numbers (`while read -r n` over a column of
+            // figures): a number, whichever field it is.
+            None if self.texts.iter().all(|t| {
+                t.iter().all(|c| {
+                    c.is_ascii_digit() || matches!(c, b' ' | b'\t' | b'\n' | b'-' | b'+' | b'.')
+                })
+            }) =>
+            {
+                v.texts.clear();
+                v.num = true;
+            }
             None => v.body = true,
         }
         v
@@ -299,7 +310,10 @@ impl Judge {
     /// each visited once (references that refer to each other do not multiply).
     fn var_at(&self, name: &[u8]) -> Val {
         let plain = |n: &[u8]| -> Val {
-            if COMMAND_TEXT_VARIABLES.contains(&n) {
+            if n == b"IFS" {
+                // The shell sets it at start-up whatever the environment says.
+                Val::lit(b" \t\n".to_vec())
+            } else if COMMAND_TEXT_VARIABLES.contains(&n) {
                 Val::body()
             } else if NUMERIC_VARIABLES.contains(&n) {
                 Val::num()
