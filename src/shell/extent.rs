@@ -141,37 +141,24 @@ fn backquote_end(b: &[u8], from: usize) -> Option<usize> {
 /// After `${`: the index past its `}` (nested braces counted, quotes and substitutions
 /// stepped over).
 fn brace_end(d: usize, b: &[u8], from: usize) -> Option<usize> {
-    if d > MAX_DEPTH {
-        return None;
-    }
-    let mut depth = 0usize;
-    let mut j = from;
-    while let Some(&c) = b.get(j) {
-        j = match c {
-            b'\\' => j + 2,
-            b'\'' => j + 1 + memchr::memchr(b'\'', b.get(j + 1..)?)? + 1,
-            b'"' => dquote_end(d + 1, b, j + 1)?,
-            b'`' => backquote_end(b, j + 1)?,
-            b'$' if matches!(b.get(j + 1), Some(b'(')) => command_end(d + 1, b, j + 2, b')')?,
-            b'{' => {
-                depth += 1;
-                j + 1
-            }
-            b'}' => {
-                if depth == 0 {
-                    return Some(j + 1);
-                }
-                depth -= 1;
-                j + 1
-            }
-            _ => j + 1,
-        };
-    }
-    None
+    balanced_end(d, b, from, (b'{', b'}'), true)
 }
 
 /// After `$[`: the index past the `]` that balances it.
 fn bracket_end(d: usize, b: &[u8], from: usize) -> Option<usize> {
+    balanced_end(d, b, from, (b'[', b']'), false)
+}
+
+/// The index past the `close` that balances an `open` before `from`: nested pairs
+/// counted, backslashes, backquotes and `$(…)` stepped over, and quotes too when
+/// `quotes` (inside `${…}`, not inside `$[…]`).
+fn balanced_end(
+    d: usize,
+    b: &[u8],
+    from: usize,
+    (open, close): (u8, u8),
+    quotes: bool,
+) -> Option<usize> {
     if d > MAX_DEPTH {
         return None;
     }
@@ -180,13 +167,15 @@ fn bracket_end(d: usize, b: &[u8], from: usize) -> Option<usize> {
     while let Some(&c) = b.get(j) {
         j = match c {
             b'\\' => j + 2,
+            b'\'' if quotes => j + 1 + memchr::memchr(b'\'', b.get(j + 1..)?)? + 1,
+            b'"' if quotes => dquote_end(d + 1, b, j + 1)?,
             b'`' => backquote_end(b, j + 1)?,
             b'$' if matches!(b.get(j + 1), Some(b'(')) => command_end(d + 1, b, j + 2, b')')?,
-            b'[' => {
+            c if c == open => {
                 depth += 1;
                 j + 1
             }
-            b']' => {
+            c if c == close => {
                 if depth == 0 {
                     return Some(j + 1);
                 }

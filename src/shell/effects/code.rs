@@ -4,8 +4,8 @@
 //! and judged in turn, within the command's meter.
 
 use super::program::{Prog, build};
-use super::value::Val;
-use super::{Ctx, Effect, Judge, MAX_NEST, MAX_STATICS, Taint, pin};
+use super::value::{Val, bytes_of, copy_work, product};
+use super::{Ctx, Effect, Judge, MAX_NEST, Taint, pin};
 use crate::shell::Dialect;
 use crate::shell::text::Text;
 use crate::shell::word::{self, Piece, WordInfo};
@@ -51,27 +51,13 @@ impl Judge {
                     }
                 },
             };
-            let mut next = Vec::new();
-            for t in &texts {
-                for o in &options {
-                    let mut t = t.clone();
-                    if k > 0 {
-                        t.push(b' ');
-                    }
-                    t.extend_from_slice(o);
-                    next.push(t);
+            let sep: &[u8] = if k > 0 { b" " } else { b"" };
+            match product(&texts, &options, sep) {
+                Some(next) if self.meter.charge(copy_work(bytes_of(&next))) => texts = next,
+                _ => {
+                    texts.clear();
+                    break;
                 }
-            }
-            texts = next;
-            let bytes: usize = texts.iter().map(Vec::len).sum();
-            if texts.len() > MAX_STATICS
-                || texts
-                    .iter()
-                    .any(|t| t.len() > super::value::MAX_VALUE_BYTES)
-                || !self.meter.charge(super::value::copy_work(bytes))
-            {
-                texts.clear();
-                break;
             }
         }
         if texts.is_empty() {
@@ -124,25 +110,8 @@ impl Judge {
             if v.env || v.opaque || v.num {
                 options.push(b"_hg_value".to_vec());
             }
-            let mut next = Vec::new();
-            for c in &combos {
-                for o in &options {
-                    let mut c = c.clone();
-                    c.extend_from_slice(o);
-                    next.push(c);
-                }
-            }
-            combos = next;
-            let bytes: usize = combos.iter().map(Vec::len).sum();
-            if combos.is_empty()
-                || combos.len() > MAX_STATICS
-                || combos
-                    .iter()
-                    .any(|c| c.len() > super::value::MAX_VALUE_BYTES)
-                || !self.meter.charge(super::value::copy_work(bytes))
-            {
-                return None;
-            }
+            combos = product(&combos, &options, b"")
+                .filter(|next| !next.is_empty() && self.meter.charge(copy_work(bytes_of(next))))?;
         }
         Some(combos)
     }

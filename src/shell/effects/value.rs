@@ -568,21 +568,9 @@ impl Judge {
                     }
                     (_, None) => vec![Vec::new()],
                 };
-                let mut next = Vec::new();
-                for c in &combos {
-                    for o in &options {
-                        let mut c = c.clone();
-                        c.extend_from_slice(o);
-                        next.push(c);
-                    }
-                }
-                combos = next;
-                let bytes: usize = combos.iter().map(Vec::len).sum();
-                if combos.len() > MAX_STATICS
-                    || combos.iter().any(|c| c.len() > MAX_VALUE_BYTES)
-                    || !self.meter.charge(copy_work(bytes))
-                {
-                    return Val::body();
+                match product(&combos, &options, b"") {
+                    Some(next) if self.meter.charge(copy_work(bytes_of(&next))) => combos = next,
+                    _ => return Val::body(),
                 }
             }
             let mut v = Val::default();
@@ -638,13 +626,10 @@ impl Judge {
             return Val::num();
         }
         if let Some(v) = static_combos(w, &vals) {
-            let bytes: usize = v.statics.iter().map(Vec::len).sum();
-            if !self.meter.charge(copy_work(bytes)) {
+            if !self.meter.charge(copy_work(bytes_of(&v.statics))) {
                 return Val::body();
             }
-            if v.statics.iter().all(|s| s.len() <= MAX_VALUE_BYTES) {
-                return v;
-            }
+            return v;
         }
         // Literals glued to values the guard does not know: text the command composes
         // (a path when a literal piece holds a `/`).
@@ -657,6 +642,34 @@ impl Judge {
             .any(|p| matches!(p, Piece::Lit(l) if l.contains(&b'/')));
         v
     }
+}
+
+/// Every text `combos` can go on to once each is followed by `sep` and one of `options`;
+/// `None` past [`MAX_STATICS`] texts or a text over [`MAX_VALUE_BYTES`] (the caller
+/// charges the bytes it keeps).
+pub(super) fn product(combos: &[Vec<u8>], options: &[Vec<u8>], sep: &[u8]) -> Option<Vec<Vec<u8>>> {
+    if combos.len().saturating_mul(options.len()) > MAX_STATICS {
+        return None;
+    }
+    let mut next = Vec::with_capacity(combos.len() * options.len());
+    for c in combos {
+        for o in options {
+            if c.len() + sep.len() + o.len() > MAX_VALUE_BYTES {
+                return None;
+            }
+            let mut t = Vec::with_capacity(c.len() + sep.len() + o.len());
+            t.extend_from_slice(c);
+            t.extend_from_slice(sep);
+            t.extend_from_slice(o);
+            next.push(t);
+        }
+    }
+    Some(next)
+}
+
+/// The bytes of `texts` (what keeping them copied).
+pub(super) fn bytes_of(texts: &[Vec<u8>]) -> usize {
+    texts.iter().map(Vec::len).sum()
 }
 
 /// Every literal a word can be when each of its pieces has only literal values
@@ -675,18 +688,7 @@ fn static_combos(w: &WordInfo, vals: &[Option<Val>]) -> Option<Val> {
                 v.statics.clone()
             }
         };
-        let mut next = Vec::new();
-        for c in &combos {
-            for o in &options {
-                let mut c = c.clone();
-                c.extend_from_slice(o);
-                next.push(c);
-            }
-        }
-        combos = next;
-        if combos.len() > MAX_STATICS {
-            return None;
-        }
+        combos = product(&combos, &options, b"")?;
     }
     let mut v = Val::default();
     for c in combos {
