@@ -94,7 +94,11 @@ fn over_limits(command: &str) -> Option<crate::limits::Limit> {
 
 fn find_in(command: &str, depth: usize) -> Option<Tamper> {
     if depth > 4 {
-        return None;
+        // Text nested deeper than the check reads, in a command that names the guard:
+        // what it does cannot be read.
+        return Some(Tamper {
+            what: "run shell text nested deeper than heredoc-guard reads, in a command that names its files".to_owned(),
+        });
     }
     let (lines, bodies) = without_heredoc_bodies(command);
     let anywhere_config_dir = command.contains(".claude") || command.contains(".codex");
@@ -251,6 +255,11 @@ fn without_heredoc_bodies(command: &str) -> (String, Vec<Body<'_>>) {
                 .map(|(word, strip, at)| (word, strip, &line[..at], &line[at..])),
         );
     }
+    if !pending.is_empty() {
+        // A heredoc that never closes (or a `<<` this scanner took for one inside quotes,
+        // a comment or arithmetic): its lines are judged as commands, not hidden.
+        out.push_str(&body);
+    }
     (out, bodies)
 }
 
@@ -261,7 +270,12 @@ fn heredoc_delimiters(line: &str) -> Vec<(String, bool, usize)> {
     let b = line.as_bytes();
     let mut i = 0;
     while i + 1 < b.len() {
-        if b[i] == b'<' && b[i + 1] == b'<' && b.get(i + 2) != Some(&b'<') {
+        if b[i..].starts_with(b"<<<") {
+            // A here-string, not a heredoc.
+            i += 3;
+            continue;
+        }
+        if b[i] == b'<' && b[i + 1] == b'<' {
             let mut j = i + 2;
             let strip = b.get(j) == Some(&b'-');
             if strip {
@@ -577,7 +591,10 @@ fn judge(tokens: &[Token], anywhere: bool, depth: usize) -> Option<Tamper> {
             at += 1;
             // Options of sudo, env, nice, timeout…: skip them (and `-u user`).
             while at < words.len() && words[at].starts_with('-') {
-                let takes_value = matches!(words[at], "-u" | "-g" | "-n" | "-C" | "-E" | "-s");
+                // `-n` takes a number for nice, none for sudo.
+                let takes_value = matches!(words[at], "-u" | "-g" | "-C" | "-a")
+                    || (words[at] == "-n"
+                        && words.get(at + 1).is_some_and(|v| v.parse::<i64>().is_ok()));
                 at += if takes_value { 2 } else { 1 };
             }
             continue;
@@ -621,7 +638,10 @@ fn judge(tokens: &[Token], anywhere: bool, depth: usize) -> Option<Tamper> {
             if let Some(i) = args
                 .iter()
                 .position(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('c'))
-                && let Some(code) = args.get(i + 1)
+                && let Some(code) = args
+                    .get(i + 1)
+                    .filter(|a| **a != "--")
+                    .or_else(|| args.get(i + 2))
             {
                 return find_in(code, depth + 1);
             }

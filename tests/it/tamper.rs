@@ -7,7 +7,18 @@ use crate::support::{
     allow_problem, claude_event, codex_event, deny_reason, last_ledger_rule, run,
 };
 
-const DENIED: [&str; 8] = [
+const DENIED: [&str; 16] = [
+    // Routes the review of the first version found past it: a `<<` inside quotes,
+    // arithmetic, a here-string or a comment hid the lines after it; sudo's and exec's
+    // options, `bash -c --`, and shell text nested past the depth read.
+    "echo \"<<X\"\nrm ~/.claude/settings.json",
+    "cat <<< hi\nrm ~/.claude/settings.json",
+    "echo $((1<<X))\nrm ~/.claude/settings.json",
+    "x=1 # <<E\nrm ~/.codex/hooks.json",
+    "sudo -E rm ~/.claude/settings.json",
+    "exec -a x heredoc-guard uninstall claude",
+    "bash -c -- 'rm ~/.claude/settings.json'",
+    "eval eval eval eval eval eval rm ~/.claude/settings.json",
     "heredoc-guard uninstall claude",
     "~/.cargo/bin/heredoc-guard install codex --no-trust",
     "npm uninstall -g heredoc-guard",
@@ -119,8 +130,15 @@ fn commands_naming_the_guard_beyond_the_limits_are_denied_as_limits() {
         " cat <<E".repeat(999),
         "E\n".repeat(999)
     );
-    let verdict = check_command(&long_line);
-    if let Some(d) = verdict.into_denial() {
-        assert!(d.reason.starts_with("inspection limit"), "{}", d.reason);
-    }
+    // The tamper check passes it (no protected file named), and the reading then meets
+    // its work limit on the 999 heredocs of one long line.
+    assert!(heredoc_guard::tamper::find(&long_line).is_none());
+    let reason = check_command(&long_line)
+        .into_denial()
+        .expect("denied")
+        .reason;
+    assert!(
+        reason.starts_with("inspection limit: reading work"),
+        "{reason}"
+    );
 }

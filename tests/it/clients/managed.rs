@@ -62,6 +62,11 @@ fn codex_denies_a_live_heredoc(home: &Home, when: &str) {
     assert!(!home.canary().exists(), "{when}: Codex ran a live heredoc");
     let rules = ledger_rules(home);
     assert!(rules.len() > before, "{when}: {rules:?}");
+    assert_eq!(
+        rules.last().map(String::as_str),
+        Some("heredoc-command-substitution"),
+        "{when}"
+    );
 }
 
 #[test]
