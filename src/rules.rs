@@ -365,7 +365,7 @@ fn effect_findings(
     // the line of an offset when that offset is at or before it.
     let last_nonblank = bytes.iter().rposition(|c| !c.is_ascii_whitespace());
     let last_break = last_nonblank.and_then(|end| memchr::memrchr(b'\n', &bytes[..end]));
-    let has_later_line = |_: &[u8], at: usize| last_break.is_some_and(|b| at <= b);
+    let has_later_line = |at: usize| last_break.is_some_and(|b| at <= b);
     for (dialect, reading) in readings {
         for e in &reading.effects {
             let finding = |kind: FindingKind, at: u32, heredoc: Option<usize>| Finding {
@@ -380,7 +380,7 @@ fn effect_findings(
                 // What follows on later lines may be read otherwise, or run by a command
                 // bound elsewhere: denied when lines follow.
                 Effect::Unfollowed { at, what } => {
-                    if has_later_line(bytes, at as usize) {
+                    if has_later_line(at as usize) {
                         add(
                             finding(FindingKind::ReadingOption(what), at, None),
                             findings,
@@ -388,7 +388,7 @@ fn effect_findings(
                     }
                 }
                 Effect::Unknown { at, what, .. } => {
-                    if has_later_line(bytes, at as usize) {
+                    if has_later_line(at as usize) {
                         add(
                             finding(FindingKind::UnknownEffect(what), at, None),
                             findings,
@@ -551,10 +551,13 @@ fn later_closing_lines(bytes: &[u8], asks: &[(usize, &[u8], bool)]) -> Vec<Optio
     let mut next_ask = 0;
     // The asks waiting at each node: (ask, strip_tabs).
     let mut waiting: Vec<Vec<(usize, bool)>> = vec![Vec::new(); ends.len()];
+    // How many asks wait, anywhere in the trie (so the end test is not a walk of it).
+    let mut pending = 0usize;
     let mut start = order.first().map_or(bytes.len(), |&(s, _)| s);
     while start < bytes.len() && next_ask <= order.len() {
         while let Some(&(_, k)) = order.get(next_ask).filter(|(s, _)| *s <= start) {
             waiting[node_of[k]].push((k, asks[k].2));
+            pending += 1;
             next_ask += 1;
         }
         let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |p| start + p);
@@ -576,6 +579,7 @@ fn later_closing_lines(bytes: &[u8], asks: &[(usize, &[u8], bool)]) -> Vec<Optio
                         let hit = s == strip || tabs == 0;
                         if hit {
                             found[k] = Some(start);
+                            pending -= 1;
                         }
                         !hit
                     });
@@ -589,7 +593,7 @@ fn later_closing_lines(bytes: &[u8], asks: &[(usize, &[u8], bool)]) -> Vec<Optio
                 }
             }
         }
-        if next_ask == order.len() && waiting.iter().all(Vec::is_empty) {
+        if next_ask == order.len() && pending == 0 {
             break;
         }
         start = end + 1;

@@ -526,3 +526,17 @@ fn the_effects_walk_shapes_of_the_time_red_team_end_in_a_verdict() {
         }
     }
 }
+
+/// Text `eval` would run that is too long to follow (two literal copies joined past the
+/// 1 MiB a value is followed for) is not dropped: not knowing what runs denies. It held a
+/// live heredoc and was allowed when the texts were cleared without a word.
+#[test]
+fn eval_text_too_long_to_follow_denies() {
+    let a = format!("cat <<EOF\n$(canary)\nEOF\n#{}", "x".repeat(530_000));
+    let command = format!("a='{a}'\neval \"$a\" \"$a\"");
+    let verdict = check_command(&command);
+    assert_eq!(
+        verdict.into_denial().map(|d| d.rule.id()),
+        Some("heredoc-flow")
+    );
+}

@@ -256,7 +256,7 @@ impl Judge {
                 }
             }
             b"shopt" => self.shopt(&statics, at),
-            b"set" => self.set(prog, &statics, &vals, at),
+            b"set" => self.set(&statics, &vals, at),
             b"setopt" | b"unsetopt" | b"emulate" => {
                 let inert = name != b"emulate"
                     && statics.iter().all(|s| {
@@ -432,7 +432,7 @@ impl Judge {
             b"history" => return Val::body(),
             b"hash" => {
                 if zsh {
-                    for (k, s) in statics.iter().enumerate() {
+                    for s in &statics {
                         match s {
                             Some(s) if s.starts_with(b"-") => {}
                             Some(s) => {
@@ -441,7 +441,6 @@ impl Judge {
                                 }
                             }
                             None => {
-                                let _ = k;
                                 self.any(from, "names bound by hash at run time");
                             }
                         }
@@ -633,7 +632,7 @@ impl Judge {
         }
     }
 
-    fn set(&mut self, prog: &Prog<'_>, statics: &[Option<Vec<u8>>], vals: &[Val], at: u32) {
+    fn set(&mut self, statics: &[Option<Vec<u8>>], vals: &[Val], at: u32) {
         let mut k = 0;
         while k < statics.len() {
             let Some(s) = &statics[k] else {
@@ -653,7 +652,6 @@ impl Judge {
                 if start < vals.len() {
                     self.set_positional(&v);
                 }
-                let _ = prog;
                 return;
             }
             let on = s.starts_with(b"-");

@@ -23,7 +23,6 @@ impl Judge {
         at: u32,
         ctx: &Ctx,
     ) {
-        let _ = prog;
         let mut joined = Val::default();
         for v in vals {
             joined.join(v);
@@ -39,6 +38,8 @@ impl Judge {
         }
         // Every text it can be: the words' literal values, one value of each at a time.
         let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+        // The texts were too many or too long to follow: what runs is not known.
+        let mut gave_up = false;
         for (k, v) in vals.iter().enumerate() {
             let options: Vec<Vec<u8>> = match args[k].literal() {
                 Some(lit) => vec![lit],
@@ -47,6 +48,7 @@ impl Judge {
                     Some(o) => o,
                     None => {
                         texts.clear();
+                        gave_up = true;
                         break;
                     }
                 },
@@ -56,12 +58,13 @@ impl Judge {
                 Some(next) if self.meter.charge(copy_work(bytes_of(&next))) => texts = next,
                 _ => {
                     texts.clear();
+                    gave_up = true;
                     break;
                 }
             }
         }
         if texts.is_empty() {
-            if joined.chosen() || ctx.nested >= MAX_NEST {
+            if joined.chosen() || gave_up || ctx.nested >= MAX_NEST {
                 self.unknown(
                     at,
                     ctx,

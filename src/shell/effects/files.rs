@@ -276,7 +276,11 @@ impl Judge {
                     Val::opaque()
                 };
                 // Every file written is looked at: work.
-                if !self.meter.charge(self.files.len() + 1) {
+                let names: usize = self.files.keys().map(Vec::len).sum();
+                if !self
+                    .meter
+                    .charge(self.files.len() + crate::shell::bulk_work(names) + 1)
+                {
                     return Val::body();
                 }
                 for (k, f) in &self.files {

@@ -257,7 +257,7 @@ impl Judge {
         self.checking = true;
         self.unit_aliases.clear();
         self.walk(prog, &prog.root, &ctx);
-        self.startup_and_xtrace(prog);
+        self.startup_and_xtrace();
     }
 
     fn effect(&mut self, e: Effect) {

@@ -289,7 +289,7 @@ impl Judge {
         });
     }
 
-    pub(super) fn startup_and_xtrace(&mut self, prog: &Prog<'_>) {
+    pub(super) fn startup_and_xtrace(&mut self) {
         if let Some(at) = self.xtrace {
             let v = self.var(b"PS4");
             for text in v.statics.clone() {
@@ -316,6 +316,5 @@ impl Judge {
                 });
             }
         }
-        let _ = prog;
     }
 }

@@ -466,7 +466,9 @@ impl Judge {
 
     pub(super) fn word_val(&self, w: &WordInfo, prog: &Prog<'_>) -> Val {
         if w.unread {
-            return Val::opaque();
+            // A word the guard could not read through (nested past what it follows): text
+            // the command wrote, not the environment's.
+            return Val::authored();
         }
         if !w.breaks.is_empty() {
             // A compound assignment: the values of its elements.
