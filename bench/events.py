@@ -33,49 +33,77 @@ cases = {
     "2-no-heredoc": bash("git status --short && cargo test --quiet 2>&1 | tail -20"),
     "3-commit-2k": commit(2048),
     "4-heredoc-100k": heredoc(100 * 1024, True),
-    "5a-heredoc-1m-quoted": heredoc(M, True),
-    "5b-heredoc-1m-unquoted": heredoc(M, False),
+    "5a-heredoc-1m-quoted": heredoc(M - 4096, True),
+    "5b-heredoc-1m-unquoted": heredoc(M - 4096, False),
     "6-subshells-990": subshells(990),
     "7-scale-256k": heredoc(256 * 1024, False),
-    "7-scale-1m": heredoc(M, False),
-    "7-scale-4m": heredoc(4 * M - 4096, False),
+    "7-scale-512k": heredoc(512 * 1024, False),
+    "7-scale-1m": heredoc(M - 4096, False),
     "8-subshells-250": subshells(250),
     "8-subshells-500": subshells(500),
     "8-substitutions-100": nested(100),
     "8-substitutions-200": nested(200),
     "8-substitutions-400-work-limit": nested(400),
-    "9-commit-1m-in-substitution": commit(M),
-    "9-commit-4m-in-substitution": commit(4 * M - 4096),
-    "10-dense-code-at-work-limit": bash("echo " + "a " * (M // 2) + "\ncat <<EOF\nx\nEOF"),
-    "10-empty-lines-4m": bash("cat <<EOF\n" + "\n" * (4 * M - 4096) + "EOF"),
-    "10-backquotes-4m": bash("cat <<EOF\n" + "`a` " * ((4 * M - 4096) // 4) + "\nEOF"),
+    "9-commit-256k-in-substitution": commit(256 * 1024),
+    "9-commit-1m-in-substitution": commit(M - 4096),
+    "10-dense-code-1m": bash("echo " + "a " * ((M - 4096) // 2) + "\ncat <<EOF\nx\nEOF"),
+    "10-empty-lines-1m": bash("cat <<EOF\n" + "\n" * (M - 4096) + "EOF"),
+    "10-backquotes-1m": bash("cat <<EOF\n" + "`a` " * ((M - 4096) // 4) + "\nEOF"),
 }
 
-# One construct × k, each filling the command size limit (4 MiB) or the nesting it allows:
+# One construct × k, each filling the command size limit (1 MiB) or the nesting it allows:
 # the shapes that were slow once (quadratic rescans, recursion per operator, a later line
 # searched per heredoc) and the dense ones. Each must be answered, allow or deny, in well
 # under 100 ms.
-LIMIT = 4 * M - 4096
+LIMIT = M - 4096
 HD = "\ncat <<EOF\nx\nEOF"
 
 def fill(prefix, unit, suffix=""):
     return bash(prefix + unit * ((LIMIT - len(prefix) - len(suffix)) // len(unit)) + suffix)
 
 cases.update({
-    "11-word-4m": fill("echo ", "a", HD),
-    "11-quoted-parts-in-a-word-4m": fill("echo ", '"a"', HD),
-    "11-backquotes-in-quotes-in-a-word-4m": fill("echo ", '"`a`"', HD),
-    "11-assignments-in-a-word-4m": fill("a=", "a=", HD),
-    "11-arithmetic-in-a-word-4m": fill("echo ", "$((1))", HD),
-    "11-substitutions-in-a-word-4m": fill("echo ", "$(a)", HD),
-    "11-conditional-and-4m": fill("[[ a", " && a", " ]]" + HD),
-    "11-compound-assignment-4m": fill("a=(", " x", " )" + HD),
+    "11-word-1m": fill("echo ", "a", HD),
+    "11-quoted-parts-in-a-word-1m": fill("echo ", '"a"', HD),
+    "11-backquotes-in-quotes-in-a-word-1m": fill("echo ", '"`a`"', HD),
+    "11-assignments-in-a-word-1m": fill("a=", "a=", HD),
+    "11-arithmetic-in-a-word-1m": fill("echo ", "$((1))", HD),
+    "11-substitutions-in-a-word-1m": fill("echo ", "$(a)", HD),
+    "11-conditional-and-1m": fill("[[ a", " && a", " ]]" + HD),
+    "11-compound-assignment-1m": fill("a=(", " x", " )" + HD),
     "11-nested-arithmetic-900": bash("echo " + "$((" * 900 + "1" + "))" * 900 + HD),
-    "11-backslash-newlines-in-an-operator-4m": fill("echo a <", "\\\n", "<a" + HD),
-    "11-joined-body-lines-4m": fill("cat <<EOF\n", "a\\\n", "\nEOF"),
-    "11-early-ends-then-lines-4m": fill("echo $(cat <<EOF\nEOF)\n" * 990, "a\n", "EOF\n"),
-    "11-heredoc-operators-after-a-body-4m": fill("cat <<E\n", "x\n", "E\n" + "cat <<F " * 990 + "\n" + "F\n" * 990),
-    "11-dense-lines-4m": fill("", "a a a a a a a a a a a a a a a a a a a a a a a a\n", HD),
+    "11-backslash-newlines-in-an-operator-1m": fill("echo a <", "\\\n", "<a" + HD),
+    "11-joined-body-lines-1m": fill("cat <<EOF\n", "a\\\n", "\nEOF"),
+    "11-early-ends-then-lines-1m": fill("echo $(cat <<EOF\nEOF)\n" * 990, "a\n", "EOF\n"),
+    "11-heredoc-operators-after-a-body-1m": fill("cat <<E\n", "x\n", "E\n" + "cat <<F " * 990 + "\n" + "F\n" * 990),
+    "11-dense-lines-1m": fill("", "a a a a a a a a a a a a a a a a a a a a a a a a\n", HD),
 })
+# The time red team's shapes (bench/redteam-time/), built against the effects model, each
+# near the command size limit; and events at the event size limit (8 MiB) whose decoding
+# comes before any other limit.
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "redteam-time"))
+import a_alias_defs, a_files_glob, a_names_prefix, a_unset_effects, a_assign_named
+import a_read_fields, a_cat_segments, a_positional_bigval, a_eval_fanout, a_split_rebinds
+import a_unit_aliases, a_starts
+RT = "\ncat <<'EOF'\nx\nEOF\n"
+E = 8 * M - 1024
+cases.update({
+    "12-alias-definitions-40000": bash(a_alias_defs.gen(40000) + RT),
+    "12-files-globbed-40000": bash(a_files_glob.gen(40000, 40000) + RT),
+    "12-names-by-prefix-30000": bash(a_names_prefix.gen(30000, 30000) + RT),
+    "12-unset-effects-80000": bash(a_unset_effects.gen(80000) + RT),
+    "12-assign-named-30000": bash(a_assign_named.gen(30000, 30000) + RT),
+    "12-read-fields-1m-x50": bash(a_read_fields.gen(1000, 50)),
+    "12-cat-segments-1m-x400": bash(a_cat_segments.gen(1000, 400)),
+    "12-positional-1m-x20000": bash(a_positional_bigval.gen(800, 20000)),
+    "12-eval-fanout-8": bash(a_eval_fanout.gen(8, 100) + RT),
+    "12-split-rebinds-100000": bash(a_split_rebinds.gen(100000) + RT),
+    "12-unit-aliases-15000": bash(a_unit_aliases.gen(15000, 15000) + RT),
+    "12-starts-60000": bash(a_starts.gen(60000) + RT),
+    "12-event-8m-newline-escapes": bash("\n" * (E // 2)),
+    "12-event-8m-unicode-escapes": bash("\x01" * (E // 6)),
+    "12-event-8m-write": {"hook_event_name": "PreToolUse", "tool_name": "Write",
+                          "tool_input": {"file_path": "/tmp/x", "content": "x\n" * (E // 3)}},
+})
+
 for name, event in cases.items():
     (out / f"{name}.json").write_text(json.dumps(event))

@@ -13,7 +13,6 @@ use crate::report::Report;
 use crate::rules;
 use crate::shell::{self, Dialect, Reading, Shell};
 use crate::verdict::Denial;
-use std::time::Instant;
 
 /// Proof that the checked path found nothing to deny. Only this module can make one.
 struct Checked(());
@@ -44,12 +43,13 @@ pub(crate) fn verdict_for(report: &Report) -> Verdict {
 /// Reads `command` and applies the rules; a command that cannot be read is a denial.
 ///
 /// Bounded by construction: the readings and the rules charge one work budget
-/// ([`shell::MAX_WORK`]) and look at the clock as they go ([`limits::MAX_TIME`]); they read
+/// ([`shell::MAX_WORK`]) and look at the clock as they go ([`limits::MAX_CPU`] of the
+/// reading thread's CPU time, [`limits::MAX_TIME`] by the wall clock); they read
 /// on the calling thread, nesting at most [`limits::SMALL_STACK_DEPTH`] levels, which fits a small
 /// stack. Only a command that nests deeper is read again, on a thread with a stack for
 /// [`shell::MAX_NESTING`] levels.
 pub fn inspect(command: &str) -> Result<Report, Denial> {
-    let deadline = Instant::now() + limits::MAX_TIME;
+    let deadline = shell::Deadline::after(limits::MAX_TIME, limits::MAX_CPU);
     let bytes = command.as_bytes();
     if !shell::needs_reading(bytes) {
         return Ok(Report::default());
@@ -95,13 +95,16 @@ pub fn large_stack_readings() -> usize {
 
 /// Reads the command again, on a thread with a stack for [`shell::MAX_NESTING`] levels;
 /// joined before this returns.
-fn inspect_on_large_stack(command: &str, deadline: Instant) -> Result<Report, Denial> {
+fn inspect_on_large_stack(command: &str, deadline: shell::Deadline) -> Result<Report, Denial> {
+    // The CPU time the first attempt left, counted from now on the reading thread.
+    let cpu_left = deadline.cpu_left().unwrap_or(limits::MAX_CPU);
     LARGE_STACK_READINGS.with(|n| n.set(n.get() + 1));
     let result = std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("heredoc-guard-read".to_owned())
             .stack_size(READ_STACK_BYTES)
             .spawn_scoped(scope, || {
+                let deadline = deadline.on_this_thread(cpu_left);
                 match inspect_within(command, deadline, shell::MAX_NESTING) {
                     Attempt::Done(result) => result,
                     Attempt::Deeper => Err(reason::limit_denial(Limit::Nesting)),
@@ -117,13 +120,28 @@ fn inspect_on_large_stack(command: &str, deadline: Instant) -> Result<Report, De
 }
 
 /// The readings and the rules, with one meter nesting at most `max_depth` levels.
-fn inspect_within(command: &str, deadline: Instant, max_depth: usize) -> Attempt {
+fn inspect_within(command: &str, deadline: shell::Deadline, max_depth: usize) -> Attempt {
     let work = shell::Work::new(shell::MAX_WORK, Some(deadline), max_depth);
     let (intended, shells) = read_all_with(command, &work);
     if work.over() == Some(shell::Over::Depth) {
         return Attempt::Deeper;
     }
-    Attempt::Done(judge(command, &work, intended, &shells))
+    let result = judge(command, &work, &intended, &shells);
+    if KEEP_READINGS.load(std::sync::atomic::Ordering::Relaxed) {
+        // The process ends after this verdict: freeing the readings one by one would
+        // only delay it (up to tens of milliseconds for the largest).
+        std::mem::forget((intended, shells));
+    }
+    Attempt::Done(result)
+}
+
+/// Set by a process that exits after one check (the hook): its readings are not freed.
+static KEEP_READINGS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Tells the checks of this process not to free their readings, because the process
+/// exits after its verdict (the hook's one check).
+pub fn exit_after_verdict() {
+    KEEP_READINGS.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// The denials the readings force (errors, limits, a heredoc without its closing line),
@@ -131,7 +149,7 @@ fn inspect_within(command: &str, deadline: Instant, max_depth: usize) -> Attempt
 fn judge(
     command: &str,
     work: &shell::Work,
-    intended: Reading,
+    intended: &Reading,
     shells: &[(Dialect, Reading)],
 ) -> Result<Report, Denial> {
     let bytes = command.as_bytes();
@@ -162,7 +180,7 @@ fn judge(
     // The rules' work, known before they run: linear in the command, the readings' runs
     // and heredocs (limits before work).
     let rules_work = shell::bulk_work(bytes.len())
-        + std::iter::once(&intended)
+        + std::iter::once(intended)
             .chain(shells.iter().map(|(_, r)| r))
             .map(|r| r.exec.len() + r.heredocs.len() + r.effects.len())
             .sum::<usize>()
@@ -170,7 +188,7 @@ fn judge(
     if !work.charge(rules_work) {
         return Err(over_limit(work));
     }
-    let report = rules::report(command, &intended, shells);
+    let report = rules::report(command, intended, shells);
     // The clock once more: a verdict after the deadline is a deny.
     if !work.check_clock() {
         return Err(over_limit(work));

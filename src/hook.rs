@@ -35,26 +35,50 @@ and it exits 0 to allow or 2 to deny. A terminal sends no event, so nothing was 
 ";
 
 /// The wall-clock bound on the whole hook process: past it, the kernel ends the process
-/// (SIGALRM, default action), whatever it is doing.
+/// (SIGALRM, default action), whatever it is doing (waiting on stdin included).
 pub const BACKSTOP_SECONDS: u32 = 4;
+/// The CPU-time bound on the whole hook process: past it, the kernel ends the process
+/// (SIGALRM from a CPU-time timer). Four times what the check may take by its own clock
+/// ([`limits::MAX_CPU`]) with start-up and the event's decoding: only a loop that the work
+/// meter does not see can reach it. A debug build gets as long as its meter's clock.
+pub const BACKSTOP_CPU: Duration = if cfg!(debug_assertions) {
+    Duration::from_secs(20)
+} else {
+    Duration::from_millis(200)
+};
 /// The address space the hook process may use: past it an allocation fails and the
 /// process aborts.
 pub const BACKSTOP_ADDRESS_SPACE: u64 = 4 << 30;
 
 /// Bounds the hook process from outside the check, for a path the work meter and its clock
 /// do not cover (the meter reads the clock only as work is charged): a SIGALRM after
-/// [`BACKSTOP_SECONDS`] and an address-space limit of [`BACKSTOP_ADDRESS_SPACE`]. Either
-/// ends the process by a signal, which the installed launcher (and Claude Code's
-/// `"onFailure": "block"`) turns into a deny, long before the clients' hook timeout, past
-/// which Codex would run the command. One system call each, no thread; a failure to set
-/// them leaves the meter's own limits.
-fn backstops() {
+/// [`BACKSTOP_SECONDS`] by the wall clock or [`BACKSTOP_CPU`] of CPU time, and an
+/// address-space limit of [`BACKSTOP_ADDRESS_SPACE`]. Each ends the process by a signal,
+/// which the installed launcher (and Claude Code's `"onFailure": "block"`) turns into a
+/// deny, long before the clients' hook timeout, past which Codex would run the command.
+/// One or two system calls each, no thread; a failure to set them leaves the meter's own
+/// limits. The CPU timer is given back to be kept alive until the process exits.
+fn backstops() -> Option<nix::sys::timer::Timer> {
+    use nix::sys::signal::{SigEvent, SigevNotify, Signal};
+    use nix::sys::timer::{Expiration, Timer, TimerSetTimeFlags};
     let _ = nix::unistd::alarm::set(BACKSTOP_SECONDS);
     let _ = nix::sys::resource::setrlimit(
         nix::sys::resource::Resource::RLIMIT_AS,
         BACKSTOP_ADDRESS_SPACE,
         BACKSTOP_ADDRESS_SPACE,
     );
+    let on_expiry = SigEvent::new(SigevNotify::SigevSignal {
+        signal: Signal::SIGALRM,
+        si_value: 0,
+    });
+    let mut timer = Timer::new(nix::time::ClockId::CLOCK_PROCESS_CPUTIME_ID, on_expiry).ok()?;
+    timer
+        .set(
+            Expiration::OneShot(BACKSTOP_CPU.into()),
+            TimerSetTimeFlags::empty(),
+        )
+        .ok()?;
+    Some(timer)
 }
 
 /// Runs hook mode and gives the exit status.
@@ -63,7 +87,8 @@ pub fn main() -> ExitCode {
         let _ = std::io::stderr().write_all(TERMINAL_HELP.as_bytes());
         return ExitCode::from(2);
     }
-    backstops();
+    let _cpu_timer = backstops();
+    heredoc_guard::exit_after_verdict();
     // Every panic is caught below and turned into a deny; keep the default hook quiet.
     std::panic::set_hook(Box::new(|_| {}));
     let input = match read_stdin() {

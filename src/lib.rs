@@ -25,8 +25,8 @@ pub mod strip;
 pub mod tamper;
 pub mod verdict;
 
-#[doc(hidden)]
-pub use check::large_stack_readings;
 pub use check::{EventVerdict, Verdict, check_command, check_event, inspect};
+#[doc(hidden)]
+pub use check::{exit_after_verdict, large_stack_readings};
 pub use report::{Finding, FindingKind, Heredoc, Report};
 pub use verdict::{Denial, Rule, Stage};

@@ -1,7 +1,7 @@
 //! Fuzzes the whole check, readings and rules, as the hook runs it (`check_command` on
 //! this thread), on inputs up to the command size limit. The bytes are a command, or
 //! `prefix NUL unit NUL suffix`: the unit repeated between prefix and suffix up to 4 KiB,
-//! 64 KiB, 1 MiB or 4 MiB (the prefix's length picks which), so that a short input stands
+//! 64 KiB, 256 KiB or 1 MiB (the prefix's length picks which), so that a short input stands
 //! for "one construct × k" at the limit. A check that takes over 5 s is a crash: the work
 //! budget holds every input to about 100 ms in a release build, and the instrumented
 //! build the fuzzer runs is up to about ten times slower, so only a slow path the budget
@@ -31,7 +31,7 @@ fn command(data: &[u8]) -> Option<String> {
     if unit.is_empty() {
         return Some(format!("{prefix}{suffix}"));
     }
-    let size = [4 << 10, 64 << 10, 1 << 20, limits::MAX_COMMAND_BYTES][prefix.len() % 4];
+    let size = [4 << 10, 64 << 10, 256 << 10, limits::MAX_COMMAND_BYTES][prefix.len() % 4];
     let k = size.saturating_sub(prefix.len() + suffix.len()) / unit.len();
     Some(format!("{prefix}{}{suffix}", unit.repeat(k)))
 }

@@ -170,8 +170,34 @@ impl Reader<'_, '_> {
                 Event::SubstOpen(_) => depth += 1,
                 Event::SubstClose(..) => depth = depth.saturating_sub(1),
                 Event::Simple(c) if depth == 0 => {
-                    let words: Vec<WordInfo> =
-                        c.words.iter().map(|w| word::read(&w.text, &())).collect();
+                    // Its words are read again (work), as few as tell whether it is an
+                    // `alias` or `unalias` command ([`command`] reads the same leading
+                    // words), then all of them when it is. Past the limit the reading
+                    // ends at its next step; nothing more is looked at here.
+                    let mut words: Vec<WordInfo> = Vec::new();
+                    let mut named = false;
+                    let mut leading = true;
+                    for w in &c.words {
+                        let (info, work) = word::read_counted(&w.text, &());
+                        if !self.out.work.charge(work) {
+                            return;
+                        }
+                        let v = if named { None } else { info.value() };
+                        words.push(info);
+                        if named {
+                            continue;
+                        }
+                        match v.as_deref() {
+                            Some(v) if leading && super::syntax::assignment(v, false).is_some() => {
+                            }
+                            Some(b"builtin" | b"command" | b"-p" | b"--") => leading = false,
+                            Some(b"alias" | b"unalias") => named = true,
+                            _ => break,
+                        }
+                    }
+                    if !named {
+                        continue;
+                    }
                     match command(&words) {
                         AliasCommand::None => {}
                         other => changes.push(other),

@@ -93,6 +93,63 @@ impl<'s> Text<'s> {
         }
     }
 
+    /// The first index in `from..to` whose [`Text::origin`] is at least `target` (`to`
+    /// when none): what asking the origin of every index in turn finds, a run of the text
+    /// at a time (within a run, origins advance with the index).
+    pub fn first_origin_at_least(&self, from: usize, to: usize, target: u32) -> usize {
+        if from >= to {
+            return from;
+        }
+        if let Some(pin) = self.pin {
+            return if pin >= target { from } else { to };
+        }
+        let len = self.bytes.len();
+        // The stretches of indexes with their origins: (start, end, origin at start,
+        // advancing?). Before the first run and past the bytes the origin is `end`.
+        let first_run = self.runs.first().map_or(0, |&(at, _)| at as usize);
+        let mut stretches: Vec<(usize, usize, u32, bool)> = Vec::new();
+        if self.runs.is_empty() {
+            stretches.push((0, len, 0, true));
+        } else {
+            stretches.push((0, first_run.min(len), self.end, false));
+            let k = self
+                .runs
+                .partition_point(|&(at, _)| at as usize <= from)
+                .saturating_sub(1);
+            for (n, &(at, src)) in self.runs.iter().enumerate().skip(k) {
+                let start = at as usize;
+                if start >= to {
+                    break;
+                }
+                let end = self.runs.get(n + 1).map_or(len, |&(next, _)| next as usize);
+                stretches.push((start, end.min(len), src, true));
+            }
+        }
+        stretches.push((len, usize::MAX, self.end, false));
+        for (start, end, origin, advancing) in stretches {
+            let (lo, hi) = (start.max(from), end.min(to));
+            if lo >= hi {
+                continue;
+            }
+            let at_lo = if advancing {
+                origin.saturating_add(u32::try_from(lo - start).unwrap_or(u32::MAX))
+            } else {
+                origin
+            };
+            let first = if at_lo >= target {
+                lo
+            } else if advancing {
+                lo.saturating_add((target - at_lo) as usize)
+            } else {
+                continue;
+            };
+            if first < hi {
+                return first;
+            }
+        }
+        to
+    }
+
     /// An owned copy of bytes `start..end` with their origins.
     pub fn slice(&self, start: usize, end: usize) -> Text<'static> {
         let end = end.min(self.bytes.len());
@@ -336,6 +393,61 @@ pub fn pos(command: &[u8], offset: u32) -> Pos {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The index [`Text::first_origin_at_least`] finds is the one asking every index's
+    /// origin in turn finds, for texts whose origins jump back and forth (an alias's value
+    /// or a pushed-back string among command bytes), repeat, and run past the bytes.
+    #[test]
+    fn the_first_index_at_an_origin_is_the_one_a_byte_by_byte_scan_finds() {
+        let naive = |t: &Text<'_>, from: usize, to: usize, target: u32| {
+            let mut j = from;
+            while j < to && t.origin(j) < target {
+                j += 1;
+            }
+            j.max(from)
+        };
+        let mut seed = 12345u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        let mut texts = vec![
+            Text::command(b"echo \"$(cat)\" done"),
+            Text::pinned(b"abc def".to_vec(), 7),
+            Text::command(b"0123456789").slice(2, 8),
+        ];
+        for _ in 0..60 {
+            let mut b = Builder::default();
+            let mut origin = next(20) as u32;
+            for _ in 0..next(14) {
+                if next(3) == 0 {
+                    origin = next(30) as u32;
+                } else {
+                    origin += 1;
+                }
+                b.push(b'x', origin);
+            }
+            let t = b.finish(next(40) as u32);
+            texts.push(t.slice(next(3) as usize, 12));
+            texts.push(t);
+        }
+        for t in &texts {
+            for from in 0..=t.len() + 2 {
+                for to in from..=t.len() + 3 {
+                    for target in 0..45 {
+                        assert_eq!(
+                            t.first_origin_at_least(from, to, target),
+                            naive(t, from, to, target),
+                            "{:?} from {from} to {to} target {target}",
+                            t.bytes()
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn derived_text_maps_every_byte_to_its_origin() {

@@ -285,12 +285,19 @@ pub(crate) fn arith_substs(a: &Arith, out: &mut Vec<u32>) {
 
 /// Reads a word of a command as written (quotes kept).
 pub fn read(text: &Text<'_>, ends: &dyn SubstEnds) -> WordInfo {
+    read_counted(text, ends).0
+}
+
+/// Reads a word as [`read`] does, and counts the work it took (in the reader's units:
+/// a step per piece, one per [`crate::shell::BYTES_PER_WORK`] bytes scanned).
+pub fn read_counted(text: &Text<'_>, ends: &dyn SubstEnds) -> (WordInfo, usize) {
     let mut p = Parser {
         t: text,
         b: text.bytes(),
         ends,
         depth: 0,
         keep: true,
+        steps: std::cell::Cell::new(0),
     };
     let mut info = WordInfo {
         start: text.origin(0),
@@ -298,7 +305,7 @@ pub fn read(text: &Text<'_>, ends: &dyn SubstEnds) -> WordInfo {
         ..WordInfo::default()
     };
     p.word(0, text.len(), Mode::Word, &mut info);
-    info
+    (info, p.steps.get())
 }
 
 /// Reads an assignment word, when it is one.
@@ -314,6 +321,7 @@ pub fn assignment(text: &Text<'_>, ends: &dyn SubstEnds) -> Option<Assignment> {
                 ends,
                 depth: 0,
                 keep: true,
+                steps: std::cell::Cell::new(0),
             };
             let a = p.arith(open + 1, lhs.len() - 1);
             (lhs[..open].to_vec(), Some(a))
@@ -326,6 +334,7 @@ pub fn assignment(text: &Text<'_>, ends: &dyn SubstEnds) -> Option<Assignment> {
         ends,
         depth: 0,
         keep: true,
+        steps: std::cell::Cell::new(0),
     };
     let mut value = WordInfo {
         start: text.origin(eq + 1),
@@ -353,6 +362,7 @@ pub fn arith(text: &Text<'_>, ends: &dyn SubstEnds) -> Arith {
         ends,
         depth: 0,
         keep: true,
+        steps: std::cell::Cell::new(0),
     };
     p.arith(0, text.len())
 }
@@ -366,11 +376,25 @@ pub fn document(text: &Text<'_>, ends: &dyn SubstEnds) -> WordInfo {
         ends,
         depth: 0,
         keep: false,
+        steps: std::cell::Cell::new(0),
     };
     let mut info = WordInfo::default();
     p.word(0, text.len(), Mode::Document, &mut info);
     info
 }
+
+/// The bytes some arm of [`Parser::word`] reads specially, in some mode; every other byte
+/// is literal text in every mode.
+const SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let special = b"\\'\"`$<>*?[{,.}~ \t\n";
+    let mut k = 0;
+    while k < special.len() {
+        t[special[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -388,6 +412,9 @@ enum Mode {
 
 struct Parser<'a, 't> {
     t: &'a Text<'t>,
+    /// The work done: a step per piece read, and a step per [`BYTES_PER_STEP`] bytes a
+    /// run or a scan passes over.
+    steps: std::cell::Cell<usize>,
     b: &'a [u8],
     ends: &'a dyn SubstEnds,
     depth: usize,
@@ -395,7 +422,20 @@ struct Parser<'a, 't> {
     keep: bool,
 }
 
+/// Bytes of a run or a scan per step of work (as the reader's bulk reads).
+const BYTES_PER_STEP: usize = crate::shell::BYTES_PER_WORK;
+
 impl Parser<'_, '_> {
+    /// Counts a scan from `from` to `end` as work; gives `end`.
+    fn span(&self, from: usize, end: usize) -> usize {
+        self.step(end.saturating_sub(from) / BYTES_PER_STEP + 1);
+        end
+    }
+
+    fn step(&self, n: usize) {
+        self.steps.set(self.steps.get().saturating_add(n));
+    }
+
     fn lit(&self, info: &mut WordInfo, c: u8) {
         if !self.keep {
             return;
@@ -404,6 +444,18 @@ impl Parser<'_, '_> {
             l.push(c);
         } else {
             info.pieces.push(Piece::Lit(vec![c]));
+        }
+    }
+
+    fn lits(&self, info: &mut WordInfo, run: &[u8]) {
+        self.step(run.len() / BYTES_PER_STEP);
+        if !self.keep || run.is_empty() {
+            return;
+        }
+        if let Some(Piece::Lit(l)) = info.pieces.last_mut() {
+            l.extend_from_slice(run);
+        } else {
+            info.pieces.push(Piece::Lit(run.to_vec()));
         }
     }
 
@@ -429,10 +481,12 @@ impl Parser<'_, '_> {
         let unquoted = matches!(mode, Mode::Word | Mode::Assign | Mode::Compound);
         let mut at_start = true;
         let mut brace_open = 0usize;
+        let mut no_bracket_close = false;
         while i < to {
+            self.step(1);
             if mode == Mode::Compound && at_start && b[i] == b'[' {
                 // `[k]=v` in a compound assignment: the subscript is evaluated.
-                let close = bracket_end(b, i + 1, to);
+                let close = self.span(i + 1, bracket_end(b, i + 1, to));
                 if b.get(close) == Some(&b']') && b.get(close + 1) == Some(&b'=') {
                     let a = self.arith(i + 1, close);
                     Self::push(info, Piece::Arith(a));
@@ -468,13 +522,14 @@ impl Parser<'_, '_> {
                     }
                 }
                 b'\'' if unquoted => {
-                    let end = memchr::memchr(b'\'', &b[i + 1..to]).map_or(to, |p| i + 1 + p);
+                    let end = self.span(
+                        i + 1,
+                        memchr::memchr(b'\'', &b[i + 1..to]).map_or(to, |p| i + 1 + p),
+                    );
                     if end >= to {
                         info.unread = true;
                     }
-                    for &q in &b[i + 1..end.min(to)] {
-                        self.lit(info, q);
-                    }
+                    self.lits(info, &b[i + 1..end.min(to)]);
                     if b[i + 1..end.min(to)].is_empty() {
                         // `''` is an empty word, not nothing.
                         Self::push(info, Piece::Lit(Vec::new()));
@@ -482,7 +537,7 @@ impl Parser<'_, '_> {
                     i = end + 1;
                 }
                 b'"' if unquoted => {
-                    let end = dquote_end(b, i + 1, to);
+                    let end = self.dquote_end(i + 1, to);
                     if end > to {
                         info.unread = true;
                     }
@@ -493,7 +548,7 @@ impl Parser<'_, '_> {
                     i = end;
                 }
                 b'`' => {
-                    let end = backquote_end(b, i + 1, to);
+                    let end = self.span(i + 1, backquote_end(b, i + 1, to));
                     if mode == Mode::Word {
                         info.split = true;
                     }
@@ -513,9 +568,15 @@ impl Parser<'_, '_> {
                     i += 1;
                 }
                 b'[' if unquoted => {
-                    // A bracket expression only with its `]` (`[` alone is a word).
-                    if memchr::memchr(b']', &b[i + 1..to]).is_some() {
-                        info.many = true;
+                    // A bracket expression only with its `]` (`[` alone is a word). One
+                    // look per word: once a `]` is found the word is a pattern, and once
+                    // none is, none follows a later `[` either (`[[[[…` stays linear).
+                    if !info.many && !no_bracket_close {
+                        if memchr::memchr(b']', &b[i + 1..to]).is_some() {
+                            info.many = true;
+                        } else {
+                            no_bracket_close = true;
+                        }
                     }
                     self.lit(info, c);
                     i += 1;
@@ -560,8 +621,14 @@ impl Parser<'_, '_> {
                     i += 1;
                 }
                 _ => {
-                    self.lit(info, c);
-                    i += 1;
+                    // A run of bytes no arm above reads specially is literal text as a
+                    // whole (one copy, not one push per byte).
+                    let run = b[i..to]
+                        .iter()
+                        .position(|&c| SPECIAL[usize::from(c)])
+                        .map_or(to, |n| i + n.max(1));
+                    self.lits(info, &b[i..run]);
+                    i = run;
                 }
             }
         }
@@ -579,6 +646,7 @@ impl Parser<'_, '_> {
         match b.get(i + 1).copied() {
             Some(b'\'') if unquoted => {
                 let (decoded, end) = ansi_c(b, i + 2, to);
+                self.span(i + 2, end);
                 if end > to {
                     info.unread = true;
                 }
@@ -591,7 +659,7 @@ impl Parser<'_, '_> {
                 end
             }
             Some(b'"') if unquoted => {
-                let end = dquote_end(b, i + 2, to);
+                let end = self.dquote_end(i + 2, to);
                 if end > to {
                     info.unread = true;
                 }
@@ -602,7 +670,7 @@ impl Parser<'_, '_> {
                 end
             }
             Some(b'(') if b.get(i + 2) == Some(&b'(') && self.ends.end_of(at).is_none() => {
-                let end = paren_end(b, i + 2, to);
+                let end = self.span(i + 2, paren_end(b, i + 2, to));
                 let a = self.arith(i + 3, end.saturating_sub(2).max(i + 3));
                 Self::push(info, Piece::Arith(a));
                 end
@@ -612,7 +680,7 @@ impl Parser<'_, '_> {
                 self.skip_subst(at, i + 2, to)
             }
             Some(b'[') => {
-                let end = bracket_end(b, i + 2, to);
+                let end = self.span(i + 2, bracket_end(b, i + 2, to));
                 let a = self.arith(i + 2, end);
                 Self::push(info, Piece::Arith(a));
                 end + 1
@@ -626,7 +694,7 @@ impl Parser<'_, '_> {
                     Self::push(info, Piece::Subst(at));
                     return self.skip_subst(at, i + 2, to);
                 }
-                let end = brace_end(b, i + 2, to);
+                let end = self.span(i + 2, brace_end(b, i + 2, to));
                 if end > to {
                     info.unread = true;
                 }
@@ -672,14 +740,41 @@ impl Parser<'_, '_> {
     /// Skips the program of the substitution at `at` whose text starts at `from`.
     fn skip_subst(&self, at: u32, from: usize, to: usize) -> usize {
         if let Some(end) = self.ends.end_of(at) {
-            let mut j = from;
-            while j < to && self.t.origin(j) < end.saturating_sub(1) {
-                j += 1;
-            }
+            let j = self
+                .t
+                .first_origin_at_least(from, to, end.saturating_sub(1));
             // Past the closing `)` or `}`.
             return (j + 1).min(to.max(from));
         }
-        paren_end(self.b, from, to)
+        self.span(from, paren_end(self.b, from, to))
+    }
+
+    /// Past the `"` closing one whose inside starts at `from` (`to + 1` when none): as
+    /// [`dquote_end`], with a command substitution the reader has read skipped whole.
+    fn dquote_end(&self, from: usize, to: usize) -> usize {
+        let b = self.b;
+        let mut i = from;
+        let mut looked = 0usize;
+        while i < to {
+            looked += 1;
+            match b[i] {
+                b'\\' => i += 2,
+                b'"' => {
+                    self.step(looked / BYTES_PER_STEP + 1);
+                    return i + 1;
+                }
+                b'`' => i = self.span(i + 1, backquote_end(b, i + 1, to)),
+                b'$' if b.get(i + 1) == Some(&b'(') => {
+                    i = self.skip_subst(self.t.origin(i), i + 2, to);
+                }
+                b'$' if b.get(i + 1) == Some(&b'{') => {
+                    i = self.span(i + 2, brace_end(b, i + 2, to))
+                }
+                _ => i += 1,
+            }
+        }
+        self.step(looked / BYTES_PER_STEP + 1);
+        to + 1
     }
 
     /// The inside of `${…}` at `from..to`; its words keep their literal text.
@@ -697,7 +792,7 @@ impl Parser<'_, '_> {
         // zsh: parameter flags `(…)` and the `=`, `~`, `^` prefixes. `e` evaluates the
         // value (as `@P` does), `P` names the variable the value names.
         if b.get(i) == Some(&b'(')
-            && let Some(close) = flags_end(b, i + 1, to)
+            && let Some(close) = flags_end(b, i + 1, to).map(|c| self.span(i + 1, c))
         {
             let flags = &b[i + 1..close];
             if flags.contains(&b'P') {
@@ -753,7 +848,7 @@ impl Parser<'_, '_> {
         }
         p.name = b[name_start..i].to_vec();
         if b.get(i) == Some(&b'[') {
-            let close = bracket_end(b, i + 1, to);
+            let close = self.span(i + 1, bracket_end(b, i + 1, to));
             let sub = &b[(i + 1).min(close)..close];
             if p.indirect && matches!(sub, b"@" | b"*") {
                 p.op = ParamOp::Names;
@@ -857,7 +952,7 @@ impl Parser<'_, '_> {
                 let name = b[s..i].to_vec();
                 let mut j = i;
                 if b.get(j) == Some(&b'[') {
-                    let close = bracket_end(b, j + 1, to);
+                    let close = self.span(j + 1, bracket_end(b, j + 1, to));
                     let sub = self.arith(j + 1, close);
                     a.subscripts.push(sub);
                     j = close + 1;
@@ -905,7 +1000,7 @@ impl Parser<'_, '_> {
                 b'`' => {
                     a.substs.push(self.t.origin(i));
                     a.odd = true;
-                    i = backquote_end(b, i + 1, to);
+                    i = self.span(i + 1, backquote_end(b, i + 1, to));
                 }
                 b'\'' | b'"' | b'\\' => {
                     a.odd = true;

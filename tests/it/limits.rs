@@ -96,15 +96,18 @@ fn nesting_inside_a_word_holding_a_heredoc_gets_a_verdict() {
     assert_eq!(code, Some(2), "{stderr}");
 }
 
+/// An event just under the event size limit (8 MiB) is read and answered; a heredoc
+/// command over the command size limit (1 MiB) is denied by that limit, with advice that
+/// can help.
 #[test]
-fn a_sixteen_mib_event_gets_a_verdict() {
-    let body = "x".repeat(16 * 1024 * 1024);
+fn an_event_at_the_size_limit_gets_a_verdict() {
+    let body = "x".repeat(heredoc_guard::limits::MAX_EVENT_BYTES - 1024);
     let event =
         serde_json::json!({"tool_name": "Write", "tool_input": {"content": body}}).to_string();
     let dir = tempfile::tempdir().unwrap();
     let r = run(event.as_bytes(), &dir.path().join("l"));
     assert_eq!(allow_problem(&r), None);
-    let cmd = format!("cat <<EOF\n{}\nEOF", "y".repeat(16 * 1024 * 1024));
+    let cmd = format!("cat <<EOF\n{}\nEOF", "y".repeat(2 * 1024 * 1024));
     let (code, stderr) = rule_and_reason(&claude_event(&cmd));
     assert_eq!(code, Some(2));
     assert!(

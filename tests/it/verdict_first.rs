@@ -193,7 +193,8 @@ fn a_zone_file_on_a_fifo_does_not_change_the_recorded_time_which_is_utc() {
 }
 
 /// The hook process is bounded from outside the check too: a path no work meter covers
-/// (here, an input that never ends) is ended by SIGALRM four seconds in, a signal the
+/// (here, an input that never ends) is ended by SIGALRM four seconds in (or 200 ms of CPU
+/// time in), a signal the
 /// installed launcher and Claude Code's `"onFailure": "block"` turn into a deny, far below
 /// the clients' hook timeout; and its address space is capped at 4 GiB, so a runaway
 /// allocation aborts instead of taking the machine's memory.
@@ -220,6 +221,15 @@ fn a_hook_whose_input_never_ends_is_ended_by_its_alarm_within_its_address_space_
     assert!(
         address_space.split_whitespace().nth(3) == Some("4294967296"),
         "{address_space}"
+    );
+    // And a CPU-time timer that sends SIGALRM (a loop the work meter does not see ends
+    // too): the kernel lists it with the process's CPU clock (-6, `CPUCLOCK_SCHED` of the
+    // process itself), never the wall clock (1).
+    let timers =
+        std::fs::read_to_string(format!("/proc/{}/timers", child.id())).expect("the hook's timers");
+    assert!(
+        timers.contains("signal: 14/") && timers.contains("ClockID: -6"),
+        "no CPU-time SIGALRM timer:\n{timers}"
     );
     let status = child.wait().expect("the hook ends");
     let took = started.elapsed();

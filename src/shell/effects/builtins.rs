@@ -201,7 +201,7 @@ impl Judge {
                 // substitution after the definition (on its line for bash; anywhere in zsh,
                 // which reads the whole command first) and text `eval` runs.
                 let mut all = Vec::with_capacity(c.words.len());
-                all.extend(c.words.iter().map(|w| word::read(&w.text, &prog.ends)));
+                all.extend(c.words.iter().map(|w| self.read_word(&w.text, &prog.ends)));
                 match crate::shell::alias::command(&all) {
                     crate::shell::alias::AliasCommand::Define(defs) => {
                         for (n, _) in defs {
@@ -231,7 +231,7 @@ impl Judge {
                     return Val::default();
                 }
                 let mut all = Vec::with_capacity(c.words.len());
-                all.extend(c.words.iter().map(|w| word::read(&w.text, &prog.ends)));
+                all.extend(c.words.iter().map(|w| self.read_word(&w.text, &prog.ends)));
                 match crate::shell::alias::command(&all) {
                     crate::shell::alias::AliasCommand::Define(_) => {
                         if ctx.nested > 0 || ctx.in_function {
@@ -1035,7 +1035,7 @@ impl Judge {
                 Some(o) if name == b"printf" && o.starts_with(b"-v") && o.len() > 2 => {
                     // `-vNAME`.
                     let t = Text::pinned(o[2..].to_vec(), at);
-                    let target = word::read(&t, &());
+                    let target = self.read_word(&t, &());
                     self.read_target(&target, &v, at, ctx, prog);
                     k += 1;
                 }

@@ -233,6 +233,10 @@ fn runs_commands(text: &[u8], d: Dialect, meter: &crate::shell::Work) -> bool {
             crate::shell::tree::Event::Open(..) if depth > 0 => depth += 1,
             crate::shell::tree::Event::Close(_) if depth > 0 => depth -= 1,
             crate::shell::tree::Event::Simple(c) if depth == 0 => {
+                let bytes: usize = c.words.iter().map(|w| w.text.len()).sum();
+                if !meter.charge(crate::shell::bulk_work(bytes) + c.words.len()) {
+                    return true;
+                }
                 let words: Vec<WordInfo> =
                     c.words.iter().map(|w| word::read(&w.text, &())).collect();
                 let name = words

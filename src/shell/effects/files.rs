@@ -7,7 +7,7 @@ use super::program::Prog;
 use super::value::Val;
 use super::{Ctx, Effect, Judge};
 use crate::shell::tree::{RedirOp, Redirect, SimpleCommand};
-use crate::shell::word::{self, ParamOp, Piece, WordInfo};
+use crate::shell::word::{ParamOp, Piece, WordInfo};
 
 impl Judge {
     /// The input a command's redirections give it.
@@ -58,7 +58,7 @@ impl Judge {
                 }
                 RedirOp::HereString => {
                     let v = r.target.as_ref().map_or_else(Val::opaque, |t| {
-                        self.word_val(&word::read(&t.text, &prog.ends), prog)
+                        self.word_val(&self.read_word(&t.text, &prog.ends), prog)
                     });
                     if v.heredoc() {
                         ctx.feeding.get_or_insert(r.at);
@@ -71,7 +71,7 @@ impl Judge {
                 }
                 RedirOp::Input if fd0 => {
                     let v = r.target.as_ref().map_or_else(Val::opaque, |t| {
-                        let i = word::read(&t.text, &prog.ends);
+                        let i = self.read_word(&t.text, &prog.ends);
                         // `< <(…)`: what the process substitution writes; `< file`: what
                         // this command wrote there, if it did.
                         if i.process {
@@ -126,7 +126,7 @@ impl Judge {
                 continue;
             }
             let Some(t) = &r.target else { continue };
-            let target = word::read(&t.text, &prog.ends);
+            let target = self.read_word(&t.text, &prog.ends);
             if self.word_val(&target, prog).heredoc() && !self.heredoc_names {
                 self.heredoc_names = true;
                 self.changed = true;
@@ -275,12 +275,14 @@ impl Judge {
                 } else {
                     Val::opaque()
                 };
-                // Every file written is looked at: work.
+                // Every file written is looked at: work (charged before the names are
+                // even counted, so that a walk past its limit does not count them again
+                // for every argument).
+                if !self.meter.charge(self.files.len() + 1) {
+                    return Val::body();
+                }
                 let names: usize = self.files.keys().map(Vec::len).sum();
-                if !self
-                    .meter
-                    .charge(self.files.len() + crate::shell::bulk_work(names) + 1)
-                {
+                if !self.meter.charge(crate::shell::bulk_work(names)) {
                     return Val::body();
                 }
                 for (k, f) in &self.files {

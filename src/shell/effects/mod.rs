@@ -270,6 +270,19 @@ impl Judge {
         self.meter.charge(n)
     }
 
+    /// Reads a word of the program (quotes kept), charged to the meter by the work it took
+    /// (a word is read in full, then charged: at most one word's work past the limit). Once
+    /// the meter is over, an empty word: the verdict is a limit whatever the walk finds
+    /// from then on, and the walk ends the sooner.
+    fn read_word(&self, text: &Text<'_>, ends: &dyn word::SubstEnds) -> WordInfo {
+        if !self.meter.charge(1) {
+            return WordInfo::default();
+        }
+        let (info, work) = word::read_counted(text, ends);
+        self.meter.charge(work);
+        info
+    }
+
     // ---- the walk ----
 
     fn walk(&mut self, prog: &Prog<'_>, nodes: &[(Node<'_>, bool)], ctx: &Ctx) -> Val {
@@ -411,7 +424,7 @@ impl Judge {
     fn cond(&mut self, prog: &Prog<'_>, words: &[super::tree::Word], ctx: &Ctx) {
         let infos: Vec<WordInfo> = words
             .iter()
-            .map(|w| word::read(&w.text, &prog.ends))
+            .map(|w| self.read_word(&w.text, &prog.ends))
             .collect();
         for i in &infos {
             for s in i.substs() {
@@ -506,7 +519,7 @@ impl Judge {
                 match words {
                     Some(ws) => {
                         for w in ws {
-                            let i = word::read(&w.text, &prog.ends);
+                            let i = self.read_word(&w.text, &prog.ends);
                             for s in i.substs() {
                                 self.subst(prog, s, ctx);
                             }
@@ -517,7 +530,7 @@ impl Judge {
                     None => v = self.var(b"@"),
                 }
                 if let Some(var) = var {
-                    let name = word::read(&var.text, &prog.ends).value();
+                    let name = self.read_word(&var.text, &prog.ends).value();
                     match name {
                         Some(n) => self.assign(&n, None, &v, at, &inner, prog),
                         None => self.assign_dynamic(&Val::opaque(), at, "a for loop's variable"),
@@ -527,7 +540,7 @@ impl Judge {
             Compound::Function(name) => {
                 inner.scope = Some(ctx.scope.unwrap_or(at));
                 inner.in_function = true;
-                match word::read(&name.text, &prog.ends).value() {
+                match self.read_word(&name.text, &prog.ends).value() {
                     Some(n) => {
                         if matches!(
                             n.as_slice(),
@@ -554,7 +567,7 @@ impl Judge {
             }
             Compound::Case(word) => {
                 if let Some(w) = word {
-                    let i = word::read(&w.text, &prog.ends);
+                    let i = self.read_word(&w.text, &prog.ends);
                     for s in i.substs() {
                         self.subst(prog, s, ctx);
                     }
@@ -573,7 +586,7 @@ impl Judge {
                 self.assign(b"REPLY", None, &answer, at, &inner, prog);
                 if let Some(n) = var
                     .as_ref()
-                    .and_then(|v| word::read(&v.text, &prog.ends).value())
+                    .and_then(|v| self.read_word(&v.text, &prog.ends).value())
                 {
                     self.assign(&n, None, &Val::authored(), at, &inner, prog);
                 }
@@ -582,7 +595,7 @@ impl Judge {
         }
         for r in redirects {
             if let Some(t) = &r.target {
-                let i = word::read(&t.text, &prog.ends);
+                let i = self.read_word(&t.text, &prog.ends);
                 for s in i.substs() {
                     self.subst(prog, s, ctx);
                 }
@@ -613,7 +626,7 @@ impl Judge {
         let infos: Vec<WordInfo> = c
             .words
             .iter()
-            .map(|w| word::read(&w.text, &prog.ends))
+            .map(|w| self.read_word(&w.text, &prog.ends))
             .collect();
         if !self.spend(infos.len() + 1) {
             return Val::opaque();
@@ -637,7 +650,7 @@ impl Judge {
             if let Some(t) = &r.target
                 && r.op != RedirOp::Heredoc
             {
-                let i = word::read(&t.text, &prog.ends);
+                let i = self.read_word(&t.text, &prog.ends);
                 for s in i.substs() {
                     self.subst(prog, s, ctx);
                 }

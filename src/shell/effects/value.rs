@@ -4,6 +4,7 @@
 
 use super::{Judge, MAX_NEST, MAX_STATICS, Prog};
 use crate::shell::word::{Param, ParamOp, Piece, WordInfo};
+use std::rc::Rc;
 
 /// The values a variable or a word can have.
 /// The longest value the model builds by joining pieces (`x=$x$x`, a `printf` loop): a
@@ -28,7 +29,7 @@ pub(super) struct Val {
     pub(super) body: bool,
     /// Quoted heredoc bodies the value is a piece of (`read v <<'EOF'`, `$(cat <<'EOF' …)`):
     /// known text, judged by what it holds.
-    pub(super) texts: Vec<Vec<u8>>,
+    pub(super) texts: Vec<Rc<[u8]>>,
     /// Text the command composes from its own words in a way the guard does not compute
     /// (literals glued to expansions, brace expansion, `printf` output, a name spelled at
     /// run time): unlike the environment's values, the command chose it.
@@ -78,7 +79,7 @@ impl Val {
 
     pub(super) fn text(t: Vec<u8>) -> Val {
         Val {
-            texts: vec![t],
+            texts: vec![t.into()],
             ..Val::default()
         }
     }
@@ -148,8 +149,8 @@ impl Val {
             ..Val::default()
         };
         for s in &self.statics {
-            if !v.texts.contains(s) {
-                v.texts.push(s.clone());
+            if !v.texts.iter().any(|t| **t == **s) {
+                v.texts.push(s.as_slice().into());
             }
         }
         v
@@ -160,10 +161,11 @@ impl Val {
     pub(super) fn with_fields(&self) -> Val {
         let mut v = self.clone();
         // More fields than a value keeps are as good as many: the split stops there.
-        let fields = |all: &[Vec<u8>]| -> Option<Vec<Vec<u8>>> {
+        fn fields<T: AsRef<[u8]>>(all: &[T]) -> Option<Vec<Vec<u8>>> {
             let mut out = Vec::new();
             for t in all {
                 for f in t
+                    .as_ref()
                     .split(|c| matches!(c, b' ' | b'\t' | b'\n'))
                     .filter(|f| !f.is_empty())
                 {
@@ -174,7 +176,7 @@ impl Val {
                 }
             }
             Some(out)
-        };
+        }
         match fields(&self.statics) {
             Some(fs) => fs.into_iter().for_each(|f| v.join(&Val::lit(f))),
             None => v.authored = true,
@@ -199,7 +201,7 @@ impl Val {
 
     /// The bytes of the texts it holds (what a copy of it copies).
     pub(super) fn bytes(&self) -> usize {
-        self.statics.iter().chain(&self.texts).map(Vec::len).sum()
+        self.statics.iter().map(Vec::len).sum::<usize>() + self.texts.len()
     }
 
     /// The one literal it can be.
@@ -299,8 +301,7 @@ impl Judge {
     pub(super) fn var(&self, name: &[u8]) -> Val {
         let v = self.var_at(name);
         // Every use copies the value: its bytes are work (a long value used many times).
-        let bytes: usize = v.statics.iter().chain(&v.texts).map(Vec::len).sum();
-        if !self.meter.charge(copy_work(bytes)) {
+        if !self.meter.charge(copy_work(v.bytes())) {
             return Val::body();
         }
         v
@@ -547,28 +548,39 @@ impl Judge {
         if !acc.texts.is_empty() {
             // Heredoc text among other pieces: the texts the joined word can be, each piece
             // put in its place (a name and a subscript can only meet once joined).
+            // A word that is one piece is that piece's texts, shared, not copied.
+            if let ([Piece::Subst(_) | Piece::Param(_)], [Some(v)]) = (&w.pieces[..], &vals[..])
+                && v.statics.is_empty()
+                && !(v.num || v.env || v.opaque || v.authored || w.many)
+                && v.texts.iter().all(|t| t.len() <= MAX_VALUE_BYTES)
+            {
+                return Val {
+                    texts: v.texts.clone(),
+                    ..Val::default()
+                };
+            }
             let mut combos: Vec<Vec<u8>> = vec![Vec::new()];
             for (piece, val) in w.pieces.iter().zip(&vals) {
-                let options: Vec<Vec<u8>> = match (piece, val) {
-                    (Piece::Lit(l), _) => vec![l.clone()],
-                    (Piece::Arith(_), _) => vec![b"0".to_vec()],
+                let options: Vec<Rc<[u8]>> = match (piece, val) {
+                    (Piece::Lit(l), _) => vec![l.as_slice().into()],
+                    (Piece::Arith(_), _) => vec![b"0"[..].into()],
                     (Piece::Param(_), Some(v)) => {
                         let mut o = v.texts.clone();
-                        o.extend(v.statics.iter().cloned());
+                        o.extend(v.statics.iter().map(|s| s.as_slice().into()));
                         if v.num || v.env || v.opaque || v.authored || o.is_empty() {
-                            o.push(Vec::new());
+                            o.push(b""[..].into());
                         }
                         o
                     }
                     (_, Some(v)) => {
                         let mut o = v.texts.clone();
-                        o.extend(v.statics.iter().cloned());
+                        o.extend(v.statics.iter().map(|s| s.as_slice().into()));
                         if o.is_empty() || v.opaque || v.authored {
-                            o.push(Vec::new());
+                            o.push(b""[..].into());
                         }
                         o
                     }
-                    (_, None) => vec![Vec::new()],
+                    (_, None) => vec![b""[..].into()],
                 };
                 match product(&combos, &options, b"") {
                     Some(next) if self.meter.charge(copy_work(bytes_of(&next))) => combos = next,
@@ -649,13 +661,18 @@ impl Judge {
 /// Every text `combos` can go on to once each is followed by `sep` and one of `options`;
 /// `None` past [`MAX_STATICS`] texts or a text over [`MAX_VALUE_BYTES`] (the caller
 /// charges the bytes it keeps).
-pub(super) fn product(combos: &[Vec<u8>], options: &[Vec<u8>], sep: &[u8]) -> Option<Vec<Vec<u8>>> {
+pub(super) fn product<T: AsRef<[u8]>>(
+    combos: &[Vec<u8>],
+    options: &[T],
+    sep: &[u8],
+) -> Option<Vec<Vec<u8>>> {
     if combos.len().saturating_mul(options.len()) > MAX_STATICS {
         return None;
     }
     let mut next = Vec::with_capacity(combos.len() * options.len());
     for c in combos {
         for o in options {
+            let o = o.as_ref();
             if c.len() + sep.len() + o.len() > MAX_VALUE_BYTES {
                 return None;
             }
