@@ -49,7 +49,11 @@ pub(crate) fn verdict_for(report: &Report) -> Verdict {
 /// stack. Only a command that nests deeper is read again, on a thread with a stack for
 /// [`shell::MAX_NESTING`] levels.
 pub fn inspect(command: &str) -> Result<Report, Denial> {
-    let deadline = shell::Deadline::after(limits::MAX_TIME, limits::MAX_CPU);
+    let deadline = if shell::exits_after_verdict() {
+        shell::Deadline::at_thread_cpu(limits::MAX_TIME, limits::MAX_CPU)
+    } else {
+        shell::Deadline::after(limits::MAX_TIME, limits::MAX_CPU)
+    };
     let bytes = command.as_bytes();
     if !shell::needs_reading(bytes) {
         return Ok(Report::default());
@@ -127,7 +131,7 @@ fn inspect_within(command: &str, deadline: shell::Deadline, max_depth: usize) ->
         return Attempt::Deeper;
     }
     let result = judge(command, &work, &intended, &shells);
-    if KEEP_READINGS.load(std::sync::atomic::Ordering::Relaxed) {
+    if shell::exits_after_verdict() {
         // The process ends after this verdict: freeing the readings one by one would
         // only delay it (up to tens of milliseconds for the largest).
         std::mem::forget((intended, shells));
@@ -135,13 +139,11 @@ fn inspect_within(command: &str, deadline: shell::Deadline, max_depth: usize) ->
     Attempt::Done(result)
 }
 
-/// Set by a process that exits after one check (the hook): its readings are not freed.
-static KEEP_READINGS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Tells the checks of this process not to free their readings, because the process
-/// exits after its verdict (the hook's one check).
-pub fn exit_after_verdict() {
-    KEEP_READINGS.store(true, std::sync::atomic::Ordering::Relaxed);
+/// Tells the checks of this process that it is the hook, which exits after its one
+/// verdict: the time limit ([`limits::MAX_CPU`]) counts the process's CPU time from its
+/// start, and what the check built is not freed.
+pub fn hook_process() {
+    shell::exit_after_verdict();
 }
 
 /// The denials the readings force (errors, limits, a heredoc without its closing line),

@@ -88,7 +88,7 @@ pub fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let _cpu_timer = backstops();
-    heredoc_guard::exit_after_verdict();
+    heredoc_guard::hook_process();
     // Every panic is caught below and turned into a deny; keep the default hook quiet.
     std::panic::set_hook(Box::new(|_| {}));
     let input = match read_stdin() {

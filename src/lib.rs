@@ -27,6 +27,6 @@ pub mod verdict;
 
 pub use check::{EventVerdict, Verdict, check_command, check_event, inspect};
 #[doc(hidden)]
-pub use check::{exit_after_verdict, large_stack_readings};
+pub use check::{hook_process, large_stack_readings};
 pub use report::{Finding, FindingKind, Heredoc, Report};
 pub use verdict::{Denial, Rule, Stage};

@@ -30,7 +30,9 @@ mod word;
 
 pub use effects::{Effect, Taint};
 pub use extent::whole_run;
-pub use input::{CLOCK_EVERY, Deadline, Over, Work, bulk_work};
+pub use input::{
+    CLOCK_EVERY, Deadline, Over, Work, bulk_work, exit_after_verdict, exits_after_verdict,
+};
 pub use prefilter::{may_hold_heredoc, needs_reading};
 pub use text::{Pos, Positions, Text, pos};
 

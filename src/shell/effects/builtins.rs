@@ -191,6 +191,10 @@ impl Judge {
         let from = ctx.from(c.end);
         let zsh = self.d.is_zsh();
         let vals: Vec<Val> = args.iter().map(|a| self.word_val(a, prog)).collect();
+        if self.meter.over().is_some() {
+            // Past the meter the verdict is a limit: nothing more to follow.
+            return Val::body();
+        }
         // Option words and names as written: a bracket pattern that matches no file
         // stays as it is (`-vBASH_ALIASES[cat]`).
         let statics: Vec<Option<Vec<u8>>> = args.iter().map(WordInfo::literal).collect();

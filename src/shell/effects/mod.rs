@@ -136,6 +136,10 @@ pub fn judge(out: &mut Reading, d: Dialect, text: &[u8]) {
     }
     // Past the meter, the reading is a limit (the caller says so).
     out.effects.append(&mut j.effects);
+    if crate::shell::exits_after_verdict() {
+        // The process ends after its verdict: the walk's state is not freed piece by piece.
+        std::mem::forget(j);
+    }
 }
 
 /// The most passes over the commands while their values still change (a chain of
@@ -261,7 +265,8 @@ impl Judge {
     }
 
     fn effect(&mut self, e: Effect) {
-        if self.checking && self.effects_seen.insert(e.clone()) {
+        // Past the meter the verdict is a limit, whatever the walk still finds.
+        if self.checking && self.meter.over().is_none() && self.effects_seen.insert(e.clone()) {
             self.effects.push(e);
         }
     }
