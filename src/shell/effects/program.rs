@@ -37,6 +37,9 @@ pub(super) struct Prog<'r> {
     /// commands once a pass, and reading a word is a pure function of its text and
     /// [`Prog::ends`], both fixed for the program's life.
     simple_words: Vec<std::cell::OnceCell<std::rc::Rc<SimpleWords>>>,
+    /// Each heredoc's text as its command reads it, made once and shared by every value
+    /// that holds it (a body can be megabytes; a value is cloned on every pass).
+    heredoc_texts: Vec<std::cell::OnceCell<Option<std::rc::Rc<[u8]>>>>,
 }
 
 /// A simple command's words, read.
@@ -67,6 +70,25 @@ impl Prog<'_> {
         };
         match self.simple_words.get(index) {
             Some(cell) => std::rc::Rc::clone(cell.get_or_init(read)),
+            None => read(),
+        }
+    }
+
+    /// The text of heredoc `index` (of [`Prog::heredocs`]) as `make` makes it from the
+    /// body's bytes, made the first time it is asked for; `None` for a body outside the
+    /// text.
+    pub(super) fn heredoc_text(
+        &self,
+        index: usize,
+        make: impl FnOnce(&[u8]) -> std::rc::Rc<[u8]>,
+    ) -> Option<std::rc::Rc<[u8]>> {
+        let read = || {
+            let h = self.heredocs.get(index)?;
+            let (s, e) = (h.body.0 as usize, h.body.1 as usize);
+            self.text.get(s..e.min(self.text.len())).map(make)
+        };
+        match self.heredoc_texts.get(index) {
+            Some(cell) => cell.get_or_init(read).clone(),
             None => read(),
         }
     }
@@ -213,5 +235,9 @@ pub(super) fn build<'r>(text: &'r [u8], events: &'r [Event], heredocs: &'r [Here
         ends: Ends(ends),
         heredocs,
         simple_words: (0..simples).map(|_| std::cell::OnceCell::new()).collect(),
+        heredoc_texts: heredocs
+            .iter()
+            .map(|_| std::cell::OnceCell::new())
+            .collect(),
     }
 }

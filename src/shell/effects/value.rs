@@ -2,6 +2,8 @@
 //! way it is assigned, and the shell's own variables that hold numbers or the command's
 //! text.
 
+use std::rc::Rc;
+
 use super::{Judge, MAX_NEST, MAX_STATICS, Prog};
 use crate::shell::word::{Param, ParamOp, Piece, WordInfo};
 
@@ -27,8 +29,9 @@ pub(super) struct Val {
     /// command made of a body, the shell's copy of the command text).
     pub(super) body: bool,
     /// Quoted heredoc bodies the value is a piece of (`read v <<'EOF'`, `$(cat <<'EOF' …)`):
-    /// known text, judged by what it holds.
-    pub(super) texts: Vec<Vec<u8>>,
+    /// known text, judged by what it holds. Shared, not copied: a body can be megabytes,
+    /// and a value is cloned and joined on every pass.
+    pub(super) texts: Vec<Rc<[u8]>>,
     /// Text the command composes from its own words in a way the guard does not compute
     /// (literals glued to expansions, brace expansion, `printf` output, a name spelled at
     /// run time): unlike the environment's values, the command chose it.
@@ -76,9 +79,9 @@ impl Val {
         }
     }
 
-    pub(super) fn text(t: Vec<u8>) -> Val {
+    pub(super) fn text(t: impl Into<Rc<[u8]>>) -> Val {
         Val {
-            texts: vec![t],
+            texts: vec![t.into()],
             ..Val::default()
         }
     }
@@ -148,8 +151,8 @@ impl Val {
             ..Val::default()
         };
         for s in &self.statics {
-            if !v.texts.contains(s) {
-                v.texts.push(s.clone());
+            if !v.texts.iter().any(|t| **t == **s) {
+                v.texts.push(Rc::from(s.as_slice()));
             }
         }
         v
@@ -160,9 +163,9 @@ impl Val {
     pub(super) fn with_fields(&self) -> Val {
         let mut v = self.clone();
         // More fields than a value keeps are as good as many: the split stops there.
-        let fields = |all: &[Vec<u8>]| -> Option<Vec<Vec<u8>>> {
+        fn fields<T: AsRef<[u8]>>(all: &[T]) -> Option<Vec<Vec<u8>>> {
             let mut out = Vec::new();
-            for t in all {
+            for t in all.iter().map(AsRef::as_ref) {
                 for f in t
                     .split(|c| matches!(c, b' ' | b'\t' | b'\n'))
                     .filter(|f| !f.is_empty())
@@ -174,7 +177,7 @@ impl Val {
                 }
             }
             Some(out)
-        };
+        }
         match fields(&self.statics) {
             Some(fs) => fs.into_iter().for_each(|f| v.join(&Val::lit(f))),
             None => v.authored = true,
@@ -199,7 +202,8 @@ impl Val {
 
     /// The bytes of the texts it holds (what a copy of it copies).
     pub(super) fn bytes(&self) -> usize {
-        self.statics.iter().chain(&self.texts).map(Vec::len).sum()
+        self.statics.iter().map(Vec::len).sum::<usize>()
+            + self.texts.iter().map(|t| t.len()).sum::<usize>()
     }
 
     /// The one literal it can be.
@@ -299,7 +303,7 @@ impl Judge {
     pub(super) fn var(&self, name: &[u8]) -> Val {
         let v = self.var_at(name);
         // Every use copies the value: its bytes are work (a long value used many times).
-        let bytes: usize = v.statics.iter().chain(&v.texts).map(Vec::len).sum();
+        let bytes = v.bytes();
         if !self.meter.charge(copy_work(bytes)) {
             return Val::body();
         }
@@ -553,7 +557,7 @@ impl Judge {
                     (Piece::Lit(l), _) => vec![l.clone()],
                     (Piece::Arith(_), _) => vec![b"0".to_vec()],
                     (Piece::Param(_), Some(v)) => {
-                        let mut o = v.texts.clone();
+                        let mut o: Vec<Vec<u8>> = v.texts.iter().map(|t| t.to_vec()).collect();
                         o.extend(v.statics.iter().cloned());
                         if v.num || v.env || v.opaque || v.authored || o.is_empty() {
                             o.push(Vec::new());
@@ -561,7 +565,7 @@ impl Judge {
                         o
                     }
                     (_, Some(v)) => {
-                        let mut o = v.texts.clone();
+                        let mut o: Vec<Vec<u8>> = v.texts.iter().map(|t| t.to_vec()).collect();
                         o.extend(v.statics.iter().cloned());
                         if o.is_empty() || v.opaque || v.authored {
                             o.push(Vec::new());
