@@ -38,7 +38,7 @@ impl Judge {
                             let mut v = Val::text(text);
                             // An unquoted body: its text with the values of what it expands
                             // (a substitution in it denies on its own; its output is unknown).
-                            for piece in &h.body_eval {
+                            for piece in h.body_eval.iter() {
                                 match piece {
                                     Piece::Param(p) => v.join(&self.param_val(p, prog)),
                                     Piece::Arith(_) => v.join(&Val::num()),

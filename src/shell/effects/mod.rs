@@ -684,7 +684,7 @@ impl Judge {
         if h.quoted {
             return;
         }
-        for piece in &h.body_eval {
+        for piece in h.body_eval.iter() {
             match piece {
                 Piece::Param(p) => {
                     let mut params = Vec::new();
