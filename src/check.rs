@@ -214,7 +214,9 @@ type Readings = (Reading, Vec<(Dialect, Reading)>);
 /// Reads the command as intended and as every shell, all charging `work`; once a reading
 /// reaches a limit, the others are not read (the limit denies).
 fn read_all_with(command: &str, work: &shell::Work) -> Readings {
-    let read = |d: Dialect| shell::read_with(command, d, work);
+    // A body every shell reads alike is scanned once, for all of them.
+    let bodies = shell::Bodies::default();
+    let read = |d: Dialect| shell::read_sharing(command, d, work, &bodies);
     let intended = read(Dialect::new(Shell::Intended));
     let mut shells = Vec::with_capacity(Shell::RUNNING.len() * 2);
     let at_limit = |r: &Reading| r.error.is_some_and(|e| e.limit.is_some());

@@ -718,6 +718,7 @@ impl<'s> Reader<'s, '_> {
         // linear time); the input charges what the parse reads.
         let mut scratch = Reading {
             work: self.out.work.clone(),
+            bodies: Rc::clone(&self.out.bodies),
             ..Reading::default()
         };
         let consumed = {

@@ -38,6 +38,58 @@ fn document(stream: &Text<'_>, parts: Vec<Part>, end: u32) -> Text<'static> {
     }
 }
 
+/// What the scan of an unquoted body found: what the effects model evaluates, the
+/// substitutions that run, and the scan's steps (for the meter).
+#[derive(Debug)]
+pub(crate) struct BodyScan {
+    pub(crate) eval: std::rc::Rc<Vec<super::word::Piece>>,
+    pub(crate) found: Vec<(u32, u32, super::SubstKind)>,
+    pub(crate) steps: usize,
+}
+
+/// The unquoted bodies the readings of one command scanned, by where the body starts and
+/// its length, each with its text (a scan is reused only for the same bytes from the
+/// same offsets).
+#[derive(Debug, Default)]
+pub struct Bodies {
+    scanned: std::cell::RefCell<std::collections::HashMap<(u32, usize), Vec<Scanned>>>,
+    /// The bytes of the texts kept.
+    bytes: std::cell::Cell<usize>,
+}
+
+type Scanned = (Text<'static>, std::rc::Rc<BodyScan>);
+
+/// The most body text [`Bodies`] keeps: past it, a body is scanned by every reading.
+const MAX_KEPT_BODY_BYTES: usize = 2 * crate::limits::MAX_COMMAND_BYTES;
+
+impl Bodies {
+    /// The scan of `document`: another reading's, when it scanned the same text.
+    pub(crate) fn scan(&self, document: Text<'static>) -> std::rc::Rc<BodyScan> {
+        let key = (document.origin(0), document.len());
+        if let Some(seen) = self.scanned.borrow().get(&key)
+            && let Some((_, scan)) = seen.iter().find(|(t, _)| t.same(&document))
+        {
+            return std::rc::Rc::clone(scan);
+        }
+        let (found, steps) = super::expand::body_substitutions_counted(&document);
+        let scan = std::rc::Rc::new(BodyScan {
+            eval: std::rc::Rc::new(super::word::document(&document, &()).pieces),
+            found,
+            steps,
+        });
+        let kept = self.bytes.get().saturating_add(document.len());
+        if kept <= MAX_KEPT_BODY_BYTES {
+            self.bytes.set(kept);
+            self.scanned
+                .borrow_mut()
+                .entry(key)
+                .or_default()
+                .push((document, std::rc::Rc::clone(&scan)));
+        }
+        scan
+    }
+}
+
 /// The document with backslash-newline pairs removed (the intended reading reads
 /// physical lines; what it expands is still joined).
 fn join_lines(doc: &Text<'static>) -> Text<'static> {
@@ -192,7 +244,7 @@ impl Reader<'_, '_> {
             }
         }
         let index = self.out.heredocs.len();
-        let mut body_eval = Vec::new();
+        let mut body_eval = std::rc::Rc::default();
         if unquoted {
             let document = document(&stream, parts, body_end);
             let document = if physical {
@@ -200,12 +252,15 @@ impl Reader<'_, '_> {
             } else {
                 document
             };
-            body_eval = super::word::document(&document, &()).pieces;
-            let (found, steps) = super::expand::body_substitutions_counted(&document);
-            // The scan's work: its steps and its bytes (the lines were charged as read).
-            self.spend(steps / 2 + super::bulk_work(document.len()))?;
+            let len = document.len();
+            let scan = std::rc::Rc::clone(&self.out.bodies).scan(document);
+            body_eval = std::rc::Rc::clone(&scan.eval);
+            let (found, steps) = (&scan.found, scan.steps);
+            // The scan's work: its steps and its bytes (the lines were charged as read),
+            // whether this reading scanned it or another one did.
+            self.spend(steps / 2 + super::bulk_work(len))?;
             self.out.runs_cut |= found.len() > super::MAX_BODY_SUBSTITUTIONS;
-            for (at, end, kind) in found.into_iter().take(super::MAX_BODY_SUBSTITUTIONS) {
+            for &(at, end, kind) in found.iter().take(super::MAX_BODY_SUBSTITUTIONS) {
                 self.out.exec.push(Exec {
                     at,
                     end,

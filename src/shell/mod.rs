@@ -397,7 +397,7 @@ pub struct Heredoc {
     pub context: Context,
     /// The expansions of an unquoted body (parameters, arithmetic, substitutions), for
     /// the effects model: what the body evaluates when it is expanded.
-    pub(crate) body_eval: Vec<word::Piece>,
+    pub(crate) body_eval: std::rc::Rc<Vec<word::Piece>>,
 }
 
 /// What runs at a command offset.
@@ -492,6 +492,8 @@ pub struct Reading {
     pub runs_cut: bool,
     /// The meter this reading charged its work to (shared by the readings of a command).
     pub work: Work,
+    /// The unquoted bodies scanned so far, shared by the readings of one command.
+    pub(crate) bodies: Bodies,
 }
 
 /// Constructs where shells are known to read differently.
@@ -642,9 +644,21 @@ pub fn read(command: &str, dialect: Dialect) -> Reading {
 /// reading that ran out of work, time or stack ends in a limit error, whatever it read
 /// before.
 pub fn read_with(command: &str, dialect: Dialect, work: &Work) -> Reading {
+    read_sharing(command, dialect, work, &Bodies::default())
+}
+
+/// The unquoted heredoc bodies the readings of one command have scanned: a body every
+/// shell reads alike (the same text, from the same offsets) is scanned once.
+pub type Bodies = std::rc::Rc<heredoc::Bodies>;
+
+/// [`read_with`], sharing the scans of unquoted heredoc bodies with the other readings
+/// given the same `bodies`: a scan depends only on the body's text and offsets, so a
+/// reading finds exactly what its own scan would (and charges the same work).
+pub fn read_sharing(command: &str, dialect: Dialect, work: &Work, bodies: &Bodies) -> Reading {
     let text = std::rc::Rc::new(Text::command(command.as_bytes()));
     let mut out = Reading {
         work: work.clone(),
+        bodies: std::rc::Rc::clone(bodies),
         aliases: dialect.aliases.then(alias::Aliases::default),
         ..Reading::default()
     };

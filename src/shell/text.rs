@@ -49,6 +49,14 @@ impl<'s> Text<'s> {
         &self.bytes
     }
 
+    /// The same bytes from the same command offsets.
+    pub fn same(&self, other: &Text<'_>) -> bool {
+        self.pin == other.pin
+            && self.end == other.end
+            && self.runs == other.runs
+            && *self.bytes == *other.bytes
+    }
+
     pub fn len(&self) -> usize {
         self.bytes.len()
     }

@@ -24,20 +24,21 @@ impl Judge {
                     let v = prog
                         .heredocs
                         .iter()
-                        .find(|h| h.op == r.at)
-                        .and_then(|h| {
-                            let (s, e) = (h.body.0 as usize, h.body.1 as usize);
-                            let text = prog.text.get(s..e.min(prog.text.len()))?;
-                            // `<<-`: the shell strips every line's leading tabs.
-                            let text = if h.strip_tabs {
-                                strip_leading_tabs(text)
-                            } else {
-                                text.to_vec()
-                            };
+                        .enumerate()
+                        .find(|(_, h)| h.op == r.at)
+                        .and_then(|(index, h)| {
+                            let text = prog.heredoc_text(index, |text| {
+                                // `<<-`: the shell strips every line's leading tabs.
+                                if h.strip_tabs {
+                                    strip_leading_tabs(text).into()
+                                } else {
+                                    text.into()
+                                }
+                            })?;
                             let mut v = Val::text(text);
                             // An unquoted body: its text with the values of what it expands
                             // (a substitution in it denies on its own; its output is unknown).
-                            for piece in &h.body_eval {
+                            for piece in h.body_eval.iter() {
                                 match piece {
                                     Piece::Param(p) => v.join(&self.param_val(p, prog)),
                                     Piece::Arith(_) => v.join(&Val::num()),

@@ -314,7 +314,7 @@ impl Judge {
                 ctx.clone()
             };
             let o = match node {
-                Node::Simple(cmd) => self.simple(prog, cmd, &c),
+                Node::Simple(cmd, index) => self.simple(prog, cmd, *index, &c),
                 Node::Compound {
                     kind,
                     at,
@@ -624,23 +624,24 @@ impl Judge {
         self.last_start.is_some_and(|s| s >= end)
     }
 
-    fn simple(&mut self, prog: &Prog<'_>, c: &SimpleCommand, ctx: &Ctx) -> Val {
+    fn simple(&mut self, prog: &Prog<'_>, c: &SimpleCommand, index: usize, ctx: &Ctx) -> Val {
         if !self.checking {
             self.last_start = self.last_start.max(Some(c.at));
         }
-        let infos: Vec<WordInfo> = c
-            .words
-            .iter()
-            .map(|w| self.read_word(&w.text, &prog.ends))
-            .collect();
-        if !self.spend(infos.len() + 1) {
+        // Past the meter, not even read (the verdict is a limit).
+        if self.meter.over().is_some() {
+            return Val::opaque();
+        }
+        let read = prog.simple_words(c, index);
+        let infos = &read.infos;
+        if !self.spend(read.work + 1) {
             return Val::opaque();
         }
         // The input the command runs with.
         let mut here = ctx.clone();
         self.redirect_input(prog, c.redirects.iter(), &mut here);
         // Substitutions run first, with the command's input.
-        for i in &infos {
+        for i in infos {
             for s in i.substs() {
                 if let Some(a) = self.alias_in_subst(prog, s) {
                     self.effect(Effect::Unfollowed {
@@ -662,25 +663,19 @@ impl Judge {
                 self.check_word(&i, prog);
             }
         }
-        let n_assign = c
-            .words
-            .iter()
-            .take_while(|w| word::assignment(&w.text, &prog.ends).is_some())
-            .count();
-        for (w, i) in c.words.iter().zip(&infos) {
+        let n_assign = read.assignments.len();
+        for (w, i) in c.words.iter().zip(infos) {
             self.word_assignments(i, prog, w.start, ctx);
             self.check_word(i, prog);
         }
-        for w in &c.words[..n_assign] {
-            if let Some(a) = word::assignment(&w.text, &prog.ends) {
-                // The value's own evaluating contexts (`b=([k]=v)` subscripts).
-                let assoc = self.vars.get(&a.name).is_some_and(|v| v.assoc);
-                if !assoc {
-                    self.check_word(&a.value, prog);
-                }
-                let v = self.word_val(&a.value, prog);
-                self.assign(&a.name, a.subscript.as_ref(), &v, w.start, ctx, prog);
+        for (w, a) in c.words.iter().zip(&read.assignments) {
+            // The value's own evaluating contexts (`b=([k]=v)` subscripts).
+            let assoc = self.vars.get(&a.name).is_some_and(|v| v.assoc);
+            if !assoc {
+                self.check_word(&a.value, prog);
             }
+            let v = self.word_val(&a.value, prog);
+            self.assign(&a.name, a.subscript.as_ref(), &v, w.start, ctx, prog);
         }
         // Unquoted heredoc bodies are expanded when the command runs.
         for r in &c.redirects {
@@ -711,7 +706,7 @@ impl Judge {
         if h.quoted {
             return;
         }
-        for piece in &h.body_eval {
+        for piece in h.body_eval.iter() {
             match piece {
                 Piece::Param(p) => {
                     let mut params = Vec::new();
@@ -1174,9 +1169,8 @@ fn collect_words(
     }
     for (node, _) in nodes {
         match node {
-            Node::Simple(c) => {
-                for w in &c.words {
-                    let i = word::read(&w.text, &prog.ends);
+            Node::Simple(c, index) => {
+                for i in &prog.simple_words(c, *index).infos {
                     if let Some(v) = i.value() {
                         out.push(v);
                     }

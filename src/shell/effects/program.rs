@@ -6,11 +6,12 @@ use std::collections::HashMap;
 use crate::shell::Heredoc;
 use crate::shell::text::Text;
 use crate::shell::tree::{Compound, Event, Redirect, SimpleCommand};
-use crate::shell::word::SubstEnds;
+use crate::shell::word::{self, Assignment, SubstEnds, WordInfo};
 
 /// The events of a reading, as a tree.
 pub(super) enum Node<'r> {
-    Simple(&'r SimpleCommand),
+    /// A simple command, and its index in [`Prog::simple_words`].
+    Simple(&'r SimpleCommand, usize),
     Compound {
         kind: &'r Compound,
         at: u32,
@@ -32,6 +33,75 @@ pub(super) struct Prog<'r> {
     pub(super) substs: HashMap<u32, Vec<(Node<'r>, bool)>>,
     pub(super) ends: Ends,
     pub(super) heredocs: &'r [Heredoc],
+    /// Each simple command's words as read, read once: the effects model walks the
+    /// commands once a pass, and reading a word is a pure function of its text and
+    /// [`Prog::ends`], both fixed for the program's life.
+    simple_words: Vec<std::cell::OnceCell<std::rc::Rc<SimpleWords>>>,
+    /// Each heredoc's text as its command reads it, made once and shared by every value
+    /// that holds it (a body can be megabytes; a value is cloned on every pass).
+    heredoc_texts: Vec<std::cell::OnceCell<Option<std::rc::Rc<[u8]>>>>,
+}
+
+/// A simple command's words, read.
+pub(super) struct SimpleWords {
+    /// Every word, read ([`word::read`]).
+    pub(super) infos: Vec<WordInfo>,
+    /// The work reading them took ([`word::read_counted`]): charged on every use, as if
+    /// they were read again, so that the meter's account does not depend on the cache.
+    pub(super) work: usize,
+    /// The assignment words that lead it ([`word::assignment`]), in order.
+    pub(super) assignments: Vec<Assignment>,
+}
+
+impl Prog<'_> {
+    /// The words of the simple command `c`, the node [`Node::Simple`]`(c, index)`: read
+    /// the first time they are asked for.
+    pub(super) fn simple_words(&self, c: &SimpleCommand, index: usize) -> std::rc::Rc<SimpleWords> {
+        let read = || {
+            let mut work = 0usize;
+            let infos = c
+                .words
+                .iter()
+                .map(|w| {
+                    let (info, steps) = word::read_counted(&w.text, &self.ends);
+                    work = work.saturating_add(steps + 1);
+                    info
+                })
+                .collect();
+            std::rc::Rc::new(SimpleWords {
+                infos,
+                work,
+                assignments: c
+                    .words
+                    .iter()
+                    .map_while(|w| word::assignment(&w.text, &self.ends))
+                    .collect(),
+            })
+        };
+        match self.simple_words.get(index) {
+            Some(cell) => std::rc::Rc::clone(cell.get_or_init(read)),
+            None => read(),
+        }
+    }
+
+    /// The text of heredoc `index` (of [`Prog::heredocs`]) as `make` makes it from the
+    /// body's bytes, made the first time it is asked for; `None` for a body outside the
+    /// text.
+    pub(super) fn heredoc_text(
+        &self,
+        index: usize,
+        make: impl FnOnce(&[u8]) -> std::rc::Rc<[u8]>,
+    ) -> Option<std::rc::Rc<[u8]>> {
+        let read = || {
+            let h = self.heredocs.get(index)?;
+            let (s, e) = (h.body.0 as usize, h.body.1 as usize);
+            self.text.get(s..e.min(self.text.len())).map(make)
+        };
+        match self.heredoc_texts.get(index) {
+            Some(cell) => cell.get_or_init(read).clone(),
+            None => read(),
+        }
+    }
 }
 
 pub(super) struct Ends(HashMap<u32, u32>);
@@ -62,6 +132,7 @@ pub(super) fn build<'r>(text: &'r [u8], events: &'r [Event], heredocs: &'r [Here
     }];
     let mut substs: HashMap<u32, Vec<(Node<'r>, bool)>> = HashMap::new();
     let mut ends = HashMap::new();
+    let mut simples = 0usize;
     fn push<'r>(stack: &mut [Frame<'r>], node: Node<'r>) {
         if let Some(top) = stack.last_mut() {
             let piped = std::mem::take(&mut top.pipe);
@@ -88,7 +159,10 @@ pub(super) fn build<'r>(text: &'r [u8], events: &'r [Event], heredocs: &'r [Here
     }
     for e in events {
         match e {
-            Event::Simple(c) => push(&mut stack, Node::Simple(c)),
+            Event::Simple(c) => {
+                push(&mut stack, Node::Simple(c, simples));
+                simples += 1;
+            }
             Event::Open(kind, at) => stack.push(Frame {
                 kind: FrameKind::Compound(kind, *at),
                 items: Vec::new(),
@@ -170,5 +244,10 @@ pub(super) fn build<'r>(text: &'r [u8], events: &'r [Event], heredocs: &'r [Here
         substs,
         ends: Ends(ends),
         heredocs,
+        simple_words: (0..simples).map(|_| std::cell::OnceCell::new()).collect(),
+        heredoc_texts: heredocs
+            .iter()
+            .map(|_| std::cell::OnceCell::new())
+            .collect(),
     }
 }

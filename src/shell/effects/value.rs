@@ -2,9 +2,10 @@
 //! way it is assigned, and the shell's own variables that hold numbers or the command's
 //! text.
 
+use std::rc::Rc;
+
 use super::{Judge, MAX_NEST, MAX_STATICS, Prog};
 use crate::shell::word::{Param, ParamOp, Piece, WordInfo};
-use std::rc::Rc;
 
 /// The values a variable or a word can have.
 /// The longest value the model builds by joining pieces (`x=$x$x`, a `printf` loop): a
@@ -28,7 +29,8 @@ pub(super) struct Val {
     /// command made of a body, the shell's copy of the command text).
     pub(super) body: bool,
     /// Quoted heredoc bodies the value is a piece of (`read v <<'EOF'`, `$(cat <<'EOF' …)`):
-    /// known text, judged by what it holds.
+    /// known text, judged by what it holds. Shared, not copied: a body can be megabytes,
+    /// and a value is cloned and joined on every pass.
     pub(super) texts: Vec<Rc<[u8]>>,
     /// Text the command composes from its own words in a way the guard does not compute
     /// (literals glued to expansions, brace expansion, `printf` output, a name spelled at
@@ -77,7 +79,7 @@ impl Val {
         }
     }
 
-    pub(super) fn text(t: Vec<u8>) -> Val {
+    pub(super) fn text(t: impl Into<Rc<[u8]>>) -> Val {
         Val {
             texts: vec![t.into()],
             ..Val::default()
@@ -163,7 +165,7 @@ impl Val {
         // More fields than a value keeps are as good as many: the split stops there.
         fn fields<T: AsRef<[u8]>>(all: &[T]) -> Option<Vec<Vec<u8>>> {
             let mut out = Vec::new();
-            for t in all {
+            for t in all.iter().map(AsRef::as_ref) {
                 for f in t
                     .as_ref()
                     .split(|c| matches!(c, b' ' | b'\t' | b'\n'))
