@@ -99,6 +99,8 @@ cases.update({
     "12-split-rebinds-100000": bash(a_split_rebinds.gen(100000) + RT),
     "12-unit-aliases-15000": bash(a_unit_aliases.gen(15000, 15000) + RT),
     "12-starts-60000": bash(a_starts.gen(60000) + RT),
+    "12-arithmetic-self-naming-800k": bash("v=$(cat <<'E'\n" + "+".join(["v"] * 400000) + "\nE\n)\necho $((v))\n"),
+    "12-eight-texts-as-90000-arguments": bash(("".join(f"v=$(cat <<'E'\n{'a' * 60000}{j}\nE\n)\n" for j in range(8)) + "grep" + " $v" * 100000)[:M - 4096] + "\n"),
     "12-event-8m-newline-escapes": bash("\n" * (E // 2)),
     "12-event-8m-unicode-escapes": bash("\x01" * (E // 6)),
     "12-event-8m-write": {"hook_event_name": "PreToolUse", "tool_name": "Write",

@@ -26,7 +26,7 @@ pub const READ_EVERY_SHELL_BYTES: usize = 16 * 1024;
 pub const MAX_CPU: std::time::Duration = if cfg!(debug_assertions) {
     std::time::Duration::from_secs(10)
 } else {
-    std::time::Duration::from_millis(60)
+    std::time::Duration::from_millis(40)
 };
 /// The same by the wall clock, for a thread the machine does not run: far below any
 /// client's hook timeout (30 s).

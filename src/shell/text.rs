@@ -45,6 +45,12 @@ impl<'s> Text<'s> {
         }
     }
 
+    /// Whether every byte stands for one command offset ([`Text::pinned`]): offsets do
+    /// not tell its places apart.
+    pub fn is_pinned(&self) -> bool {
+        self.pin.is_some()
+    }
+
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
     }

@@ -739,7 +739,9 @@ impl Parser<'_, '_> {
 
     /// Skips the program of the substitution at `at` whose text starts at `from`.
     fn skip_subst(&self, at: u32, from: usize, to: usize) -> usize {
-        if let Some(end) = self.ends.end_of(at) {
+        // In pinned text (what `eval` runs) every substitution has the same offset: its
+        // end is found by counting.
+        if let Some(end) = self.ends.end_of(at).filter(|_| !self.t.is_pinned()) {
             let j = self
                 .t
                 .first_origin_at_least(from, to, end.saturating_sub(1));

@@ -144,6 +144,21 @@ impl Judge {
             self.meter.stop(crate::shell::Over::Work);
             return;
         }
+        if reading.error.is_some()
+            && (!self.no_heredoc || memchr::memmem::find(text, b"<<").is_some())
+        {
+            // Text this reader cannot parse (a syntax error here) may be text the shell
+            // parses (zsh takes `;cat <<E`, `() { … }`, `for i (1) …`): what it runs is not
+            // known, and it can hold a heredoc whose body runs, or read the command's own
+            // heredoc as code (`. /dev/stdin`). As at the top level, it denies; in a
+            // command with no heredoc, text without `<<` cannot reach one.
+            self.effect(Effect::Flow {
+                at,
+                taint: Taint::Body,
+                what: "eval or trap text that the guard cannot parse (the shell may), which can hold a heredoc whose body runs",
+                in_body: None,
+            });
+        }
         let inner = build(&[], &reading.events, &reading.heredocs);
         let mut c = ctx.clone();
         c.nested += 1;

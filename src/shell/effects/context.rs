@@ -27,6 +27,13 @@ impl Judge {
         if depth >= MAX_NEST {
             return worst.max(Some(Taint::Opaque));
         }
+        // Every text and literal is read as arithmetic again, byte by byte, at every depth:
+        // work (past the meter the verdict is a limit, and nothing more is read).
+        let bytes: usize = v.texts.iter().map(|t| t.len()).sum::<usize>()
+            + v.statics.iter().map(Vec::len).sum::<usize>();
+        if !self.meter.charge(bytes + v.texts.len() + v.statics.len()) {
+            return Some(Taint::Body);
+        }
         for t in &v.texts {
             // Known heredoc text: a substitution in it can run once glued to a name
             // (`$((a$v))` with `[$(…)]`); otherwise it is judged as a literal would be
@@ -102,10 +109,20 @@ impl Judge {
                 }
             }
         }
+        // A name written many times is looked up once; past the meter, nothing more.
+        let mut looked: std::collections::HashSet<&[u8]> = std::collections::HashSet::new();
         for n in &a.names {
-            worst = worst.max(self.arith_taint(&self.var(n), in_body, depth));
+            if self.meter.over().is_some() {
+                return Some(Taint::Body);
+            }
+            if looked.insert(n.as_slice()) {
+                worst = worst.max(self.arith_taint(&self.var(n), in_body, depth));
+            }
         }
         for s in &a.subscripts {
+            if self.meter.over().is_some() {
+                return Some(Taint::Body);
+            }
             worst = worst.max(self.static_arith_taint(s, in_body, depth, true));
         }
         worst
@@ -118,8 +135,14 @@ impl Judge {
         }
         let b = in_body.is_some();
         let mut worst = None;
+        let mut looked: std::collections::HashSet<&[u8]> = std::collections::HashSet::new();
         for n in &a.names {
-            worst = worst.max(self.arith_taint(&self.var(n), b, 0));
+            if self.meter.over().is_some() {
+                return;
+            }
+            if looked.insert(n.as_slice()) {
+                worst = worst.max(self.arith_taint(&self.var(n), b, 0));
+            }
         }
         for p in &a.params {
             let v = self.param_val(p, prog);

@@ -275,6 +275,31 @@ impl Judge {
         self.meter.charge(n)
     }
 
+    /// Whether any of the values is heredoc text that may hold a substitution
+    /// ([`Val::live_text`]): each text shared between them is looked at once, and the
+    /// bytes looked at are work (past the meter: true, the verdict is a limit).
+    fn any_live_text<'v>(&self, vals: impl Iterator<Item = &'v Val>) -> bool {
+        let mut seen: std::collections::HashSet<*const u8> = std::collections::HashSet::new();
+        for v in vals {
+            if v.body {
+                return true;
+            }
+            for t in &v.texts {
+                if !seen.insert(t.as_ptr()) {
+                    continue;
+                }
+                // A `memchr` scan: priced as a copy of its bytes.
+                if !self.meter.charge(value::copy_work(t.len())) {
+                    return true;
+                }
+                if memchr::memchr2(b'$', b'`', t).is_some() {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Reads a word of the program (quotes kept), charged to the meter by the work it took
     /// (a word is read in full, then charged: at most one word's work past the limit). Once
     /// the meter is over, an empty word: the verdict is a limit whatever the walk finds
@@ -380,7 +405,7 @@ impl Judge {
         }
         let nodes = prog.substs.get(&at)?;
         let mut words = Vec::new();
-        collect_words(prog, nodes, &mut words, 0);
+        collect_words(prog, nodes, &mut words, 0, &self.meter);
         // The words read and the aliases looked up are work.
         let bytes: usize = words.iter().map(Vec::len).sum();
         if !self
@@ -632,9 +657,12 @@ impl Judge {
         if self.meter.over().is_some() {
             return Val::opaque();
         }
-        let read = prog.simple_words(c, index);
+        let cached = prog.is_read(index);
+        let read = prog.simple_words(c, index, &self.meter);
         let infos = &read.infos;
-        if !self.spend(read.work + 1) {
+        // Read again from the cache: charged as if read again, so that the meter's
+        // account does not depend on the cache (the first reading charged as it went).
+        if !self.spend(if cached { read.work } else { 0 } + 1) {
             return Val::opaque();
         }
         // The input the command runs with.
@@ -1003,7 +1031,7 @@ impl Judge {
                 self.changed = true;
             }
             let stdin = &here.stdin;
-            if stdin.live_text() || arg_vals.iter().any(Val::live_text) {
+            if self.any_live_text(std::iter::once(&**stdin).chain(&arg_vals)) {
                 return Val::body();
             }
             if stdin.authored || stdin.only_statics() {
@@ -1163,6 +1191,7 @@ fn collect_words(
     nodes: &[(Node<'_>, bool)],
     out: &mut Vec<Vec<u8>>,
     depth: usize,
+    meter: &crate::shell::Work,
 ) {
     if depth > MAX_NEST {
         return;
@@ -1170,18 +1199,18 @@ fn collect_words(
     for (node, _) in nodes {
         match node {
             Node::Simple(c, index) => {
-                for i in &prog.simple_words(c, *index).infos {
+                for i in &prog.simple_words(c, *index, meter).infos {
                     if let Some(v) = i.value() {
                         out.push(v);
                     }
                     for s in i.substs() {
                         if let Some(n) = prog.substs.get(&s) {
-                            collect_words(prog, n, out, depth + 1);
+                            collect_words(prog, n, out, depth + 1, meter);
                         }
                     }
                 }
             }
-            Node::Compound { children, .. } => collect_words(prog, children, out, depth + 1),
+            Node::Compound { children, .. } => collect_words(prog, children, out, depth + 1, meter),
             _ => {}
         }
     }

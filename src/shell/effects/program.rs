@@ -56,32 +56,51 @@ pub(super) struct SimpleWords {
 impl Prog<'_> {
     /// The words of the simple command `c`, the node [`Node::Simple`]`(c, index)`: read
     /// the first time they are asked for.
-    pub(super) fn simple_words(&self, c: &SimpleCommand, index: usize) -> std::rc::Rc<SimpleWords> {
-        let read = || {
-            let mut work = 0usize;
-            let infos = c
+    pub(super) fn simple_words(
+        &self,
+        c: &SimpleCommand,
+        index: usize,
+        meter: &crate::shell::Work,
+    ) -> std::rc::Rc<SimpleWords> {
+        if let Some(read) = self.simple_words.get(index).and_then(|cell| cell.get()) {
+            return std::rc::Rc::clone(read);
+        }
+        // Read now, each word charged as it is read: past the meter, the words are not
+        // read on (the verdict is a limit) and nothing is kept.
+        let mut work = 0usize;
+        let mut infos = Vec::with_capacity(c.words.len());
+        for w in &c.words {
+            let (info, steps) = word::read_counted(&w.text, &self.ends);
+            if !meter.charge(steps + 1) {
+                return std::rc::Rc::new(SimpleWords {
+                    infos: Vec::new(),
+                    work: 0,
+                    assignments: Vec::new(),
+                });
+            }
+            work = work.saturating_add(steps + 1);
+            infos.push(info);
+        }
+        let read = std::rc::Rc::new(SimpleWords {
+            infos,
+            work,
+            assignments: c
                 .words
                 .iter()
-                .map(|w| {
-                    let (info, steps) = word::read_counted(&w.text, &self.ends);
-                    work = work.saturating_add(steps + 1);
-                    info
-                })
-                .collect();
-            std::rc::Rc::new(SimpleWords {
-                infos,
-                work,
-                assignments: c
-                    .words
-                    .iter()
-                    .map_while(|w| word::assignment(&w.text, &self.ends))
-                    .collect(),
-            })
-        };
-        match self.simple_words.get(index) {
-            Some(cell) => std::rc::Rc::clone(cell.get_or_init(read)),
-            None => read(),
+                .map_while(|w| word::assignment(&w.text, &self.ends))
+                .collect(),
+        });
+        if let Some(cell) = self.simple_words.get(index) {
+            let _ = cell.set(std::rc::Rc::clone(&read));
         }
+        read
+    }
+
+    /// Whether the words of simple command `index` have been read (and kept) already.
+    pub(super) fn is_read(&self, index: usize) -> bool {
+        self.simple_words
+            .get(index)
+            .is_some_and(|cell| cell.get().is_some())
     }
 
     /// The text of heredoc `index` (of [`Prog::heredocs`]) as `make` makes it from the

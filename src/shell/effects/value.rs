@@ -98,7 +98,7 @@ impl Val {
             || self
                 .texts
                 .iter()
-                .any(|t| t.iter().any(|&c| matches!(c, b'$' | b'`')))
+                .any(|t| memchr::memchr2(b'$', b'`', t).is_some())
     }
 
     /// [`Val::join`], saying whether it changed the value (no copy of it is made: a join
@@ -203,7 +203,9 @@ impl Val {
 
     /// The bytes of the texts it holds (what a copy of it copies).
     pub(super) fn bytes(&self) -> usize {
-        self.statics.iter().map(Vec::len).sum::<usize>() + self.texts.len()
+        // A text is shared, not copied, but what takes the value goes on to scan it.
+        self.statics.iter().map(Vec::len).sum::<usize>()
+            + self.texts.iter().map(|t| t.len()).sum::<usize>()
     }
 
     /// The one literal it can be.
