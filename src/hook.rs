@@ -38,7 +38,7 @@ and it exits 0 to allow or 2 to deny. A terminal sends no event, so nothing was 
 /// (SIGALRM, default action), whatever it is doing (waiting on stdin included).
 pub const BACKSTOP_SECONDS: u32 = 4;
 /// The CPU-time bound on the whole hook process: past it, the kernel ends the process
-/// (SIGALRM from a CPU-time timer). Four times what the check may take by its own clock
+/// (SIGALRM from a CPU-time timer). Five times what the check may take by its own clock
 /// ([`limits::MAX_CPU`]) with start-up and the event's decoding: only a loop that the work
 /// meter does not see can reach it. A debug build gets as long as its meter's clock.
 pub const BACKSTOP_CPU: Duration = if cfg!(debug_assertions) {

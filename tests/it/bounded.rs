@@ -542,9 +542,9 @@ fn the_effects_walk_shapes_of_the_time_red_team_end_in_a_verdict() {
     ];
     // Those whose work grows with the product of the repetitions end at the work limit
     // (work units, the same on every machine); the others are read whole and allowed.
-    // (A heredoc's text is shared, not copied, between the values that hold it: the
-    // reads that split it and the outputs of `cat` joined cost no more than their count.)
     let over_budget = [
+        "every read splits the whole body into fields",
+        "every cat's output kept and joined",
         "a glob read against every file written",
         "variables listed by prefix",
     ];
