@@ -11,6 +11,8 @@ pub const MAX_EVENT_BYTES: usize = 8 * 1024 * 1024;
 /// Largest heredoc-bearing command that is read: twice the most a model writes in one
 /// tool call. Every input up to it is answered within the time limits ([`MAX_CPU`]).
 pub const MAX_COMMAND_BYTES: usize = 1024 * 1024;
+// The readings keep the body scans of a command up to twice its size (`shell::heredoc`).
+const _: () = assert!(crate::shell::MAX_KEPT_BODY_BYTES >= 2 * MAX_COMMAND_BYTES);
 
 /// A command up to this size is read by every shell, whatever it holds; a larger one by
 /// bash 5.2 and zsh, and by every shell when it holds a construct on which the versions

@@ -59,8 +59,9 @@ pub struct Bodies {
 
 type Scanned = (Text<'static>, std::rc::Rc<BodyScan>);
 
-/// The most body text [`Bodies`] keeps: past it, a body is scanned by every reading.
-const MAX_KEPT_BODY_BYTES: usize = 2 * crate::limits::MAX_COMMAND_BYTES;
+/// The most body text [`Bodies`] keeps (twice the largest command the guard reads, 1 MiB):
+/// past it, a body is scanned by every reading.
+pub(crate) const MAX_KEPT_BODY_BYTES: usize = 2 * 1024 * 1024;
 
 impl Bodies {
     /// The scan of `document`: another reading's, when it scanned the same text.

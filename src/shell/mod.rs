@@ -30,6 +30,7 @@ mod word;
 
 pub use effects::{Effect, Taint};
 pub use extent::whole_run;
+pub(crate) use heredoc::MAX_KEPT_BODY_BYTES;
 pub use input::{
     CLOCK_EVERY, Deadline, Over, Work, bulk_work, exit_after_verdict, exits_after_verdict,
 };
