@@ -83,12 +83,13 @@ fn backstops() -> Option<nix::sys::timer::Timer> {
 
 /// Runs hook mode and gives the exit status.
 pub fn main() -> ExitCode {
+    // First: the hook's time limit counts its CPU time from here.
+    heredoc_guard::hook_process();
     if std::io::stdin().is_terminal() {
         let _ = std::io::stderr().write_all(TERMINAL_HELP.as_bytes());
         return ExitCode::from(2);
     }
     let _cpu_timer = backstops();
-    heredoc_guard::hook_process();
     // Every panic is caught below and turned into a deny; keep the default hook quiet.
     std::panic::set_hook(Box::new(|_| {}));
     let input = match read_stdin() {

@@ -51,11 +51,20 @@ impl Deadline {
     }
 
     /// A deadline `wall` from now by the wall clock and at `cpu` of this thread's CPU
-    /// time counted from the thread's start (a process's one thread: from its start).
+    /// time counted from the hook's start ([`exit_after_verdict`]; the thread's start when
+    /// it was not called).
     pub fn at_thread_cpu(wall: Duration, cpu: Duration) -> Deadline {
+        let start =
+            Duration::from_nanos(HOOK_START_CPU_NS.load(std::sync::atomic::Ordering::Relaxed));
+        Deadline::since(wall, start, cpu)
+    }
+
+    /// A deadline `wall` from now by the wall clock and at `cpu` of this thread's CPU time
+    /// past `start` (a reading of this thread's CPU clock).
+    fn since(wall: Duration, start: Duration, cpu: Duration) -> Deadline {
         Deadline {
             wall: Instant::now() + wall,
-            cpu: thread_cpu().map(|_| cpu),
+            cpu: thread_cpu().map(|_| start + cpu),
         }
     }
 
@@ -111,9 +120,16 @@ pub const CLOCK_EVERY: usize = 4 * 1024;
 static EXITS_AFTER_VERDICT: std::sync::atomic::AtomicBool =
     std::sync::atomic::AtomicBool::new(false);
 
+/// This thread's CPU time when the hook started ([`exit_after_verdict`]), in nanoseconds.
+/// A process keeps its CPU time across `exec` (`cargo run` execs the binary after its own
+/// work), so the hook's time counts from here, not from the clock's zero.
+static HOOK_START_CPU_NS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// Marks this process as one that exits after its one verdict (the hook): its time limit
-/// counts from the process's start, and what the check built is not freed.
+/// counts from this call (make it first), and what the check built is not freed.
 pub fn exit_after_verdict() {
+    let now = thread_cpu().map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
+    HOOK_START_CPU_NS.store(now, std::sync::atomic::Ordering::Relaxed);
     EXITS_AFTER_VERDICT.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
@@ -839,6 +855,30 @@ fn odd_trailing_backslashes(line: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The hook's CPU time counts from its start, not from the thread's: a process that
+    /// `exec`s the hook (as `cargo run` does) keeps the CPU time it used before, which
+    /// must not count against the hook's limit.
+    #[test]
+    fn a_cpu_deadline_counts_from_the_start_it_is_given() {
+        let burn = |d: Duration| {
+            let from = thread_cpu().unwrap_or_default();
+            let mut x = 0u64;
+            while thread_cpu().unwrap_or_default() < from + d {
+                x = std::hint::black_box(x.wrapping_add(1));
+            }
+        };
+        std::thread::spawn(move || {
+            burn(Duration::from_millis(30));
+            let start = thread_cpu().expect("a thread CPU clock");
+            let d = Deadline::since(Duration::from_secs(3600), start, Duration::from_millis(20));
+            assert!(!d.passed(), "30 ms used before the start count against it");
+            burn(Duration::from_millis(25));
+            assert!(d.passed(), "25 ms after the start, a 20 ms budget is spent");
+        })
+        .join()
+        .expect("the thread ends");
+    }
 
     fn read_all(src: &str, rqn: bool) -> String {
         let t = Rc::new(Text::command(src.as_bytes()));
