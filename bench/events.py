@@ -68,6 +68,7 @@ cases.update({
     "11-assignments-in-a-word-1m": fill("a=", "a=", HD),
     "11-arithmetic-in-a-word-1m": fill("echo ", "$((1))", HD),
     "11-substitutions-in-a-word-1m": fill("echo ", "$(a)", HD),
+    "11-substitutions-across-joined-lines-in-a-word-1m": fill("echo \"", "$(a)\\\n", "\"" + HD),
     "11-conditional-and-1m": fill("[[ a", " && a", " ]]" + HD),
     "11-compound-assignment-1m": fill("a=(", " x", " )" + HD),
     "11-nested-arithmetic-900": bash("echo " + "$((" * 900 + "1" + "))" * 900 + HD),

@@ -387,6 +387,16 @@ fn effect_findings(
                         );
                     }
                 }
+                // An alias it cannot follow: text read later expands it, on this line too.
+                Effect::UnfollowedAlias { at, end, what } => {
+                    let after = bytes.get(end as usize..).unwrap_or_default();
+                    if has_later_line(at as usize) || !after.iter().all(u8::is_ascii_whitespace) {
+                        add(
+                            finding(FindingKind::ReadingOption(what), at, None),
+                            findings,
+                        );
+                    }
+                }
                 Effect::Unknown { at, what, .. } => {
                     if has_later_line(at as usize) {
                         add(

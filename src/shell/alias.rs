@@ -86,20 +86,15 @@ fn followable(value: &[u8]) -> bool {
     quote == 0
 }
 
-/// Words that may stand before `alias` or `unalias` and still run it: bash's `builtin` and
-/// `command` (with `-p` and `--`), zsh's precommand modifiers `noglob`, `nocorrect`, `-`
-/// and `exec` (zsh runs `noglob alias p=…` as the builtin). Read in every dialect: where a
-/// shell would not run the builtin, taking the alias as defined only adds denials.
-const LEADING: [&[u8]; 8] = [
-    b"builtin",
-    b"command",
-    b"-p",
-    b"--",
-    b"noglob",
-    b"nocorrect",
-    b"-",
-    b"exec",
-];
+/// Words that may stand before `alias` or `unalias` and still run it: `builtin`,
+/// `command` (with `-p` and `--`), `exec`, and zsh's precommand modifiers
+/// ([`super::syntax::ZSH_PRECOMMANDS`]: zsh runs `noglob alias p=…` as the builtin). Read
+/// in every dialect: where a shell would not run the builtin, taking the alias as defined
+/// only adds denials.
+fn leads_alias(word: &[u8]) -> bool {
+    matches!(word, b"builtin" | b"command" | b"-p" | b"--" | b"exec")
+        || super::syntax::ZSH_PRECOMMANDS.contains(&word)
+}
 
 /// Reads an `alias`/`unalias` command from its words (assignments first, then the name,
 /// after `builtin` and `command` and their options).
@@ -117,7 +112,7 @@ pub fn command(words: &[WordInfo]) -> AliasCommand {
             return AliasCommand::None;
         };
         match v.as_slice() {
-            w if name.is_none() && LEADING.contains(&w) => i += 1,
+            w if name.is_none() && leads_alias(w) => i += 1,
             b"alias" | b"unalias" => {
                 name = Some(v);
                 i += 1;
@@ -205,7 +200,7 @@ impl Reader<'_, '_> {
                         match v.as_deref() {
                             Some(v) if leading && super::syntax::assignment(v, false).is_some() => {
                             }
-                            Some(w) if LEADING.contains(&w) => leading = false,
+                            Some(w) if leads_alias(w) => leading = false,
                             Some(b"alias" | b"unalias") => named = true,
                             _ => break,
                         }

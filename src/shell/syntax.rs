@@ -21,6 +21,11 @@ pub const PST_REDIRLIST: u32 = 0x080000;
 pub const PST_NOEXPAND: u32 = 0x400000;
 pub const PST_FUNSUBST: u32 = 0x2000000;
 
+/// zsh's precommand modifiers that take no option and run the next word as the command,
+/// a builtin included (`noglob alias p=…` defines an alias); `builtin`, `command` and
+/// `exec`, shared with bash, take options and are read where they stand.
+pub const ZSH_PRECOMMANDS: [&[u8]; 3] = [b"noglob", b"nocorrect", b"-"];
+
 // parse_matched_pair flags (parse.y).
 pub const P_FIRSTCLOSE: u32 = 0x0001;
 pub const P_ALLOWESC: u32 = 0x0002;

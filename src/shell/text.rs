@@ -118,28 +118,28 @@ impl<'s> Text<'s> {
             return if pin >= target { from } else { to };
         }
         let len = self.bytes.len();
-        // The stretches of indexes with their origins: (start, end, origin at start,
-        // advancing?). Before the first run and past the bytes the origin is `end`.
-        let first_run = self.runs.first().map_or(0, |&(at, _)| at as usize);
-        let mut stretches: Vec<(usize, usize, u32, bool)> = Vec::new();
-        if self.runs.is_empty() {
-            stretches.push((0, len, 0, true));
+        // The stretches of indexes with their origins, in order: (start, end, origin at
+        // start, advancing?). Before the first run and past the bytes the origin is `end`.
+        // Walked lazily from the run holding `from`: the answer is usually in it, so a
+        // caller asking once per substitution of a word stays linear.
+        let first_run = self.runs.first().map_or(len, |&(at, _)| at as usize);
+        let k = self
+            .runs
+            .partition_point(|&(at, _)| at as usize <= from)
+            .saturating_sub(1);
+        let runs = self.runs.iter().enumerate().skip(k).map(|(n, &(at, src))| {
+            let end = self.runs.get(n + 1).map_or(len, |&(next, _)| next as usize);
+            (at as usize, end.min(len), src, true)
+        });
+        // With no runs, the text is the command: each index is its own origin.
+        let head = if self.runs.is_empty() {
+            (0, len, 0, true)
         } else {
-            stretches.push((0, first_run.min(len), self.end, false));
-            let k = self
-                .runs
-                .partition_point(|&(at, _)| at as usize <= from)
-                .saturating_sub(1);
-            for (n, &(at, src)) in self.runs.iter().enumerate().skip(k) {
-                let start = at as usize;
-                if start >= to {
-                    break;
-                }
-                let end = self.runs.get(n + 1).map_or(len, |&(next, _)| next as usize);
-                stretches.push((start, end.min(len), src, true));
-            }
-        }
-        stretches.push((len, usize::MAX, self.end, false));
+            (0, first_run.min(len), self.end, false)
+        };
+        let stretches = std::iter::once(head)
+            .chain(runs.take_while(|&(start, ..)| start < to))
+            .chain(std::iter::once((len, usize::MAX, self.end, false)));
         for (start, end, origin, advancing) in stretches {
             let (lo, hi) = (start.max(from), end.min(to));
             if lo >= hi {

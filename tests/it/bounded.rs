@@ -6,6 +6,8 @@ use heredoc_guard::limits::{SMALL_STACK_BYTES, SMALL_STACK_DEPTH};
 use heredoc_guard::shell::{self, Dialect, Shell, Work};
 use heredoc_guard::{check_command, large_stack_readings};
 
+use crate::support::limit_reason;
+
 const HEREDOC: &str = "\ncat <<EOF\n$HOME\nEOF\n";
 
 /// Every construct the reader follows by recursion, nested `n` levels deep.
@@ -368,12 +370,7 @@ fn a_reading_past_its_cpu_time_stops_at_the_time_limit() {
 #[test]
 fn dense_code_over_the_work_budget_is_denied_by_the_work_limit() {
     let command = format!("echo {}{HEREDOC}", "a ".repeat(500_000));
-    let v = check_command(&command);
-    let reason = v.into_denial().expect("denied").reason;
-    assert!(
-        reason.starts_with("inspection limit: reading work"),
-        "{reason}"
-    );
+    limit_reason(&command, "reading work");
 }
 
 /// The effects walk shares the reading's budget: a value that doubles at each assignment
@@ -389,25 +386,11 @@ fn values_that_multiply_the_input_are_charged_to_the_work_budget() {
     doubling.push_str("echo \"$x40\"");
     // The copies charged over the passes a 40-step chain takes end at the work limit:
     // never out of memory or time.
-    let reason = check_command(&format!("{doubling}{HEREDOC}"))
-        .into_denial()
-        .expect("denied")
-        .reason;
-    assert!(
-        reason.starts_with("inspection limit: reading work"),
-        "{reason}"
-    );
+    limit_reason(&format!("{doubling}{HEREDOC}"), "reading work");
 
     let long = "a".repeat(1 << 19);
     let uses = "\"$x\" ".repeat(2_000);
-    let reason = check_command(&format!("x='{long}'; echo {uses}{HEREDOC}"))
-        .into_denial()
-        .expect("denied")
-        .reason;
-    assert!(
-        reason.starts_with("inspection limit: reading work"),
-        "{reason}"
-    );
+    limit_reason(&format!("x='{long}'; echo {uses}{HEREDOC}"), "reading work");
 
     // A 64 KiB format with one `%s`, given 2,000 arguments, would print 128 MiB: it is
     // text the command composes, not followed, and the quoted heredoc stays allowed.

@@ -201,3 +201,20 @@ pub fn launcher(quoted: &str) -> String {
 pub fn ledger_rule(ledger: &Path) -> String {
     last_ledger_rule(ledger).unwrap_or_else(|| format!("no ledger record in {}", ledger.display()))
 }
+
+/// The reason of a command's deny by the limit named `which` (`"reading work"`, `"time"`):
+/// fails the test when the command is allowed, denied by a rule, or by another limit.
+pub fn limit_reason(command: &str, which: &str) -> String {
+    let denial = heredoc_guard::check_command(command)
+        .into_denial()
+        .unwrap_or_else(|| panic!("allowed, not denied by the {which} limit"));
+    assert_eq!(denial.rule.id(), "inspection-limit", "{}", denial.reason);
+    assert!(
+        denial
+            .reason
+            .starts_with(&format!("inspection limit: {which}")),
+        "{}",
+        denial.reason
+    );
+    denial.reason
+}

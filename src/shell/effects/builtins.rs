@@ -206,57 +206,63 @@ impl Judge {
                 // which reads the whole command first) and text `eval` runs.
                 let mut all = Vec::with_capacity(c.words.len());
                 all.extend(c.words.iter().map(|w| self.read_word(&w.text, &prog.ends)));
-                match crate::shell::alias::command(&all) {
+                let command = crate::shell::alias::command(&all);
+                match &command {
                     crate::shell::alias::AliasCommand::Define(defs) => {
                         for (n, _) in defs {
-                            self.unit_aliases.push((n, at));
+                            self.unit_aliases.push((n.clone(), at));
                         }
                     }
                     crate::shell::alias::AliasCommand::Remove(..) => {}
                     _ => self.unit_aliases.push((Vec::new(), at)),
                 }
-                if zsh {
-                    if name == b"alias"
-                        && statics.iter().any(|s| {
-                            s.as_deref().is_some_and(|s| {
-                                s.starts_with(b"-") && (s.contains(&b'g') || s.contains(&b's'))
-                            })
+                if zsh
+                    && name == b"alias"
+                    && statics.iter().any(|s| {
+                        s.as_deref().is_some_and(|s| {
+                            s.starts_with(b"-") && (s.contains(&b'g') || s.contains(&b's'))
                         })
-                    {
-                        // Global and suffix aliases are expanded anywhere in text read
-                        // later (`eval`, `source`), not only in command position.
-                        self.effect(Effect::Unfollowed {
-                            at,
-                            what: "a zsh global or suffix alias, which is expanded anywhere in text zsh reads later",
-                        });
-                    }
-                    // zsh reads the whole command before it runs any of it: an alias it
-                    // defines is not expanded in its later lines (measured, zsh 5.9).
-                    return Val::default();
+                    })
+                {
+                    // Global and suffix aliases are expanded anywhere in text read
+                    // later (`eval`, `source`), not only in command position.
+                    self.effect(Effect::UnfollowedAlias {
+                        at,
+                        end: c.end,
+                        what: "a zsh global or suffix alias, which is expanded anywhere in text zsh reads later",
+                    });
                 }
-                let mut all = Vec::with_capacity(c.words.len());
-                all.extend(c.words.iter().map(|w| self.read_word(&w.text, &prog.ends)));
-                match crate::shell::alias::command(&all) {
+                // An alias the guard cannot read is expanded by text read later, on this
+                // line too (`eval p`), in every shell.
+                match command {
                     crate::shell::alias::AliasCommand::Define(_) => {
-                        if ctx.nested > 0 || ctx.in_function {
+                        // zsh reads the whole command before it runs any of it: an alias
+                        // it defines is not expanded in its later lines (measured, zsh
+                        // 5.9); text `eval` runs is read with it.
+                        if !zsh && (ctx.nested > 0 || ctx.in_function) {
                             self.effect(Effect::Unfollowed {
                                 at,
                                 what: "an alias defined inside a function, eval or trap text",
                             });
                         }
                     }
-                    crate::shell::alias::AliasCommand::Unfollowed(_) => self.effect(Effect::Unfollowed {
+                    crate::shell::alias::AliasCommand::Unfollowed(_) => self.effect(Effect::UnfollowedAlias {
                         at,
+                        end: c.end,
                         what: "an alias definition whose value the guard cannot read (computed, several lines, or an open quote)",
                     }),
                     crate::shell::alias::AliasCommand::None => {
                         // `alias` reached some other way (a computed name).
-                        self.effect(Effect::Unfollowed {
+                        self.effect(Effect::UnfollowedAlias {
                             at,
+                            end: c.end,
                             what: "an alias definition the guard cannot read",
                         });
                     }
                     crate::shell::alias::AliasCommand::Remove(..) => {}
+                }
+                if zsh {
+                    return Val::default();
                 }
             }
             b"shopt" => self.shopt(&statics, at),
@@ -393,12 +399,18 @@ impl Judge {
                 }
                 if content.heredoc() {
                     self.run_heredoc_text(&content, at, ctx, what);
-                } else if content.chosen() {
-                    // Text this command made (`<(printf …)`, a file it wrote): any effect.
-                    self.unknown(at, ctx, "source of text this command composes");
-                } else if let Some(t) = content.single() {
-                    let t = t.to_vec();
-                    self.run_code(&t, at, here);
+                } else {
+                    // Every literal text it may run: the file's when the command wrote it,
+                    // and text given on its input (`. /dev/stdin <<<'eval "$x"'`), even
+                    // beside a file that was there.
+                    for t in content.statics.clone() {
+                        self.run_code(&t, at, here);
+                    }
+                    if content.authored {
+                        // Text this command made (`<(printf …)`, a file it wrote): any
+                        // effect.
+                        self.unknown(at, ctx, "source of text this command composes");
+                    }
                 }
                 // A file that was there before (a virtualenv's activate, an .env): the
                 // environment's, like the user's startup files.

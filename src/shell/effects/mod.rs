@@ -48,6 +48,14 @@ pub enum Effect {
     },
     /// A change to how the lines after it are read that the reader does not follow.
     Unfollowed { at: u32, what: &'static str },
+    /// An alias the guard does not follow: text the shell reads later expands it, on this
+    /// line too (`eval p`, `$(p)` after `alias p=…;`): it counts when anything follows
+    /// `end` (where the command that makes it ends) or a later line does.
+    UnfollowedAlias {
+        at: u32,
+        end: u32,
+        what: &'static str,
+    },
     /// The heredoc whose operator is at `op` reaches a command (at `at`) that may not be
     /// what it is named, or that turns it into a script.
     Receiver {
@@ -292,7 +300,7 @@ impl Judge {
                 if !self.meter.charge(value::copy_work(t.len())) {
                     return true;
                 }
-                if memchr::memchr2(b'$', b'`', t).is_some() {
+                if value::live(t) {
                     return true;
                 }
             }
@@ -672,8 +680,9 @@ impl Judge {
         for i in infos {
             for s in i.substs() {
                 if let Some(a) = self.alias_in_subst(prog, s) {
-                    self.effect(Effect::Unfollowed {
+                    self.effect(Effect::UnfollowedAlias {
                         at: a,
+                        end: a,
                         what: "an alias used in a substitution that runs after its definition on the same line (the shell reads the substitution's text when it runs it)",
                     });
                 }
@@ -931,7 +940,7 @@ impl Judge {
                         }
                     }
                 }
-                b"noglob" | b"nocorrect" | b"-" if zsh => i += 1,
+                w if zsh && crate::shell::syntax::ZSH_PRECOMMANDS.contains(&w) => i += 1,
                 _ => break name,
             }
         };
@@ -1168,6 +1177,7 @@ fn pin(e: Effect, at: u32) -> Effect {
     match e {
         Effect::Unknown { what, .. } => Effect::Unknown { at, from: at, what },
         Effect::Unfollowed { what, .. } => Effect::Unfollowed { at, what },
+        Effect::UnfollowedAlias { what, .. } => Effect::UnfollowedAlias { at, end: at, what },
         Effect::Receiver { what, .. } => Effect::Receiver { op: at, at, what },
         Effect::Flow { taint, what, .. } => Effect::Flow {
             at,

@@ -7,6 +7,12 @@ use std::rc::Rc;
 use super::{Judge, MAX_NEST, MAX_STATICS, Prog};
 use crate::shell::word::{Param, ParamOp, Piece, WordInfo};
 
+/// Whether heredoc text holds substitution syntax (`$` or a backquote): what evaluating
+/// it can run.
+pub(super) fn live(text: &[u8]) -> bool {
+    memchr::memchr2(b'$', b'`', text).is_some()
+}
+
 /// The values a variable or a word can have.
 /// The longest value the model builds by joining pieces (`x=$x$x`, a `printf` loop): a
 /// longer one is text the command composes (or, with heredoc text in it, heredoc text
@@ -94,11 +100,7 @@ impl Val {
     /// Heredoc text that may hold a substitution (unknown text, or known text holding
     /// substitution syntax): what evaluating it can run.
     pub(super) fn live_text(&self) -> bool {
-        self.body
-            || self
-                .texts
-                .iter()
-                .any(|t| memchr::memchr2(b'$', b'`', t).is_some())
+        self.body || self.texts.iter().any(|t| live(t))
     }
 
     /// [`Val::join`], saying whether it changed the value (no copy of it is made: a join
