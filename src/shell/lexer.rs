@@ -138,54 +138,54 @@ pub struct Pending {
 
 /// The reader of one text (the command, or text derived from it) as one shell.
 pub struct Reader<'s, 'o> {
-    pub d: Dialect,
-    pub input: Input<'s>,
-    pub out: &'o mut Reading,
-    pub depth: usize,
+    pub(super) d: Dialect,
+    pub(super) input: Input<'s>,
+    pub(super) out: &'o mut Reading,
+    pub(super) depth: usize,
     /// The depth this reader started at.
-    pub base_depth: usize,
-    pub context: Context,
+    pub(super) base_depth: usize,
+    pub(super) context: Context,
 
-    pub parser_state: u32,
-    pub last_read_token: Tok,
-    pub token_before_that: Tok,
-    pub two_tokens_ago: Tok,
-    pub current_token: Tok,
-    pub token_to_read: Option<Tok>,
-    pub word_to_read: Option<Word>,
-    pub esacs_needed: i32,
-    pub expecting_in: i32,
+    pub(super) parser_state: u32,
+    pub(super) last_read_token: Tok,
+    pub(super) token_before_that: Tok,
+    pub(super) two_tokens_ago: Tok,
+    pub(super) current_token: Tok,
+    pub(super) token_to_read: Option<Tok>,
+    pub(super) word_to_read: Option<Word>,
+    pub(super) esacs_needed: i32,
+    pub(super) expecting_in: i32,
     /// bash 5.3's `expecting_in_command`.
-    pub expecting_in_command: Tok,
-    pub open_brace_count: i32,
-    pub need_here_doc: Vec<Pending>,
-    pub shell_eof_token: u8,
-    pub dstack: Vec<u8>,
-    pub extended_glob: bool,
-    pub eof_reached: bool,
+    pub(super) expecting_in_command: Tok,
+    pub(super) open_brace_count: i32,
+    pub(super) need_here_doc: Vec<Pending>,
+    pub(super) shell_eof_token: u8,
+    pub(super) dstack: Vec<u8>,
+    pub(super) extended_glob: bool,
+    pub(super) eof_reached: bool,
 
     /// The last word read.
-    pub word: Word,
+    pub(super) word: Word,
     /// The grammar's lookahead token and its word.
-    pub peeked: Option<(Tok, Option<Word>)>,
+    pub(super) peeked: Option<(Tok, Option<Word>)>,
     /// Command offsets of `$(…)` read as programs at parse time (start, end), in the
     /// order read, and the same by start for lookups.
-    pub parsed: Vec<(u32, u32)>,
-    pub parsed_by_start: std::collections::HashMap<u32, u32>,
+    pub(super) parsed: Vec<(u32, u32)>,
+    pub(super) parsed_by_start: std::collections::HashMap<u32, u32>,
     /// Inside text bash reads again: command substitutions keep their text in the word.
-    pub want_text: usize,
+    pub(super) want_text: usize,
     /// Reading only for where a construct ends (`xparse_dolparen`): words are not expanded.
-    pub extent_only: bool,
+    pub(super) extent_only: bool,
     /// Command offset of the last token's first character.
-    pub tok_at: u32,
+    pub(super) tok_at: u32,
     /// zsh: levels of arithmetic text (`((…))`, `$((…))`, `$[…]`) around the reader, not
     /// counting those outside a command substitution.
-    pub zsh_math: usize,
+    pub(super) zsh_math: usize,
     /// zsh: a `}` split off the end of the last word (gettokstr's `{foo}` hack), read
     /// next as its own token; its command offset.
-    pub zsh_rbrace: Option<u32>,
+    pub(super) zsh_rbrace: Option<u32>,
     /// zsh: the command that allowed assignments as arguments is `typeset`-like.
-    pub zsh_typeset: bool,
+    pub(super) zsh_typeset: bool,
 }
 
 pub type R<T> = Result<T, ReadError>;

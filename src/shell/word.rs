@@ -297,6 +297,7 @@ pub fn read_counted(text: &Text<'_>, ends: &dyn SubstEnds) -> (WordInfo, usize) 
         ends,
         depth: 0,
         keep: true,
+        top_escapes: false,
         steps: std::cell::Cell::new(0),
     };
     let mut info = WordInfo {
@@ -321,6 +322,7 @@ pub fn assignment(text: &Text<'_>, ends: &dyn SubstEnds) -> Option<Assignment> {
                 ends,
                 depth: 0,
                 keep: true,
+                top_escapes: false,
                 steps: std::cell::Cell::new(0),
             };
             let a = p.arith(open + 1, lhs.len() - 1);
@@ -334,6 +336,7 @@ pub fn assignment(text: &Text<'_>, ends: &dyn SubstEnds) -> Option<Assignment> {
         ends,
         depth: 0,
         keep: true,
+        top_escapes: false,
         steps: std::cell::Cell::new(0),
     };
     let mut value = WordInfo {
@@ -362,6 +365,25 @@ pub fn arith(text: &Text<'_>, ends: &dyn SubstEnds) -> Arith {
         ends,
         depth: 0,
         keep: true,
+        top_escapes: false,
+        steps: std::cell::Cell::new(0),
+    };
+    p.arith(0, text.len())
+}
+
+/// Reads a subscript the shell cut out of a value that names a variable (`${!v}` where
+/// `v` holds `a[…]`): expanded once, then evaluated. At its top level a backslash makes
+/// the next byte literal (`\\$(…)` stays text, as every bash and zsh read it); in the
+/// subscripts nested inside, which bash 5.1 and older expand again, it is read as
+/// [`arith`] reads it.
+pub fn expanded_subscript(text: &Text<'_>) -> Arith {
+    let mut p = Parser {
+        t: text,
+        b: text.bytes(),
+        ends: &(),
+        depth: 0,
+        keep: true,
+        top_escapes: true,
         steps: std::cell::Cell::new(0),
     };
     p.arith(0, text.len())
@@ -376,6 +398,7 @@ pub fn document(text: &Text<'_>, ends: &dyn SubstEnds) -> WordInfo {
         ends,
         depth: 0,
         keep: false,
+        top_escapes: false,
         steps: std::cell::Cell::new(0),
     };
     let mut info = WordInfo::default();
@@ -420,6 +443,9 @@ struct Parser<'a, 't> {
     depth: usize,
     /// Keep literal text (not needed where only the expansions matter).
     keep: bool,
+    /// A backslash at the top level of arithmetic text escapes the next byte: text the
+    /// shell expands once before evaluating (see [`expanded_subscript`]).
+    top_escapes: bool,
 }
 
 /// Bytes of a run or a scan per step of work (as the reader's bulk reads).
@@ -1004,6 +1030,7 @@ impl Parser<'_, '_> {
                     a.odd = true;
                     i = self.span(i + 1, backquote_end(b, i + 1, to));
                 }
+                b'\\' if self.top_escapes && self.depth == 1 => i += 2,
                 b'\'' | b'"' | b'\\' => {
                     a.odd = true;
                     i += 1;

@@ -3,6 +3,10 @@
 //! canary word only inside heredoc bodies, so a canary run after an allow is a bypass,
 //! whatever the guard thinks of it: no excuse goes through the guard's own code.
 //!
+//! One control, decided by the shells too: an allowed `eval "alias …"` case whose canary
+//! also runs with `echo` in place of `eval` ran it as the command's own text (a mutated
+//! operator closed the eval's quotes), and is counted apart from bypasses.
+//!
 //! Size and seed: `HEREDOC_GUARD_DIFF_CASES` (default 3000) and `HEREDOC_GUARD_DIFF_SEED`.
 //! Every bypass and false denial, with its seed, index and command, goes to
 //! `target/differential-report.txt`.
@@ -91,6 +95,37 @@ struct Tally {
     /// the end of the substitution by their own scanners (decided from the generator).
     unverified: Vec<String>,
     ran_in: BTreeMap<String, usize>,
+    /// Allowed cases whose canary a shell runs as plain command text, before any heredoc
+    /// exists (see [`plain_text_runs_it`]).
+    plain_text: usize,
+}
+
+/// Whether the canary of an `eval "alias …'<<op'"` case runs as plain command text: a
+/// mutated operator (a stray `"`, `$\` and a newline) can close the eval's double quotes
+/// early, and then the outer shell runs a `$(canary)` of the body as part of eval's own
+/// argument, before eval runs and before any heredoc exists. Decided by the shells alone:
+/// the same command with `echo` in place of `eval` (which runs no text) runs the canary
+/// too, in every shell that ran it. A substitution in the command's own text is the command's, not a heredoc's: out of
+/// the guard's scope by design.
+fn plain_text_runs_it(
+    case: &gen_::Case,
+    shells: &[oracle::Oracle],
+    outcomes: &[oracle::Outcome],
+    sandbox: &Sandbox,
+) -> bool {
+    if case.shape != gen_::Shape::AliasViaEval {
+        return false;
+    }
+    let rendered = case.render();
+    let Some(control) = rendered.strip_prefix("eval ") else {
+        return false;
+    };
+    let control = format!("echo {control}");
+    shells
+        .iter()
+        .zip(outcomes)
+        .filter(|(_, o)| o.canary_ran)
+        .all(|(s, _)| sandbox.run(s, &control).canary_ran)
 }
 
 /// Variants of the case that show, from the shells alone, that some shell does not keep
@@ -171,7 +206,11 @@ fn run_suite(seed: u64, count: u64) -> Tally {
                                 *t.ran_in.entry((*r).to_owned()).or_default() += 1;
                             }
                             if !denied {
-                                t.bypasses.push(format!("BYPASS (canary ran in {}) {}", ran.join(", "), show()));
+                                if plain_text_runs_it(&case, shells, &outcomes, &sandbox) {
+                                    t.plain_text += 1;
+                                } else {
+                                    t.bypasses.push(format!("BYPASS (canary ran in {}) {}", ran.join(", "), show()));
+                                }
                             }
                         } else if outcomes[main_bash].syntax_error || outcomes.iter().any(|o| o.timed_out) {
                             t.rejected_by_bash52 += 1;
@@ -221,6 +260,7 @@ fn run_suite(seed: u64, count: u64) -> Tally {
         total.bypasses.extend(t.bypasses);
         total.by_design += t.by_design;
         total.body_as_code += t.body_as_code;
+        total.plain_text += t.plain_text;
         total.unverified.extend(t.unverified);
         for (k, v) in t.false_denials {
             total.false_denials.entry(k).or_default().extend(v);
@@ -240,7 +280,7 @@ fn generated_heredoc_commands_never_run_the_canary_past_the_guard() {
     let false_total: usize = t.false_denials.values().map(Vec::len).sum();
     let shells: Vec<&str> = oracle::shells().iter().map(|s| s.name.as_str()).collect();
     let mut report = format!(
-        "differential: seed {seed}, {} cases in {}; canary ran in {} cases ({}); bypasses {}; benign {}, false denials {} ({:.3}%), denied by design {} (by label) + {} (a shell does not keep the bodies as data); rejected by bash 5.2 or timed out {}\n",
+        "differential: seed {seed}, {} cases in {}; canary ran in {} cases ({}); bypasses {} (and {} run as plain command text, by an echo control); benign {}, false denials {} ({:.3}%), denied by design {} (by label) + {} (a shell does not keep the bodies as data); rejected by bash 5.2 or timed out {}\n",
         t.cases,
         shells.join(", "),
         t.canary_cases,
@@ -250,6 +290,7 @@ fn generated_heredoc_commands_never_run_the_canary_past_the_guard() {
             .collect::<Vec<_>>()
             .join(", "),
         t.bypasses.len(),
+        t.plain_text,
         t.benign,
         false_total,
         100.0 * false_total as f64 / t.benign.max(1) as f64,

@@ -914,8 +914,28 @@ impl Judge {
             // `read -u 3`: another descriptor.
             v.join(&self.fd_inputs);
         }
-        // Fields of what it reads go to several variables or an array's elements.
-        let v = v.with_fields();
+        // One line to a single variable with `-r` in line mode; otherwise fields of what
+        // it reads go to several variables or an array's elements.
+        let options: Vec<&[u8]> = statics
+            .iter()
+            .flatten()
+            .map(Vec::as_slice)
+            .filter(|s| s.starts_with(b"-") && s.len() > 1)
+            .collect();
+        let names = args.len() - options.len();
+        let v = if names <= 1
+            && statics.iter().all(Option::is_some)
+            && options.iter().any(|o| o.contains(&b'r'))
+            // Only options that leave what one read takes alone: `-r`, `-s` (silent), `-e`
+            // (readline; zsh: echo instead of assigning), and `--`.
+            && options
+                .iter()
+                .all(|o| *o == b"--" || o[1..].iter().all(|c| b"rse".contains(c)))
+        {
+            v.with_lines()
+        } else {
+            v.with_fields()
+        };
         let mut k = 0;
         let mut targets = 0;
         while k < args.len() {

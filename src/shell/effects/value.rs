@@ -160,6 +160,42 @@ impl Val {
         v
     }
 
+    /// What one `read -r` into a single variable takes from the value, in line mode (no
+    /// `-d`, `-n`, `-N`, `-a`): one line of a text, as is (`IFS=`) or trimmed of the
+    /// default IFS's blanks. Every line is a candidate, as a loop reads them all. Its
+    /// literals are split as [`Val::with_fields`] splits them.
+    pub(super) fn with_lines(&self) -> Val {
+        let mut v = Val {
+            texts: Vec::new(),
+            ..self.clone()
+        }
+        .with_fields();
+        let mut lines: Vec<&[u8]> = Vec::new();
+        for t in &self.texts {
+            for line in t.split(|&c| c == b'\n') {
+                let trimmed = line.trim_ascii();
+                for cand in [line, trimmed] {
+                    if !cand.is_empty() && !lines.contains(&cand) {
+                        lines.push(cand);
+                    }
+                }
+            }
+        }
+        if lines.len() <= MAX_STATICS {
+            lines.into_iter().for_each(|l| v.join(&Val::text(l)));
+        } else if lines.iter().all(|l| {
+            l.iter()
+                .all(|c| c.is_ascii_digit() || matches!(c, b' ' | b'\t' | b'-' | b'+' | b'.'))
+        }) {
+            // Many lines that are all numbers (`while read -r n` over a column of
+            // figures): a number, whichever line it is.
+            v.num = true;
+        } else {
+            v.body = true;
+        }
+        v
+    }
+
     /// The value and the blank-separated fields of each of its texts (what `read`
     /// gives several variables, or an array).
     pub(super) fn with_fields(&self) -> Val {
