@@ -55,15 +55,38 @@ pub struct Bodies {
     scanned: std::cell::RefCell<std::collections::HashMap<(u32, usize), Vec<Scanned>>>,
     /// The bytes of the texts kept.
     bytes: std::cell::Cell<usize>,
+    /// Bodies' texts the effects model made, by their offsets in the command (each
+    /// reading's walk would make its own copy of the same bytes).
+    texts: std::cell::RefCell<std::collections::HashMap<(u32, u32), BodyText>>,
 }
 
 type Scanned = (Text<'static>, std::rc::Rc<BodyScan>);
+
+/// A body's bytes, shared.
+type BodyText = std::rc::Rc<[u8]>;
 
 /// The most body text [`Bodies`] keeps (twice the largest command the guard reads, 1 MiB):
 /// past it, a body is scanned by every reading.
 pub(crate) const MAX_KEPT_BODY_BYTES: usize = 2 * 1024 * 1024;
 
 impl Bodies {
+    /// The text of the body at `start..end` of `text`: another reading's, when it made
+    /// the same bytes from the same offsets (compared, not assumed).
+    pub(crate) fn text(&self, text: &[u8], start: u32, end: u32) -> Option<std::rc::Rc<[u8]>> {
+        let bytes = text.get(start as usize..(end as usize).min(text.len()))?;
+        let mut texts = self.texts.borrow_mut();
+        match texts.get(&(start, end)) {
+            Some(t) if **t == *bytes => Some(std::rc::Rc::clone(t)),
+            _ => {
+                let t: std::rc::Rc<[u8]> = bytes.into();
+                if bytes.len() <= MAX_KEPT_BODY_BYTES {
+                    texts.insert((start, end), std::rc::Rc::clone(&t));
+                }
+                Some(t)
+            }
+        }
+    }
+
     /// The scan of `document`: another reading's, when it scanned the same text.
     pub(crate) fn scan(&self, document: Text<'static>) -> std::rc::Rc<BodyScan> {
         let key = (document.origin(0), document.len());

@@ -41,12 +41,13 @@ pub struct WordInfo {
 pub enum Piece {
     /// Text that stands for itself (quotes removed).
     Lit(Vec<u8>),
-    /// `$name`, `${…}`.
-    Param(Param),
+    /// `$name`, `${…}` (boxed: a piece is mostly literal text, and a list of pieces is
+    /// as wide as its widest kind).
+    Param(Box<Param>),
     /// `$(…)`, `` `…` ``, `<(…)`, `>(…)`, bash 5.3 `${ …; }` at this command offset.
     Subst(u32),
-    /// `$((…))`, `$[…]`.
-    Arith(Arith),
+    /// `$((…))`, `$[…]` (boxed, as a parameter is).
+    Arith(Box<Arith>),
 }
 
 /// A parameter expansion.
@@ -297,7 +298,6 @@ pub fn read_counted(text: &Text<'_>, ends: &dyn SubstEnds) -> (WordInfo, usize) 
         ends,
         depth: 0,
         keep: true,
-        top_escapes: false,
         steps: std::cell::Cell::new(0),
     };
     let mut info = WordInfo {
@@ -322,7 +322,6 @@ pub fn assignment(text: &Text<'_>, ends: &dyn SubstEnds) -> Option<Assignment> {
                 ends,
                 depth: 0,
                 keep: true,
-                top_escapes: false,
                 steps: std::cell::Cell::new(0),
             };
             let a = p.arith(open + 1, lhs.len() - 1);
@@ -336,7 +335,6 @@ pub fn assignment(text: &Text<'_>, ends: &dyn SubstEnds) -> Option<Assignment> {
         ends,
         depth: 0,
         keep: true,
-        top_escapes: false,
         steps: std::cell::Cell::new(0),
     };
     let mut value = WordInfo {
@@ -365,25 +363,6 @@ pub fn arith(text: &Text<'_>, ends: &dyn SubstEnds) -> Arith {
         ends,
         depth: 0,
         keep: true,
-        top_escapes: false,
-        steps: std::cell::Cell::new(0),
-    };
-    p.arith(0, text.len())
-}
-
-/// Reads a subscript the shell cut out of a value that names a variable (`${!v}` where
-/// `v` holds `a[…]`): expanded once, then evaluated. At its top level a backslash makes
-/// the next byte literal (`\\$(…)` stays text, as every bash and zsh read it); in the
-/// subscripts nested inside, which bash 5.1 and older expand again, it is read as
-/// [`arith`] reads it.
-pub fn expanded_subscript(text: &Text<'_>) -> Arith {
-    let mut p = Parser {
-        t: text,
-        b: text.bytes(),
-        ends: &(),
-        depth: 0,
-        keep: true,
-        top_escapes: true,
         steps: std::cell::Cell::new(0),
     };
     p.arith(0, text.len())
@@ -398,7 +377,6 @@ pub fn document(text: &Text<'_>, ends: &dyn SubstEnds) -> WordInfo {
         ends,
         depth: 0,
         keep: false,
-        top_escapes: false,
         steps: std::cell::Cell::new(0),
     };
     let mut info = WordInfo::default();
@@ -443,9 +421,6 @@ struct Parser<'a, 't> {
     depth: usize,
     /// Keep literal text (not needed where only the expansions matter).
     keep: bool,
-    /// A backslash at the top level of arithmetic text escapes the next byte: text the
-    /// shell expands once before evaluating (see [`expanded_subscript`]).
-    top_escapes: bool,
 }
 
 /// Bytes of a run or a scan per step of work (as the reader's bulk reads).
@@ -515,7 +490,7 @@ impl Parser<'_, '_> {
                 let close = self.span(i + 1, bracket_end(b, i + 1, to));
                 if b.get(close) == Some(&b']') && b.get(close + 1) == Some(&b'=') {
                     let a = self.arith(i + 1, close);
-                    Self::push(info, Piece::Arith(a));
+                    Self::push(info, Piece::Arith(Box::new(a)));
                     i = close + 2;
                     at_start = false;
                     continue;
@@ -698,7 +673,7 @@ impl Parser<'_, '_> {
             Some(b'(') if b.get(i + 2) == Some(&b'(') && self.ends.end_of(at).is_none() => {
                 let end = self.span(i + 2, paren_end(b, i + 2, to));
                 let a = self.arith(i + 3, end.saturating_sub(2).max(i + 3));
-                Self::push(info, Piece::Arith(a));
+                Self::push(info, Piece::Arith(Box::new(a)));
                 end
             }
             Some(b'(') => {
@@ -708,7 +683,7 @@ impl Parser<'_, '_> {
             Some(b'[') => {
                 let end = self.span(i + 2, bracket_end(b, i + 2, to));
                 let a = self.arith(i + 2, end);
-                Self::push(info, Piece::Arith(a));
+                Self::push(info, Piece::Arith(Box::new(a)));
                 end + 1
             }
             Some(b'{') => {
@@ -725,7 +700,7 @@ impl Parser<'_, '_> {
                     info.unread = true;
                 }
                 let p = self.brace(at, i + 2, end.saturating_sub(1).min(to));
-                Self::push(info, Piece::Param(p));
+                Self::push(info, Piece::Param(Box::new(p)));
                 end
             }
             Some(c) if super::syntax::legal_variable_starter(c) => {
@@ -733,7 +708,10 @@ impl Parser<'_, '_> {
                 while j < to && super::syntax::legal_variable_char(b[j]) {
                     j += 1;
                 }
-                Self::push(info, Piece::Param(plain(at, b[i + 1..j].to_vec())));
+                Self::push(
+                    info,
+                    Piece::Param(Box::new(plain(at, b[i + 1..j].to_vec()))),
+                );
                 j
             }
             Some(c @ (b'~' | b'^' | b'=' | b'+'))
@@ -749,11 +727,11 @@ impl Parser<'_, '_> {
                 }
                 let mut p = plain(at, b[i + 2..j].to_vec());
                 p.zsh_glob = c == b'~';
-                Self::push(info, Piece::Param(p));
+                Self::push(info, Piece::Param(Box::new(p)));
                 j
             }
             Some(c) if c.is_ascii_digit() || b"@*#?-$!_".contains(&c) => {
-                Self::push(info, Piece::Param(plain(at, vec![c])));
+                Self::push(info, Piece::Param(Box::new(plain(at, vec![c]))));
                 i + 2
             }
             _ => {
@@ -1017,9 +995,9 @@ impl Parser<'_, '_> {
                     let next = self.dollar(i, to, Mode::Dquote, &mut w);
                     for piece in w.pieces {
                         match piece {
-                            Piece::Param(p) => a.params.push(p),
+                            Piece::Param(p) => a.params.push(*p),
                             Piece::Subst(s) => a.substs.push(s),
-                            Piece::Arith(x) => a.subscripts.push(x),
+                            Piece::Arith(x) => a.subscripts.push(*x),
                             Piece::Lit(_) => {}
                         }
                     }
@@ -1030,7 +1008,6 @@ impl Parser<'_, '_> {
                     a.odd = true;
                     i = self.span(i + 1, backquote_end(b, i + 1, to));
                 }
-                b'\\' if self.top_escapes && self.depth == 1 => i += 2,
                 b'\'' | b'"' | b'\\' => {
                     a.odd = true;
                     i += 1;

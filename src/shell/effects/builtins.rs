@@ -914,18 +914,31 @@ impl Judge {
             // `read -u 3`: another descriptor.
             v.join(&self.fd_inputs);
         }
-        // One line to a single variable with `-r` in line mode; otherwise fields of what
-        // it reads go to several variables or an array's elements.
-        let options: Vec<&[u8]> = statics
+        // Its options are the words before the first that is not one (`read v -r` reads
+        // `-r` as a name).
+        let leading = statics
+            .iter()
+            .take_while(|s| {
+                s.as_deref()
+                    .is_some_and(|s| s.starts_with(b"-") && s.len() > 1)
+            })
+            .count();
+        let options: Vec<&[u8]> = statics[..leading]
             .iter()
             .flatten()
             .map(Vec::as_slice)
-            .filter(|s| s.starts_with(b"-") && s.len() > 1)
             .collect();
-        let names = args.len() - options.len();
-        let v = if names <= 1
+        let raw = options.iter().any(|o| o != b"--" && o.contains(&b'r'));
+        if !raw {
+            // Without `-r`, a backslash escapes the byte after it and is removed, and a
+            // backslash-newline joins lines (`a[$\(…)]` reads as `a[$(…)]`).
+            v = v.unescaped();
+        }
+        // One line to a single variable with `-r` in line mode; otherwise fields of what
+        // it reads go to several variables or an array's elements.
+        let v = if raw
+            && args.len() == leading + 1
             && statics.iter().all(Option::is_some)
-            && options.iter().any(|o| o.contains(&b'r'))
             // Only options that leave what one read takes alone: `-r`, `-s` (silent), `-e`
             // (readline; zsh: echo instead of assigning), and `--`.
             && options

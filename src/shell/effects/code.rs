@@ -159,7 +159,7 @@ impl Judge {
                 in_body: None,
             });
         }
-        let inner = build(&[], &reading.events, &reading.heredocs);
+        let inner = build(&[], &reading.events, &reading.heredocs, None);
         let mut c = ctx.clone();
         c.nested += 1;
         c.scope = Some(ctx.from(at));

@@ -194,13 +194,23 @@ impl Judge {
             worst = Some(Taint::Env);
         }
         for t in &v.texts {
-            // Known heredoc text names a variable (`name[subscript]`): the subscript is
-            // evaluated.
-            for sub in named_subscripts(t) {
-                let a = word::expanded_subscript(&Text::command(sub));
-                if self
-                    .static_arith_taint(&a, b, 1, true)
-                    .is_some_and(|t| t != Taint::Env)
+            // Known heredoc text names a variable (`name[subscript…`; bash 3.2 and zsh
+            // evaluate the subscript even when text follows it, and a value's end may be
+            // trimmed (`$(…)`, `read`)): everything from the first `[` to the last `]` may
+            // be the subscript, and is judged as one.
+            let Some(open) = t.iter().position(|&c| c == b'[') else {
+                continue;
+            };
+            if crate::shell::syntax::legal_identifier(&t[..open]) {
+                let close = t.iter().rposition(|&c| c == b']').filter(|&c| c > open);
+                let sub = t
+                    .get(open + 1..close.unwrap_or(t.len()))
+                    .unwrap_or_default();
+                let a = word::arith(&Text::command(sub), &());
+                if escaped_expansion(sub)
+                    || self
+                        .static_arith_taint(&a, b, 1, true)
+                        .is_some_and(|t| t != Taint::Env)
                 {
                     worst = worst.max(Some(Taint::Body));
                 }
@@ -339,106 +349,13 @@ impl Judge {
 fn glued_subscript(t: &[u8]) -> bool {
     t.iter().position(|&c| c == b'[').is_some_and(|open| {
         let rest = &t[open..];
-        rest.windows(2).any(|w| w == b"$(") || rest.contains(&b'`')
+        rest.windows(2).any(|w| w == b"$(") || rest.contains(&b'`') || escaped_expansion(rest)
     })
 }
 
-/// The subscripts a shell may evaluate when text names a variable (`${!v}`, `read`,
-/// `printf -v`, `unset`): text that starts with a name and `[`.
-/// - bash 3.2 (`valid_array_reference`, `skipsubscript` in arrayfunc.c) matches the `[`
-///   by counting brackets and evaluates what lies between, whatever follows the `]`.
-/// - bash 4.4 and later match it skipping quotes and substitutions, and evaluate only
-///   when that `]` ends the text: the subscript is then all between the first `[` and the
-///   last byte.
-///
-/// Bash 4.4 and later evaluate only when the `]` that matches ends the text; those
-/// whose match comes earlier are left out, where a scan that follows bash's own
-/// (subst.c `skip_matched_pair`) proves it.
-///
-/// Text with a byte outside ASCII (which a multibyte locale may read as part of a
-/// character holding a bracket) gives the widest span instead: from the first `[` to the
-/// last `]`.
-fn named_subscripts(t: &[u8]) -> Vec<&[u8]> {
-    let Some(open) = t.iter().position(|&c| c == b'[') else {
-        return Vec::new();
-    };
-    if !crate::shell::syntax::legal_identifier(&t[..open]) {
-        return Vec::new();
-    }
-    if !t.is_ascii() {
-        let close = t.iter().rposition(|&c| c == b']').filter(|&c| c > open);
-        return vec![
-            t.get(open + 1..close.unwrap_or(t.len()))
-                .unwrap_or_default(),
-        ];
-    }
-    let mut subs = Vec::new();
-    let mut depth = 0usize;
-    for (i, &c) in t.iter().enumerate().skip(open) {
-        match c {
-            b'[' => depth += 1,
-            b']' => {
-                depth -= 1;
-                if depth == 0 {
-                    subs.push(&t[open + 1..i]);
-                    break;
-                }
-            }
-            _ => {}
-        }
-    }
-    if t.len() > open + 1 && t.last() == Some(&b']') && closes_before(t, open) != Some(true) {
-        let whole = &t[open + 1..t.len() - 1];
-        if subs.first() != Some(&whole) {
-            subs.push(whole);
-        }
-    }
-    subs
-}
-
-/// Whether the `[` at `open` is matched before the text's last byte, as bash 4.4 and
-/// later match it (subst.c `skip_matched_pair`: a backslash passes the next byte, quotes
-/// and backquotes are skipped, brackets counted). `None` where the scan meets what it does
-/// not follow (`$(`, `${`, an expansion inside double quotes) or runs off the end.
-fn closes_before(t: &[u8], open: usize) -> Option<bool> {
-    let mut depth = 1usize;
-    let mut i = open + 1;
-    while let Some(&c) = t.get(i) {
-        match c {
-            b'\\' => i += 2,
-            b'`' => {
-                i += 1 + t.get(i + 1..)?.iter().position(|&c| c == b'`')? + 1;
-            }
-            b'[' => {
-                depth += 1;
-                i += 1;
-            }
-            b']' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i + 1 < t.len());
-                }
-                i += 1;
-            }
-            b'\'' => {
-                i += 1 + t.get(i + 1..)?.iter().position(|&c| c == b'\'')? + 1;
-            }
-            b'"' => {
-                i += 1;
-                loop {
-                    match *t.get(i)? {
-                        b'"' => break,
-                        b'\\' => i += 2,
-                        b'`' => return None,
-                        b'$' if matches!(t.get(i + 1), Some(b'(' | b'{')) => return None,
-                        _ => i += 1,
-                    }
-                }
-                i += 1;
-            }
-            b'$' if matches!(t.get(i + 1), Some(b'(' | b'{')) => return None,
-            _ => i += 1,
-        }
-    }
-    None
+/// Whether a subscript's text holds a backslash and a `$` or a backquote: bash 3.2
+/// expands a subscript as an unquoted word (its backslashes removed), then expands a
+/// subscript nested in the result again, so `b[\$\(…\)]` inside one runs.
+fn escaped_expansion(sub: &[u8]) -> bool {
+    sub.contains(&b'\\') && sub.iter().any(|&c| c == b'$' || c == b'`')
 }

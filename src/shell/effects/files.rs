@@ -40,7 +40,16 @@ impl Judge {
                             // (a substitution in it denies on its own; its output is unknown).
                             for piece in h.body_eval.iter() {
                                 match piece {
-                                    Piece::Param(p) => v.join(&self.param_val(p, prog)),
+                                    Piece::Param(p) => {
+                                        let pv = self.param_val(p, prog);
+                                        if pv.heredoc() {
+                                            // Heredoc text spliced into the body's text: a
+                                            // composition the guard does not compute
+                                            // (`a[$x` with `$(…)]` in x is `a[$(…)]`).
+                                            return None;
+                                        }
+                                        v.join(&pv);
+                                    }
                                     Piece::Arith(_) => v.join(&Val::num()),
                                     Piece::Subst(_) => return None,
                                     Piece::Lit(_) => {}

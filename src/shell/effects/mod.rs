@@ -139,7 +139,7 @@ pub fn judge(out: &mut Reading, d: Dialect, text: &[u8]) {
     let mut j = Judge::new(d, out.heredocs.is_empty(), out.work.clone());
     j.aliases = out.aliases.clone();
     {
-        let prog = build(text, &out.events, &out.heredocs);
+        let prog = build(text, &out.events, &out.heredocs, Some(&out.bodies));
         j.run(&prog);
     }
     // Past the meter, the reading is a limit (the caller says so).

@@ -40,6 +40,9 @@ pub(super) struct Prog<'r> {
     /// Each heredoc's text as its command reads it, made once and shared by every value
     /// that holds it (a body can be megabytes; a value is cloned on every pass).
     heredoc_texts: Vec<std::cell::OnceCell<Option<std::rc::Rc<[u8]>>>>,
+    /// The texts of bodies as is, shared by the readings of one command (`None` for text
+    /// `eval` runs, whose offsets index other text).
+    bodies: Option<&'r crate::shell::heredoc::Bodies>,
 }
 
 /// A simple command's words, read.
@@ -113,6 +116,12 @@ impl Prog<'_> {
     ) -> Option<std::rc::Rc<[u8]>> {
         let read = || {
             let h = self.heredocs.get(index)?;
+            if !h.strip_tabs
+                && let Some(bodies) = self.bodies
+            {
+                // As is: the same bytes every reading makes, made once.
+                return bodies.text(self.text, h.body.0, h.body.1);
+            }
             let (s, e) = (h.body.0 as usize, h.body.1 as usize);
             self.text.get(s..e.min(self.text.len())).map(make)
         };
@@ -143,7 +152,12 @@ struct Frame<'r> {
     pipe: bool,
 }
 
-pub(super) fn build<'r>(text: &'r [u8], events: &'r [Event], heredocs: &'r [Heredoc]) -> Prog<'r> {
+pub(super) fn build<'r>(
+    text: &'r [u8],
+    events: &'r [Event],
+    heredocs: &'r [Heredoc],
+    bodies: Option<&'r crate::shell::heredoc::Bodies>,
+) -> Prog<'r> {
     let mut stack: Vec<Frame<'r>> = vec![Frame {
         kind: FrameKind::Root,
         items: Vec::new(),
@@ -268,5 +282,6 @@ pub(super) fn build<'r>(text: &'r [u8], events: &'r [Event], heredocs: &'r [Here
             .iter()
             .map(|_| std::cell::OnceCell::new())
             .collect(),
+        bodies,
     }
 }

@@ -160,6 +160,35 @@ impl Val {
         v
     }
 
+    /// The value and, for each text holding a backslash, the text as `read` without `-r`
+    /// takes it: a backslash-newline removed, any other backslash removed and the byte
+    /// after it kept.
+    pub(super) fn unescaped(&self) -> Val {
+        let mut v = self.clone();
+        for t in &self.texts {
+            if !t.contains(&b'\\') {
+                continue;
+            }
+            let mut out = Vec::with_capacity(t.len());
+            let mut i = 0;
+            while i < t.len() {
+                match (t[i], t.get(i + 1)) {
+                    (b'\\', Some(b'\n')) => i += 2,
+                    (b'\\', Some(&c)) => {
+                        out.push(c);
+                        i += 2;
+                    }
+                    (c, _) => {
+                        out.push(c);
+                        i += 1;
+                    }
+                }
+            }
+            v.join(&Val::text(out));
+        }
+        v
+    }
+
     /// What one `read -r` into a single variable takes from the value, in line mode (no
     /// `-d`, `-n`, `-N`, `-a`): one line of a text, as is (`IFS=`) or trimmed of the
     /// default IFS's blanks. Every line is a candidate, as a loop reads them all. Its
