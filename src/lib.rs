@@ -18,8 +18,7 @@ pub mod limits;
 pub mod reason;
 mod report;
 mod rules;
-#[doc(hidden)]
-pub mod shell;
+mod shell;
 pub mod strip;
 #[doc(hidden)]
 pub mod tamper;
@@ -30,3 +29,14 @@ pub use check::{EventVerdict, Verdict, check_command, check_event, inspect};
 pub use check::{hook_process, large_stack_readings};
 pub use report::{Finding, FindingKind, Heredoc, Report};
 pub use verdict::{Denial, Rule, Stage};
+
+/// The reader's door for the test suite and the fuzz targets: a command read as one shell
+/// reads it, and the limits it reads within. Not library API: the reader itself
+/// (`src/shell/`) is private to the crate.
+#[doc(hidden)]
+pub mod reader {
+    pub use crate::shell::{
+        Deadline, Dialect, MAX_HEREDOCS, MAX_NESTING, MAX_WORK, Reading, Shell, Stop, Work, read,
+        read_with,
+    };
+}

@@ -14,7 +14,7 @@
 
 use std::time::{Duration, Instant};
 
-use heredoc_guard::shell::{self, Dialect, Shell};
+use heredoc_guard::reader::{self as shell, Dialect, Shell};
 use heredoc_guard::{check_command, limits, strip};
 use libfuzzer_sys::fuzz_target;
 

@@ -51,9 +51,9 @@ fn sandbox() -> &'static Sandbox {
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).expect("chmod");
         let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/shells");
         let mut shells = Vec::new();
-        for v in heredoc_guard::shell::Shell::ALL
+        for v in heredoc_guard::reader::Shell::ALL
             .into_iter()
-            .filter_map(heredoc_guard::shell::Shell::bash_version)
+            .filter_map(heredoc_guard::reader::Shell::bash_version)
         {
             let p = shared.join(format!("bash-{v}"));
             if p.exists() {

@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use heredoc_guard::shell::{self, Dialect, Shell};
+use heredoc_guard::reader::{self as shell, Dialect, Shell};
 use libfuzzer_sys::fuzz_target;
 
 /// The guard reads on a thread with this stack (the deepest nesting it follows).

@@ -31,9 +31,7 @@ mod word;
 pub use effects::{Effect, Taint};
 pub use extent::whole_run;
 pub(crate) use heredoc::MAX_KEPT_BODY_BYTES;
-pub use input::{
-    CLOCK_EVERY, Deadline, Over, Work, bulk_work, exit_after_verdict, exits_after_verdict,
-};
+pub use input::{Deadline, Over, Work, bulk_work, exit_after_verdict, exits_after_verdict};
 pub use prefilter::{may_hold_heredoc, needs_reading};
 pub use text::{Pos, Positions, Text, pos};
 
@@ -694,21 +692,6 @@ fn limit_error(out: &mut Reading) {
             discard: false,
         });
     }
-}
-
-/// Where the first substitution that text would run, read as an unquoted heredoc body,
-/// starts (an offset into `text`): the payload a changed reading could run.
-pub fn substitution_syntax(text: &[u8]) -> Option<usize> {
-    substitutions(text).first().copied()
-}
-
-/// Where every substitution that text would run, read as an unquoted heredoc body,
-/// starts (offsets into `text`; at most [`MAX_BODY_SUBSTITUTIONS`] and one more).
-pub fn substitutions(text: &[u8]) -> Vec<usize> {
-    expand::body_substitutions(&Text::command(text))
-        .iter()
-        .map(|&(at, _, _)| at as usize)
-        .collect()
 }
 
 /// The inner programs of the substitutions text would run, read as an unquoted heredoc

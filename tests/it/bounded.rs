@@ -3,7 +3,7 @@
 //! (counted in the reader's work units, not timed: speed is measured by bench/run).
 
 use heredoc_guard::limits::{SMALL_STACK_BYTES, SMALL_STACK_DEPTH};
-use heredoc_guard::shell::{self, Dialect, Shell, Work};
+use heredoc_guard::reader::{self as shell, Dialect, Shell, Work};
 use heredoc_guard::{check_command, large_stack_readings};
 
 use crate::support::limit_reason;

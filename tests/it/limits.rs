@@ -67,7 +67,7 @@ fn deep_nesting_of_substitutions_on_one_line_is_read_and_denied_past_the_nesting
 
 #[test]
 fn nesting_just_under_the_limit_gets_a_verdict_for_every_construct() {
-    let n = heredoc_guard::shell::MAX_NESTING - 2;
+    let n = heredoc_guard::reader::MAX_NESTING - 2;
     let shapes = [
         format!("echo {}x{}", "$(echo ".repeat(n), ")".repeat(n)),
         format!("{}true; {}", "{ ".repeat(n), "}; ".repeat(n)),
@@ -156,7 +156,7 @@ fn a_one_mib_unquoted_body_gets_a_verdict_both_ways() {
 
 #[test]
 fn too_many_heredocs_are_denied_by_the_limit() {
-    let n = heredoc_guard::shell::MAX_HEREDOCS + 1;
+    let n = heredoc_guard::reader::MAX_HEREDOCS + 1;
     let cmd = "cat <<E\nx\nE\n".repeat(n);
     let (code, stderr) = rule_and_reason(&claude_event(&cmd));
     assert_eq!(code, Some(2));

@@ -73,9 +73,9 @@ pub fn shells() -> &'static [Oracle] {
             .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/shells"));
         let mut out = Vec::new();
         let mut missing = Vec::new();
-        for v in heredoc_guard::shell::Shell::ALL
+        for v in heredoc_guard::reader::Shell::ALL
             .into_iter()
-            .filter_map(heredoc_guard::shell::Shell::bash_version)
+            .filter_map(heredoc_guard::reader::Shell::bash_version)
         {
             let p = shared.join(format!("bash-{v}"));
             if p.exists() {

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 
-use heredoc_guard::shell::{self, Dialect, Shell};
+use heredoc_guard::reader::{self as shell, Dialect, Shell};
 use heredoc_guard::{check_command, check_event};
 
 use crate::generator::{self as gen_, Spelling};

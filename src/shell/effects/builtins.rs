@@ -988,6 +988,8 @@ impl Judge {
             .or_else(|| self.word_val(t, prog).single().map(<[u8]>::to_vec));
         match name {
             Some(n) => {
+                // zsh: `name?prompt` reads into `name`.
+                let n = n.split(|&c| c == b'?').next().unwrap_or_default().to_vec();
                 let (base, sub) = split_subscript(&n);
                 if let Some(sub) = sub {
                     let a = word::arith(&Text::command(sub), &());

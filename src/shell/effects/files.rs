@@ -27,34 +27,46 @@ impl Judge {
                         .enumerate()
                         .find(|(_, h)| h.op == r.at)
                         .and_then(|(index, h)| {
-                            let text = prog.heredoc_text(index, |text| {
-                                // `<<-`: the shell strips every line's leading tabs.
-                                if h.strip_tabs {
-                                    strip_leading_tabs(text).into()
-                                } else {
-                                    text.into()
-                                }
-                            })?;
-                            let mut v = Val::text(text);
-                            // An unquoted body: its text with the values of what it expands
-                            // (a substitution in it denies on its own; its output is unknown).
+                            // An unquoted body: its text with the values of what it
+                            // expands (a substitution in it denies on its own). The
+                            // environment's values it trusts, as everywhere; a value the
+                            // command chose (a literal, heredoc text) makes text with the
+                            // body's own (`a[${d}(…)]` with `$` in d is `a[$(…)]`).
+                            let mut spliced = Val::default();
+                            let mut chosen = false;
                             for piece in h.body_eval.iter() {
                                 match piece {
                                     Piece::Param(p) => {
                                         let pv = self.param_val(p, prog);
-                                        if pv.heredoc() {
-                                            // Heredoc text spliced into the body's text: a
-                                            // composition the guard does not compute
-                                            // (`a[$x` with `$(…)]` in x is `a[$(…)]`).
+                                        if pv.heredoc() || pv.authored {
                                             return None;
                                         }
-                                        v.join(&pv);
+                                        chosen |= !pv.statics.is_empty();
+                                        spliced.join(&pv);
                                     }
-                                    Piece::Arith(_) => v.join(&Val::num()),
+                                    Piece::Arith(_) => spliced.join(&Val::num()),
                                     Piece::Subst(_) => return None,
                                     Piece::Lit(_) => {}
                                 }
                             }
+                            let quoted = h.quoted;
+                            let text = prog.heredoc_text(index, |text| {
+                                // `<<-`: the shell strips every line's leading tabs; an
+                                // unquoted body loses its backslash-newlines and the
+                                // backslash of `\$`, `` \` `` and `\\`.
+                                let text = if h.strip_tabs {
+                                    strip_leading_tabs(text)
+                                } else {
+                                    text.to_vec()
+                                };
+                                if quoted { text } else { unescape_body(&text) }.into()
+                            })?;
+                            let mut v = if chosen {
+                                self.spliced_body(h, prog)?
+                            } else {
+                                Val::text(text)
+                            };
+                            v.join(&spliced);
                             Some(v)
                         })
                         .unwrap_or_else(Val::body);
@@ -396,4 +408,101 @@ fn strip_leading_tabs(text: &[u8]) -> Vec<u8> {
         out.extend_from_slice(&line[tabs..]);
     }
     out
+}
+
+/// The text of an unquoted body that expands nothing, as the shell gives it: a
+/// backslash-newline removed, the backslash of `\$`, `` \` `` and `\\` removed (every other
+/// backslash kept).
+fn unescape_body(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        match (text[i], text.get(i + 1)) {
+            (b'\\', Some(b'\n')) => i += 2,
+            (b'\\', Some(&c)) if matches!(c, b'$' | b'`' | b'\\') => {
+                out.push(c);
+                i += 2;
+            }
+            (c, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The most texts an unquoted body's splices make (each value a parameter can hold, for
+/// each parameter): past it, the body is text the guard does not compute.
+const MAX_SPLICED: usize = 8;
+
+impl Judge {
+    /// The texts an unquoted body expands to when the command chose some of the values it
+    /// splices in: its literal text (escapes removed) with each parameter's literal values
+    /// in place, an environment value as nothing and arithmetic as `0`. `None` when that
+    /// makes more than [`MAX_SPLICED`] texts, or a parameter holds more than literals
+    /// and the environment.
+    fn spliced_body(&mut self, h: &crate::shell::Heredoc, prog: &Prog<'_>) -> Option<Val> {
+        // Each parameter's candidates, counted before the body is read again.
+        let mut count = 1usize;
+        for piece in h.body_eval.iter() {
+            if let Piece::Param(p) = piece {
+                let pv = self.param_val(p, prog);
+                let n = pv.statics.len() + usize::from(pv.env || pv.opaque || pv.num);
+                count = count.saturating_mul(n.max(1));
+                if count > MAX_SPLICED {
+                    return None;
+                }
+            }
+        }
+        let (s, e) = (h.body.0 as usize, h.body.1 as usize);
+        let raw = prog.text.get(s..e.min(prog.text.len()))?;
+        let raw = if h.strip_tabs {
+            strip_leading_tabs(raw)
+        } else {
+            raw.to_vec()
+        };
+        if !self.meter.charge(crate::shell::bulk_work(raw.len()) + 1) {
+            return None;
+        }
+        let info = crate::shell::word::document_kept(&crate::shell::Text::command(&raw), &());
+        if info.unread {
+            return None;
+        }
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+        for piece in &info.pieces {
+            match piece {
+                Piece::Lit(l) => texts.iter_mut().for_each(|t| t.extend_from_slice(l)),
+                Piece::Arith(_) => texts.iter_mut().for_each(|t| t.push(b'0')),
+                Piece::Subst(_) => return None,
+                Piece::Param(p) => {
+                    let pv = self.param_val(p, prog);
+                    if pv.heredoc() || pv.authored {
+                        return None;
+                    }
+                    let mut values: Vec<&[u8]> = pv.statics.iter().map(Vec::as_slice).collect();
+                    if pv.env || pv.opaque || pv.num || values.is_empty() {
+                        values.push(b"");
+                    }
+                    let mut next = Vec::new();
+                    for t in &texts {
+                        for v in &values {
+                            let mut n = t.clone();
+                            n.extend_from_slice(v);
+                            next.push(n);
+                        }
+                    }
+                    if next.len() > MAX_SPLICED {
+                        return None;
+                    }
+                    texts = next;
+                }
+            }
+        }
+        let mut v = Val::default();
+        for t in texts {
+            v.join(&Val::text(t));
+        }
+        Some(v)
+    }
 }

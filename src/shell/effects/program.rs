@@ -116,10 +116,11 @@ impl Prog<'_> {
     ) -> Option<std::rc::Rc<[u8]>> {
         let read = || {
             let h = self.heredocs.get(index)?;
-            if !h.strip_tabs
+            if h.quoted
+                && !h.strip_tabs
                 && let Some(bodies) = self.bodies
             {
-                // As is: the same bytes every reading makes, made once.
+                // A quoted body as is: the same bytes every reading makes, made once.
                 return bodies.text(self.text, h.body.0, h.body.1);
             }
             let (s, e) = (h.body.0 as usize, h.body.1 as usize);

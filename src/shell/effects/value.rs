@@ -191,15 +191,18 @@ impl Val {
 
     /// What one `read -r` into a single variable takes from the value, in line mode (no
     /// `-d`, `-n`, `-N`, `-a`): one line of a text, as is (`IFS=`) or trimmed of the
-    /// default IFS's blanks. Every line is a candidate, as a loop reads them all. Its
-    /// literals are split as [`Val::with_fields`] splits them.
+    /// default IFS's blanks; every line is a candidate, as a loop reads them all. The whole
+    /// texts stay candidates too: a text here is not always the bytes the shell reads (a
+    /// substitution's output keeps its trailing newline here, texts joined in a word are
+    /// held apart), so a line of the shell's may span two of the guard's. Its literals are
+    /// split as [`Val::with_fields`] splits them.
     pub(super) fn with_lines(&self) -> Val {
         let mut v = Val {
             texts: Vec::new(),
             ..self.clone()
         }
         .with_fields();
-        let mut lines: Vec<&[u8]> = Vec::new();
+        let mut lines: Vec<&[u8]> = self.texts.iter().map(|t| &t[..]).collect();
         for t in &self.texts {
             for line in t.split(|&c| c == b'\n') {
                 let trimmed = line.trim_ascii();
@@ -213,8 +216,9 @@ impl Val {
         if lines.len() <= MAX_STATICS {
             lines.into_iter().for_each(|l| v.join(&Val::text(l)));
         } else if lines.iter().all(|l| {
-            l.iter()
-                .all(|c| c.is_ascii_digit() || matches!(c, b' ' | b'\t' | b'-' | b'+' | b'.'))
+            l.iter().all(|c| {
+                c.is_ascii_digit() || matches!(c, b' ' | b'\t' | b'\n' | b'-' | b'+' | b'.')
+            })
         }) {
             // Many lines that are all numbers (`while read -r n` over a column of
             // figures): a number, whichever line it is.
