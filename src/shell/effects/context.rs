@@ -353,9 +353,28 @@ fn glued_subscript(t: &[u8]) -> bool {
     })
 }
 
-/// Whether a subscript's text holds a backslash and a `$` or a backquote: bash 3.2
-/// expands a subscript as an unquoted word (its backslashes removed), then expands a
-/// subscript nested in the result again, so `b[\$\(…\)]` inside one runs.
+/// Whether a subscript's text makes a `$(` once its backslashes go: bash 3.2 expands a
+/// subscript as an unquoted word (a backslash-newline removed, every other backslash
+/// removed and the byte after it kept), then expands a subscript nested in the result
+/// again, so `b[\$\(…\)]` inside one runs. (A backquote counts wherever it is.)
 fn escaped_expansion(sub: &[u8]) -> bool {
-    sub.contains(&b'\\') && sub.iter().any(|&c| c == b'$' || c == b'`')
+    if !sub.contains(&b'\\') {
+        return false;
+    }
+    let mut out = Vec::with_capacity(sub.len());
+    let mut i = 0;
+    while i < sub.len() {
+        match (sub[i], sub.get(i + 1)) {
+            (b'\\', Some(b'\n')) => i += 2,
+            (b'\\', Some(&c)) => {
+                out.push(c);
+                i += 2;
+            }
+            (c, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out.windows(2).any(|w| w == b"$(")
 }

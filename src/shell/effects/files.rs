@@ -27,27 +27,10 @@ impl Judge {
                         .enumerate()
                         .find(|(_, h)| h.op == r.at)
                         .and_then(|(index, h)| {
-                            // An unquoted body: its text with the values of what it
-                            // expands (a substitution in it denies on its own). The
-                            // environment's values it trusts, as everywhere; a value the
-                            // command chose (a literal, heredoc text) makes text with the
-                            // body's own (`a[${d}(…)]` with `$` in d is `a[$(…)]`).
-                            let mut spliced = Val::default();
-                            let mut chosen = false;
-                            for piece in h.body_eval.iter() {
-                                match piece {
-                                    Piece::Param(p) => {
-                                        let pv = self.param_val(p, prog);
-                                        if pv.heredoc() || pv.authored {
-                                            return None;
-                                        }
-                                        chosen |= !pv.statics.is_empty();
-                                        spliced.join(&pv);
-                                    }
-                                    Piece::Arith(_) => spliced.join(&Val::num()),
-                                    Piece::Subst(_) => return None,
-                                    Piece::Lit(_) => {}
-                                }
+                            // A quoted body is its text; an unquoted one the text its
+                            // expansion makes (a substitution in it denies on its own).
+                            if !h.quoted && !h.body_eval.is_empty() {
+                                return self.spliced_body(h, prog);
                             }
                             let quoted = h.quoted;
                             let text = prog.heredoc_text(index, |text| {
@@ -61,13 +44,7 @@ impl Judge {
                                 };
                                 if quoted { text } else { unescape_body(&text) }.into()
                             })?;
-                            let mut v = if chosen {
-                                self.spliced_body(h, prog)?
-                            } else {
-                                Val::text(text)
-                            };
-                            v.join(&spliced);
-                            Some(v)
+                            Some(Val::text(text))
                         })
                         .unwrap_or_else(Val::body);
                     if fd0 {
@@ -436,27 +413,58 @@ fn unescape_body(text: &[u8]) -> Vec<u8> {
 /// each parameter): past it, the body is text the guard does not compute.
 const MAX_SPLICED: usize = 8;
 
+/// The largest unquoted body that expands something whose text is made (past it, the
+/// body is text the guard does not compute: denied where it is evaluated).
+const MAX_SPLICED_BODY: usize = 64 * 1024;
+
+/// A value the guard does not know but trusts (the environment's, a number, a shell's own
+/// variable such as `$-`), spliced into a body: a letter, which keeps a name a name
+/// (`a$#[…]` is `a0[…]`, `$-[…]` is `hBc[…]`), and nothing, which joins what is on either
+/// side (`\$${X}(…)` with X unset is `$(…)`).
+const UNKNOWN_PART: &[u8] = b"x";
+
 impl Judge {
-    /// The texts an unquoted body expands to when the command chose some of the values it
-    /// splices in: its literal text (escapes removed) with each parameter's literal values
-    /// in place, an environment value as nothing and arithmetic as `0`. `None` when that
-    /// makes more than [`MAX_SPLICED`] texts, or a parameter holds more than literals
-    /// and the environment.
+    /// The texts an unquoted body that expands something gives: its literal text
+    /// (escapes and backslash-newlines removed) with each parameter's literal values in
+    /// place, a value it does not know but trusts as [`UNKNOWN_PART`] and as nothing,
+    /// arithmetic as `0`;
+    /// with the values themselves beside them. `None` (text the guard does not compute)
+    /// when that makes more than [`MAX_SPLICED`] texts, a parameter holds heredoc text or
+    /// text the command composes, the body is over [`MAX_SPLICED_BODY`], it joins a list
+    /// (`$*`, `${a[*]}` join with IFS's first character), or zsh may take a `[` after a
+    /// parameter as its subscript.
     fn spliced_body(&mut self, h: &crate::shell::Heredoc, prog: &Prog<'_>) -> Option<Val> {
-        // Each parameter's candidates, counted before the body is read again.
-        let mut count = 1usize;
-        for piece in h.body_eval.iter() {
-            if let Piece::Param(p) = piece {
-                let pv = self.param_val(p, prog);
-                let n = pv.statics.len() + usize::from(pv.env || pv.opaque || pv.num);
-                count = count.saturating_mul(n.max(1));
-                if count > MAX_SPLICED {
-                    return None;
-                }
-            }
-        }
         let (s, e) = (h.body.0 as usize, h.body.1 as usize);
         let raw = prog.text.get(s..e.min(prog.text.len()))?;
+        if raw.len() > MAX_SPLICED_BODY
+            || [&b"[*]"[..], b"[@]", b"$*", b"$@", b"${*", b"${@"]
+                .iter()
+                .any(|p| memchr::memmem::find(raw, p).is_some())
+        {
+            return None;
+        }
+        // Each parameter's candidates, counted before the body is read again.
+        let mut spliced = Val::default();
+        let mut count = 1usize;
+        for piece in h.body_eval.iter() {
+            match piece {
+                Piece::Param(p) => {
+                    let pv = self.param_val(p, prog);
+                    if pv.heredoc() || pv.authored {
+                        return None;
+                    }
+                    let n = pv.statics.len() + usize::from(pv.env || pv.opaque || pv.num);
+                    count = count.saturating_mul(n.max(1));
+                    if count > MAX_SPLICED {
+                        return None;
+                    }
+                    spliced.join(&pv);
+                }
+                Piece::Arith(_) => spliced.join(&Val::num()),
+                Piece::Subst(_) => return None,
+                Piece::Lit(_) => {}
+            }
+        }
         let raw = if h.strip_tabs {
             strip_leading_tabs(raw)
         } else {
@@ -470,19 +478,40 @@ impl Judge {
             return None;
         }
         let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
-        for piece in &info.pieces {
+        for (k, piece) in info.pieces.iter().enumerate() {
             match piece {
                 Piece::Lit(l) => texts.iter_mut().for_each(|t| t.extend_from_slice(l)),
                 Piece::Arith(_) => texts.iter_mut().for_each(|t| t.push(b'0')),
                 Piece::Subst(_) => return None,
                 Piece::Param(p) => {
+                    if self.d.is_zsh()
+                        && matches!(info.pieces.get(k + 1), Some(Piece::Lit(l)) if l.first() == Some(&b'['))
+                    {
+                        // zsh: `$d[2]` in a body is an element of d.
+                        return None;
+                    }
                     let pv = self.param_val(p, prog);
                     if pv.heredoc() || pv.authored {
                         return None;
                     }
                     let mut values: Vec<&[u8]> = pv.statics.iter().map(Vec::as_slice).collect();
                     if pv.env || pv.opaque || pv.num || values.is_empty() {
-                        values.push(b"");
+                        values.push(UNKNOWN_PART);
+                        // Nothing differs from a letter only where it joins what could
+                        // start an expansion or an escape with what follows it.
+                        let before = match k.checked_sub(1).map(|j| &info.pieces[j]) {
+                            Some(Piece::Lit(l)) => l.last().is_some_and(|c| b"$\\".contains(c)),
+                            Some(_) => true,
+                            None => false,
+                        };
+                        let after = match info.pieces.get(k + 1) {
+                            Some(Piece::Lit(l)) => l.first().is_some_and(|c| b"({$`\\".contains(c)),
+                            Some(_) => true,
+                            None => false,
+                        };
+                        if before || after {
+                            values.push(b"");
+                        }
                     }
                     let mut next = Vec::new();
                     for t in &texts {
@@ -499,10 +528,9 @@ impl Judge {
                 }
             }
         }
-        let mut v = Val::default();
         for t in texts {
-            v.join(&Val::text(t));
+            spliced.join(&Val::text(t));
         }
-        Some(v)
+        Some(spliced)
     }
 }
