@@ -423,6 +423,26 @@ const MAX_SPLICED_BODY: usize = 64 * 1024;
 /// side (`\$${X}(…)` with X unset is `$(…)`).
 const UNKNOWN_PART: &[u8] = b"x";
 
+/// Whether a parameter in a body is spliced as the value the effects model gives it: a
+/// plain value, its length, or a default, alternate or assigned word. Part of a value
+/// (`${x/p/r}`, `${x:1}`, case changes), a prompt, names, an element, an indirect name or
+/// a zsh flag make text from the value the model does not follow (`${#/0/a[}` is `a[`).
+fn splices_as_valued(p: &crate::shell::word::Param) -> bool {
+    matches!(
+        p.op,
+        ParamOp::Plain
+            | ParamOp::Length
+            | ParamOp::Default
+            | ParamOp::Assign
+            | ParamOp::Alternate
+            | ParamOp::Error
+    ) && p.subscript.is_none()
+        && !p.indirect
+        && p.slice.is_empty()
+        && !p.zsh_eval
+        && !p.zsh_glob
+}
+
 impl Judge {
     /// The texts an unquoted body that expands something gives: its literal text
     /// (escapes and backslash-newlines removed) with each parameter's literal values in
@@ -443,12 +463,19 @@ impl Judge {
         {
             return None;
         }
+        if self.d.is_zsh() && memchr::memmem::find(raw, b"${(").is_some() {
+            // zsh's parameter flags (`(Q)` removes quoting, `(e)` expands again).
+            return None;
+        }
         // Each parameter's candidates, counted before the body is read again.
         let mut spliced = Val::default();
         let mut count = 1usize;
         for piece in h.body_eval.iter() {
             match piece {
                 Piece::Param(p) => {
+                    if !splices_as_valued(p) {
+                        return None;
+                    }
                     let pv = self.param_val(p, prog);
                     if pv.heredoc() || pv.authored {
                         return None;
@@ -484,10 +511,12 @@ impl Judge {
                 Piece::Arith(_) => texts.iter_mut().for_each(|t| t.push(b'0')),
                 Piece::Subst(_) => return None,
                 Piece::Param(p) => {
-                    if self.d.is_zsh()
-                        && matches!(info.pieces.get(k + 1), Some(Piece::Lit(l)) if l.first() == Some(&b'['))
+                    if !splices_as_valued(p)
+                        || self.d.is_zsh()
+                            && matches!(info.pieces.get(k + 1), Some(Piece::Lit(l)) if l.first().is_some_and(|c| b"[:".contains(c)))
                     {
-                        // zsh: `$d[2]` in a body is an element of d.
+                        // zsh: `$d[2]` in a body is an element of d, `$d:s/a/b/` a
+                        // modifier.
                         return None;
                     }
                     let pv = self.param_val(p, prog);
