@@ -477,7 +477,9 @@ impl Judge {
                         return None;
                     }
                     let pv = self.param_val(p, prog);
-                    if pv.heredoc() || pv.authored {
+                    if pv.heredoc() || pv.authored || self.d.is_zsh() && pv.statics.len() > 1 {
+                        // zsh splices an array whole, its elements joined with IFS's first
+                        // character (`a` and `[` make `a[` with IFS empty).
                         return None;
                     }
                     let n = pv.statics.len() + usize::from(pv.env || pv.opaque || pv.num);
