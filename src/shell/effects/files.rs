@@ -443,6 +443,48 @@ fn splices_as_valued(p: &crate::shell::word::Param) -> bool {
         && !p.zsh_glob
 }
 
+/// Whether the parameter at `at` of `text` takes part of its value without adding text
+/// that could start an expansion: a slice (`${x:0:2}`), a trimmed prefix or suffix
+/// (`${x#p}`, `${x%p}`), (bash) a case change (`${x^^}`), or a replacement of letters by
+/// letters. Of a value the guard trusts but does not know, that is a value it trusts but
+/// does not know; another replacement (`${x/p/a[}`) or a transform (`${x@Q}`) adds text
+/// the command chose.
+fn part_of_value(p: &crate::shell::word::Param, text: &[u8], zsh: bool) -> bool {
+    if p.op != ParamOp::Part || p.indirect || p.subscript.is_some() || p.zsh_eval || p.zsh_glob {
+        return false;
+    }
+    let Some(t) = text.get(p.at as usize..) else {
+        return false;
+    };
+    let Some(rest) = t.strip_prefix(b"${") else {
+        return false;
+    };
+    let name = rest
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+        .count();
+    if name == 0 {
+        // A special parameter (`$#`, `$-`, `$?`): its name is one byte.
+        return false;
+    }
+    match (rest.get(name), rest.get(name + 1)) {
+        (Some(b':'), Some(c)) => c.is_ascii_digit() || *c == b' ',
+        (Some(b'#' | b'%'), _) => true,
+        (Some(b'^' | b','), _) => !zsh,
+        // A replacement whose pattern and word are letters, digits and `_` only
+        // (`${HOME//a/b}`): text it adds cannot start an expansion or end a name.
+        (Some(b'/'), _) => {
+            let op = &rest[name..];
+            op.iter().position(|&c| c == b'}').is_some_and(|end| {
+                op[..end]
+                    .iter()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'/'))
+            })
+        }
+        _ => false,
+    }
+}
+
 impl Judge {
     /// The texts an unquoted body that expands something gives: its literal text
     /// (escapes and backslash-newlines removed) with each parameter's literal values in
@@ -473,11 +515,16 @@ impl Judge {
         for piece in h.body_eval.iter() {
             match piece {
                 Piece::Param(p) => {
-                    if !splices_as_valued(p) {
+                    let part = part_of_value(p, prog.text, self.d.is_zsh());
+                    if !splices_as_valued(p) && !part {
                         return None;
                     }
                     let pv = self.param_val(p, prog);
-                    if pv.heredoc() || pv.authored || self.d.is_zsh() && pv.statics.len() > 1 {
+                    if pv.heredoc()
+                        || pv.authored
+                        || part && !pv.statics.is_empty()
+                        || self.d.is_zsh() && pv.statics.len() > 1
+                    {
                         // zsh splices an array whole, its elements joined with IFS's first
                         // character (`a` and `[` make `a[` with IFS empty).
                         return None;
@@ -513,7 +560,8 @@ impl Judge {
                 Piece::Arith(_) => texts.iter_mut().for_each(|t| t.push(b'0')),
                 Piece::Subst(_) => return None,
                 Piece::Param(p) => {
-                    if !splices_as_valued(p)
+                    let part = part_of_value(p, &raw, self.d.is_zsh());
+                    if !splices_as_valued(p) && !part
                         || self.d.is_zsh()
                             && matches!(info.pieces.get(k + 1), Some(Piece::Lit(l)) if l.first().is_some_and(|c| b"[:".contains(c)))
                     {
@@ -522,7 +570,7 @@ impl Judge {
                         return None;
                     }
                     let pv = self.param_val(p, prog);
-                    if pv.heredoc() || pv.authored {
+                    if pv.heredoc() || pv.authored || part && !pv.statics.is_empty() {
                         return None;
                     }
                     let mut values: Vec<&[u8]> = pv.statics.iter().map(Vec::as_slice).collect();
