@@ -371,28 +371,23 @@ pub fn arith(text: &Text<'_>, ends: &dyn SubstEnds) -> Arith {
 /// [`document`] with its literal text kept (escapes and backslash-newlines removed, as the
 /// shell removes them): the pieces the body's expansion is made of, in order.
 pub fn document_kept(text: &Text<'_>, ends: &dyn SubstEnds) -> WordInfo {
-    let mut p = Parser {
-        t: text,
-        b: text.bytes(),
-        ends,
-        depth: 0,
-        keep: true,
-        steps: std::cell::Cell::new(0),
-    };
-    let mut info = WordInfo::default();
-    p.word(0, text.len(), Mode::Document, &mut info);
-    info
+    read_document(text, ends, true)
 }
 
 /// Reads text a shell expands like a double-quoted string whose quotes are literal (an
 /// unquoted heredoc body, a prompt string): its expansions only, not its literal text.
 pub fn document(text: &Text<'_>, ends: &dyn SubstEnds) -> WordInfo {
+    read_document(text, ends, false)
+}
+
+/// A heredoc body read as the shell expands it, its literal text kept or not.
+fn read_document(text: &Text<'_>, ends: &dyn SubstEnds, keep: bool) -> WordInfo {
     let mut p = Parser {
         t: text,
         b: text.bytes(),
         ends,
         depth: 0,
-        keep: false,
+        keep,
         steps: std::cell::Cell::new(0),
     };
     let mut info = WordInfo::default();

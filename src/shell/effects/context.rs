@@ -361,20 +361,6 @@ fn escaped_expansion(sub: &[u8]) -> bool {
     if !sub.contains(&b'\\') {
         return false;
     }
-    let mut out = Vec::with_capacity(sub.len());
-    let mut i = 0;
-    while i < sub.len() {
-        match (sub[i], sub.get(i + 1)) {
-            (b'\\', Some(b'\n')) => i += 2,
-            (b'\\', Some(&c)) => {
-                out.push(c);
-                i += 2;
-            }
-            (c, _) => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
+    let out = super::value::remove_backslashes(sub, None);
     out.windows(2).any(|w| w == b"$(")
 }

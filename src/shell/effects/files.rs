@@ -42,7 +42,12 @@ impl Judge {
                                 } else {
                                     text.to_vec()
                                 };
-                                if quoted { text } else { unescape_body(&text) }.into()
+                                if quoted {
+                                    text
+                                } else {
+                                    super::value::remove_backslashes(&text, Some(b"$`\\"))
+                                }
+                                .into()
                             })?;
                             Some(Val::text(text))
                         })
@@ -383,28 +388,6 @@ fn strip_leading_tabs(text: &[u8]) -> Vec<u8> {
     for line in text.split_inclusive(|&c| c == b'\n') {
         let tabs = line.iter().take_while(|&&c| c == b'\t').count();
         out.extend_from_slice(&line[tabs..]);
-    }
-    out
-}
-
-/// The text of an unquoted body that expands nothing, as the shell gives it: a
-/// backslash-newline removed, the backslash of `\$`, `` \` `` and `\\` removed (every other
-/// backslash kept).
-fn unescape_body(text: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len());
-    let mut i = 0;
-    while i < text.len() {
-        match (text[i], text.get(i + 1)) {
-            (b'\\', Some(b'\n')) => i += 2,
-            (b'\\', Some(&c)) if matches!(c, b'$' | b'`' | b'\\') => {
-                out.push(c);
-                i += 2;
-            }
-            (c, _) => {
-                out.push(c);
-                i += 1;
-            }
-        }
     }
     out
 }

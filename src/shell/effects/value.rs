@@ -169,21 +169,7 @@ impl Val {
             if !t.contains(&b'\\') {
                 continue;
             }
-            let mut out = Vec::with_capacity(t.len());
-            let mut i = 0;
-            while i < t.len() {
-                match (t[i], t.get(i + 1)) {
-                    (b'\\', Some(b'\n')) => i += 2,
-                    (b'\\', Some(&c)) => {
-                        out.push(c);
-                        i += 2;
-                    }
-                    (c, _) => {
-                        out.push(c);
-                        i += 1;
-                    }
-                }
-            }
+            let out = remove_backslashes(t, None);
             v.join(&Val::text(out));
         }
         v
@@ -789,4 +775,26 @@ fn static_combos(w: &WordInfo, vals: &[Option<Val>]) -> Option<Val> {
         v.join(&Val::lit(c));
     }
     Some(v)
+}
+
+/// `text` with its backslash-newlines removed and each other backslash removed, the byte
+/// after it kept: every backslash (`read` without `-r`, an unquoted word), or only those
+/// before a byte of `only` (an unquoted heredoc body: `$`, `` ` `` and `\\`).
+pub(super) fn remove_backslashes(text: &[u8], only: Option<&[u8]>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        match (text[i], text.get(i + 1)) {
+            (b'\\', Some(b'\n')) => i += 2,
+            (b'\\', Some(&c)) if only.is_none_or(|o| o.contains(&c)) => {
+                out.push(c);
+                i += 2;
+            }
+            (c, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
 }
