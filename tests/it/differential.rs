@@ -174,7 +174,9 @@ fn run_suite(seed: u64, count: u64) -> Tally {
             .iter()
             .any(|v| m.starts_with(v))
     });
-    let workers = 2u64;
+    // Workers wait on the shells they run (start-up, the file system): more workers than
+    // cores keeps the cores busy.
+    let workers = env_u64("HEREDOC_GUARD_DIFF_WORKERS", 6).max(1);
     let results: Vec<Tally> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|w| {
