@@ -61,7 +61,7 @@ pub fn inspect(command: &str) -> Result<Report, Denial> {
     if bytes.len() > limits::MAX_COMMAND_BYTES {
         return Err(reason::limit_denial(Limit::CommandSize));
     }
-    if let Some(at) = bytes.iter().position(|&b| matches!(b, 0 | 1 | 0x7f)) {
+    if let Some(at) = memchr::memchr3(0, 1, 0x7f, bytes) {
         return Err(reason::parse_denial(
             "a NUL, \\x01 or \\x7f byte, which bash treats specially",
             "control byte",

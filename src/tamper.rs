@@ -57,10 +57,13 @@ pub struct Tamper {
 
 /// The denial for `command`, when it would switch the guard off or change it.
 pub fn check(command: &str) -> Option<Denial> {
+    if !has_marker(command) {
+        return None;
+    }
     if let Some(limit) = over_limits(command) {
         return Some(crate::reason::limit_denial(limit));
     }
-    let t = find(command)?;
+    let t = find_in(command, 0)?;
     Some(Denial::new(
         Rule::GuardTamper,
         format!(
@@ -72,19 +75,24 @@ pub fn check(command: &str) -> Option<Denial> {
 
 /// The first tampering found in `command`.
 pub fn find(command: &str) -> Option<Tamper> {
-    if !MARKERS.iter().any(|m| command.contains(m)) {
+    if !has_marker(command) {
         return None;
     }
     find_in(command, 0)
 }
 
-/// Whether `command` holds a marker and is too large to read within the limits (over the
-/// command size, or with more heredoc operators than the reader follows): denied as a
+/// Whether `command` holds one of the [`MARKERS`] (a vectorised search for each: this runs
+/// on every command, up to 1 MiB).
+fn has_marker(command: &str) -> bool {
+    MARKERS
+        .iter()
+        .any(|m| memchr::memmem::find(command.as_bytes(), m.as_bytes()).is_some())
+}
+
+/// Whether `command` (which holds a marker) is too large to read within the limits (over
+/// the command size, or with more heredoc operators than the reader follows): denied as a
 /// limit, since what it does to the guard cannot be read.
 fn over_limits(command: &str) -> Option<crate::limits::Limit> {
-    if !MARKERS.iter().any(|m| command.contains(m)) {
-        return None;
-    }
     if command.len() > crate::limits::MAX_COMMAND_BYTES {
         return Some(crate::limits::Limit::CommandSize);
     }

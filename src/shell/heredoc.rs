@@ -18,13 +18,13 @@ enum Part {
 /// The document an unquoted heredoc expands: one slice of the stream when its lines came
 /// from there in a row (tabs a `<<-` strips change nothing a substitution needs), else the
 /// pieces put together.
-fn document(stream: &Text<'_>, parts: Vec<Part>, end: u32) -> Text<'static> {
+fn document<'t>(stream: &'t Text<'_>, parts: Vec<Part>, end: u32) -> Text<'t> {
     let in_a_row = parts
         .windows(2)
         .all(|w| matches!(w, [Part::Stream(_, a), Part::Stream(b, _)] if a == b));
     match (parts.first(), parts.last()) {
         (None, _) => Builder::default().finish(end),
-        (Some(Part::Stream(s, _)), Some(Part::Stream(_, e))) if in_a_row => stream.slice(*s, *e),
+        (Some(Part::Stream(s, _)), Some(Part::Stream(_, e))) if in_a_row => stream.view(*s, *e),
         _ => {
             let mut b = Builder::default();
             for part in &parts {
@@ -88,7 +88,7 @@ impl Bodies {
     }
 
     /// The scan of `document`: another reading's, when it scanned the same text.
-    pub(crate) fn scan(&self, document: Text<'static>) -> std::rc::Rc<BodyScan> {
+    pub(crate) fn scan(&self, document: Text<'_>) -> std::rc::Rc<BodyScan> {
         let key = (document.origin(0), document.len());
         if let Some(seen) = self.scanned.borrow().get(&key)
             && let Some((_, scan)) = seen.iter().find(|(t, _)| t.same(&document))
@@ -108,7 +108,7 @@ impl Bodies {
                 .borrow_mut()
                 .entry(key)
                 .or_default()
-                .push((document, std::rc::Rc::clone(&scan)));
+                .push((document.into_owned(), std::rc::Rc::clone(&scan)));
         }
         scan
     }
@@ -116,10 +116,10 @@ impl Bodies {
 
 /// The document with backslash-newline pairs removed (the intended reading reads
 /// physical lines; what it expands is still joined).
-fn join_lines(doc: &Text<'static>) -> Text<'static> {
+fn join_lines(doc: Text<'_>) -> Text<'_> {
     let bytes = doc.bytes();
     if memchr::memmem::find(bytes, b"\\\n").is_none() {
-        return doc.clone();
+        return doc;
     }
     // Text between backslashes is copied a run at a time (not a byte and a lookup of its
     // origin at a time).
@@ -127,16 +127,16 @@ fn join_lines(doc: &Text<'static>) -> Text<'static> {
     let mut i = 0;
     while i < bytes.len() {
         let Some(off) = memchr::memchr(b'\\', &bytes[i..]) else {
-            b.push_text(doc, i, bytes.len());
+            b.push_text(&doc, i, bytes.len());
             break;
         };
-        b.push_text(doc, i, i + off);
+        b.push_text(&doc, i, i + off);
         i += off;
         if bytes.get(i + 1) == Some(&b'\n') {
             // A backslash-newline pair: gone.
         } else {
             // A backslash keeps the character after it.
-            b.push_text(doc, i, (i + 2).min(bytes.len()));
+            b.push_text(&doc, i, (i + 2).min(bytes.len()));
         }
         i += 2;
     }
@@ -272,7 +272,7 @@ impl Reader<'_, '_> {
         if unquoted {
             let document = document(&stream, parts, body_end);
             let document = if physical {
-                join_lines(&document)
+                join_lines(document)
             } else {
                 document
             };

@@ -166,9 +166,14 @@ impl<'s> Text<'s> {
 
     /// An owned copy of bytes `start..end` with their origins.
     pub fn slice(&self, start: usize, end: usize) -> Text<'static> {
+        self.view(start, end).into_owned()
+    }
+
+    /// Bytes `start..end` with their origins, borrowed from this text (no copy).
+    pub fn view(&self, start: usize, end: usize) -> Text<'_> {
         let end = end.min(self.bytes.len());
         let start = start.min(end);
-        let bytes = self.bytes[start..end].to_vec();
+        let bytes = &self.bytes[start..end];
         let (s, e) = (start as u32, end as u32);
         let runs = if self.runs.is_empty() {
             vec![(0, s)]
@@ -192,11 +197,22 @@ impl<'s> Text<'s> {
             runs
         };
         Text {
-            bytes: Cow::Owned(bytes),
+            bytes: Cow::Borrowed(bytes),
             runs,
             end: self.origin(end),
             pin: self.pin,
             line_end_seen: std::cell::Cell::new((usize::MAX, 0)),
+        }
+    }
+
+    /// This text with its bytes owned (copied only when they are borrowed).
+    pub fn into_owned(self) -> Text<'static> {
+        Text {
+            bytes: Cow::Owned(self.bytes.into_owned()),
+            runs: self.runs,
+            end: self.end,
+            pin: self.pin,
+            line_end_seen: self.line_end_seen,
         }
     }
 

@@ -60,7 +60,7 @@ pub struct Param {
     pub indirect: bool,
     pub op: ParamOp,
     /// `${name[sub]}` with a subscript that is not `@` or `*`: evaluated.
-    pub subscript: Option<Arith>,
+    pub subscript: Option<Box<Arith>>,
     /// The word of `:-`, `:=`, `:+`, `:?` (and without the colon).
     pub arg: Option<Box<WordInfo>>,
     /// The offset and length of `${name:off:len}`.
@@ -634,11 +634,16 @@ impl Parser<'_, '_> {
                 }
                 _ => {
                     // A run of bytes no arm above reads specially is literal text as a
-                    // whole (one copy, not one push per byte).
-                    let run = b[i..to]
-                        .iter()
-                        .position(|&c| SPECIAL[usize::from(c)])
-                        .map_or(to, |n| i + n.max(1));
+                    // whole (one copy, not one push per byte). Inside double quotes and
+                    // in a body only `\`, `` ` `` and `$` are read specially.
+                    let run = if unquoted {
+                        b[i..to]
+                            .iter()
+                            .position(|&c| SPECIAL[usize::from(c)])
+                            .map_or(to, |n| i + n.max(1))
+                    } else {
+                        memchr::memchr3(b'\\', b'`', b'$', &b[i..to]).map_or(to, |n| i + n.max(1))
+                    };
                     self.lits(info, &b[i..run]);
                     i = run;
                 }
@@ -870,7 +875,7 @@ impl Parser<'_, '_> {
             if p.indirect && matches!(sub, b"@" | b"*") {
                 p.op = ParamOp::Names;
             } else if !matches!(sub, b"@" | b"*") {
-                p.subscript = Some(self.arith(i + 1, close));
+                p.subscript = Some(Box::new(self.arith(i + 1, close)));
             }
             i = close + 1;
         }
