@@ -42,7 +42,7 @@ fn document<'t>(stream: &'t Text<'_>, parts: Vec<Part>, end: u32) -> Text<'t> {
 /// substitutions that run, and the scan's steps (for the meter).
 #[derive(Debug)]
 pub(crate) struct BodyScan {
-    pub(crate) eval: std::rc::Rc<Vec<super::word::Piece>>,
+    pub(crate) eval: std::rc::Rc<super::word::BodyExpansions>,
     pub(crate) found: Vec<(u32, u32, super::SubstKind)>,
     pub(crate) steps: usize,
 }
@@ -97,7 +97,7 @@ impl Bodies {
         }
         let (found, steps) = super::expand::body_substitutions_counted(&document);
         let scan = std::rc::Rc::new(BodyScan {
-            eval: std::rc::Rc::new(super::word::document(&document, &()).pieces),
+            eval: std::rc::Rc::new(super::word::document(&document, &())),
             found,
             steps,
         });

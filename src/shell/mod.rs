@@ -394,9 +394,10 @@ pub struct Heredoc {
     /// substitution (bash 5.2+); the rest of that line was read as code.
     pub early_end: bool,
     pub context: Context,
-    /// The expansions of an unquoted body (parameters, arithmetic, substitutions), for
-    /// the effects model: what the body evaluates when it is expanded.
-    pub(crate) body_eval: std::rc::Rc<Vec<word::Piece>>,
+    /// What an unquoted body evaluates when it is expanded, for the effects model: its
+    /// expansions that assign, name or evaluate, whether it expands anything, and whether
+    /// every expansion was read.
+    pub(crate) body_eval: std::rc::Rc<word::BodyExpansions>,
 }
 
 /// What runs at a command offset.

@@ -292,14 +292,7 @@ pub fn read(text: &Text<'_>, ends: &dyn SubstEnds) -> WordInfo {
 /// Reads a word as [`read`] does, and counts the work it took (in the reader's units:
 /// a step per piece, one per [`crate::shell::BYTES_PER_WORK`] bytes scanned).
 pub fn read_counted(text: &Text<'_>, ends: &dyn SubstEnds) -> (WordInfo, usize) {
-    let mut p = Parser {
-        t: text,
-        b: text.bytes(),
-        ends,
-        depth: 0,
-        keep: true,
-        steps: std::cell::Cell::new(0),
-    };
+    let mut p = Parser::new(text, ends, true);
     let mut info = WordInfo {
         start: text.origin(0),
         end: text.origin(text.len().saturating_sub(1)).saturating_add(1),
@@ -316,27 +309,13 @@ pub fn assignment(text: &Text<'_>, ends: &dyn SubstEnds) -> Option<Assignment> {
     let lhs = b[..eq].strip_suffix(b"+").unwrap_or(&b[..eq]);
     let (name, subscript) = match lhs.iter().position(|&c| c == b'[') {
         Some(open) if lhs.last() == Some(&b']') => {
-            let mut p = Parser {
-                t: text,
-                b,
-                ends,
-                depth: 0,
-                keep: true,
-                steps: std::cell::Cell::new(0),
-            };
+            let mut p = Parser::new(text, ends, true);
             let a = p.arith(open + 1, lhs.len() - 1);
             (lhs[..open].to_vec(), Some(a))
         }
         _ => (lhs.to_vec(), None),
     };
-    let mut p = Parser {
-        t: text,
-        b,
-        ends,
-        depth: 0,
-        keep: true,
-        steps: std::cell::Cell::new(0),
-    };
+    let mut p = Parser::new(text, ends, true);
     let mut value = WordInfo {
         start: text.origin(eq + 1),
         end: text.origin(b.len().saturating_sub(1)).saturating_add(1),
@@ -357,14 +336,7 @@ pub fn assignment(text: &Text<'_>, ends: &dyn SubstEnds) -> Option<Assignment> {
 
 /// Reads arithmetic text (`((…))`, a `let` argument, an integer value).
 pub fn arith(text: &Text<'_>, ends: &dyn SubstEnds) -> Arith {
-    let mut p = Parser {
-        t: text,
-        b: text.bytes(),
-        ends,
-        depth: 0,
-        keep: true,
-        steps: std::cell::Cell::new(0),
-    };
+    let mut p = Parser::new(text, ends, true);
     p.arith(0, text.len())
 }
 
@@ -374,25 +346,60 @@ pub fn document_kept(text: &Text<'_>, ends: &dyn SubstEnds) -> WordInfo {
     read_document(text, ends, true)
 }
 
+/// What an unquoted heredoc body's expansion evaluates (see [`document`]).
+#[derive(Debug, Default)]
+pub struct BodyExpansions {
+    /// Its expansions that do more than stand for a value (assign, name another variable,
+    /// evaluate a subscript, an offset or arithmetic, take part of a value), in order.
+    pub pieces: Vec<Piece>,
+    /// It expands something (a value, a substitution, arithmetic).
+    pub expands: bool,
+    /// Not every expansion was read (too many, or nested too deep): what it evaluates is
+    /// not known.
+    pub cut: bool,
+}
+
 /// Reads text a shell expands like a double-quoted string whose quotes are literal (an
-/// unquoted heredoc body, a prompt string): its expansions only, not its literal text.
-pub fn document(text: &Text<'_>, ends: &dyn SubstEnds) -> WordInfo {
-    read_document(text, ends, false)
+/// unquoted heredoc body): what its expansion evaluates. A parameter expansion that only
+/// stands for a value (`$HOME`, `${USER:-me}`) evaluates nothing: it is counted, not
+/// kept, so that a long body of such text is not cut at [`MAX_PIECES`].
+pub fn document(text: &Text<'_>, ends: &dyn SubstEnds) -> BodyExpansions {
+    let mut p = Parser::new(text, ends, false);
+    p.drop_inert = true;
+    let mut info = WordInfo::default();
+    p.word(0, text.len(), Mode::Document, &mut info);
+    BodyExpansions {
+        expands: p.dropped.get() || !info.pieces.is_empty(),
+        cut: p.cut.get(),
+        pieces: info.pieces,
+    }
 }
 
 /// A heredoc body read as the shell expands it, its literal text kept or not.
 fn read_document(text: &Text<'_>, ends: &dyn SubstEnds, keep: bool) -> WordInfo {
-    let mut p = Parser {
-        t: text,
-        b: text.bytes(),
-        ends,
-        depth: 0,
-        keep,
-        steps: std::cell::Cell::new(0),
-    };
+    let mut p = Parser::new(text, ends, keep);
     let mut info = WordInfo::default();
     p.word(0, text.len(), Mode::Document, &mut info);
     info
+}
+
+/// An expansion that only stands for a value: `$x`, `${#x}`, `${x:-text}` (a literal
+/// word), with no subscript, offset, assignment, indirection or zsh flag.
+fn inert(piece: &Piece) -> bool {
+    let Piece::Param(p) = piece else {
+        return false;
+    };
+    matches!(
+        p.op,
+        ParamOp::Plain | ParamOp::Length | ParamOp::Default | ParamOp::Alternate | ParamOp::Error
+    ) && !p.indirect
+        && p.subscript.is_none()
+        && p.slice.is_empty()
+        && !p.zsh_eval
+        && !p.zsh_glob
+        && p.arg
+            .as_ref()
+            .is_none_or(|a| !a.unread && a.pieces.iter().all(|x| matches!(x, Piece::Lit(_))))
 }
 
 /// The bytes some arm of [`Parser::word`] reads specially, in some mode; every other byte
@@ -424,6 +431,13 @@ enum Mode {
 
 struct Parser<'a, 't> {
     t: &'a Text<'t>,
+    /// Leave out of the top-level pieces the parameter expansions that only stand for a
+    /// value (an unquoted body's scan: [`document`]).
+    drop_inert: bool,
+    /// Some expansion was left out as inert.
+    dropped: std::cell::Cell<bool>,
+    /// Some piece was not read: past [`MAX_PIECES`] in a word, or nested past [`MAX_DEPTH`].
+    cut: std::cell::Cell<bool>,
     /// The work done: a step per piece read, and a step per [`BYTES_PER_STEP`] bytes a
     /// run or a scan passes over.
     steps: std::cell::Cell<usize>,
@@ -437,7 +451,21 @@ struct Parser<'a, 't> {
 /// Bytes of a run or a scan per step of work (as the reader's bulk reads).
 const BYTES_PER_STEP: usize = crate::shell::BYTES_PER_WORK;
 
-impl Parser<'_, '_> {
+impl<'a, 't> Parser<'a, 't> {
+    fn new(t: &'a Text<'t>, ends: &'a dyn SubstEnds, keep: bool) -> Parser<'a, 't> {
+        Parser {
+            t,
+            drop_inert: false,
+            dropped: std::cell::Cell::new(false),
+            cut: std::cell::Cell::new(false),
+            b: t.bytes(),
+            ends,
+            depth: 0,
+            keep,
+            steps: std::cell::Cell::new(0),
+        }
+    }
+
     /// Counts a scan from `from` to `end` as work; gives `end`.
     fn span(&self, from: usize, end: usize) -> usize {
         self.step(end.saturating_sub(from) / BYTES_PER_STEP + 1);
@@ -471,9 +499,14 @@ impl Parser<'_, '_> {
         }
     }
 
-    fn push(info: &mut WordInfo, p: Piece) {
+    fn push(&self, info: &mut WordInfo, p: Piece) {
+        if self.drop_inert && self.depth == 1 && inert(&p) {
+            self.dropped.set(true);
+            return;
+        }
         if info.pieces.len() >= MAX_PIECES {
             info.unread = true;
+            self.cut.set(true);
             return;
         }
         info.pieces.push(p);
@@ -484,6 +517,7 @@ impl Parser<'_, '_> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             info.unread = true;
+            self.cut.set(true);
             self.depth -= 1;
             return;
         }
@@ -501,7 +535,7 @@ impl Parser<'_, '_> {
                 let close = self.span(i + 1, bracket_end(b, i + 1, to));
                 if b.get(close) == Some(&b']') && b.get(close + 1) == Some(&b'=') {
                     let a = self.arith(i + 1, close);
-                    Self::push(info, Piece::Arith(Box::new(a)));
+                    self.push(info, Piece::Arith(Box::new(a)));
                     i = close + 2;
                     at_start = false;
                     continue;
@@ -544,7 +578,7 @@ impl Parser<'_, '_> {
                     self.lits(info, &b[i + 1..end.min(to)]);
                     if b[i + 1..end.min(to)].is_empty() {
                         // `''` is an empty word, not nothing.
-                        Self::push(info, Piece::Lit(Vec::new()));
+                        self.push(info, Piece::Lit(Vec::new()));
                     }
                     i = end + 1;
                 }
@@ -554,7 +588,7 @@ impl Parser<'_, '_> {
                         info.unread = true;
                     }
                     if end == i + 2 {
-                        Self::push(info, Piece::Lit(Vec::new()));
+                        self.push(info, Piece::Lit(Vec::new()));
                     }
                     self.word(i + 1, end.saturating_sub(1).min(to), Mode::Dquote, info);
                     i = end;
@@ -564,14 +598,14 @@ impl Parser<'_, '_> {
                     if mode == Mode::Word {
                         info.split = true;
                     }
-                    Self::push(info, Piece::Subst(self.t.origin(i)));
+                    self.push(info, Piece::Subst(self.t.origin(i)));
                     i = end;
                 }
                 b'$' => i = self.dollar(i, to, mode, info),
                 b'<' | b'>' if unquoted && b.get(i + 1) == Some(&b'(') => {
                     let at = self.t.origin(i);
                     info.process = true;
-                    Self::push(info, Piece::Subst(at));
+                    self.push(info, Piece::Subst(at));
                     i = self.skip_subst(at, i + 2, to);
                 }
                 b'*' | b'?' if unquoted => {
@@ -628,7 +662,7 @@ impl Parser<'_, '_> {
                     at_start = true;
                     if self.keep && info.breaks.len() < MAX_PIECES {
                         info.breaks.push(info.pieces.len());
-                        Self::push(info, Piece::Lit(Vec::new()));
+                        self.push(info, Piece::Lit(Vec::new()));
                     }
                     i += 1;
                 }
@@ -668,7 +702,7 @@ impl Parser<'_, '_> {
                     info.unread = true;
                 }
                 if decoded.is_empty() {
-                    Self::push(info, Piece::Lit(Vec::new()));
+                    self.push(info, Piece::Lit(Vec::new()));
                 }
                 for c in decoded {
                     self.lit(info, c);
@@ -681,7 +715,7 @@ impl Parser<'_, '_> {
                     info.unread = true;
                 }
                 if end == i + 3 {
-                    Self::push(info, Piece::Lit(Vec::new()));
+                    self.push(info, Piece::Lit(Vec::new()));
                 }
                 self.word(i + 2, end.saturating_sub(1).min(to), Mode::Dquote, info);
                 end
@@ -689,17 +723,17 @@ impl Parser<'_, '_> {
             Some(b'(') if b.get(i + 2) == Some(&b'(') && self.ends.end_of(at).is_none() => {
                 let end = self.span(i + 2, paren_end(b, i + 2, to));
                 let a = self.arith(i + 3, end.saturating_sub(2).max(i + 3));
-                Self::push(info, Piece::Arith(Box::new(a)));
+                self.push(info, Piece::Arith(Box::new(a)));
                 end
             }
             Some(b'(') => {
-                Self::push(info, Piece::Subst(at));
+                self.push(info, Piece::Subst(at));
                 self.skip_subst(at, i + 2, to)
             }
             Some(b'[') => {
                 let end = self.span(i + 2, bracket_end(b, i + 2, to));
                 let a = self.arith(i + 2, end);
-                Self::push(info, Piece::Arith(Box::new(a)));
+                self.push(info, Piece::Arith(Box::new(a)));
                 end + 1
             }
             Some(b'{') => {
@@ -708,7 +742,7 @@ impl Parser<'_, '_> {
                     .is_some_and(super::syntax::funsub_char)
                     && self.ends.end_of(at).is_some()
                 {
-                    Self::push(info, Piece::Subst(at));
+                    self.push(info, Piece::Subst(at));
                     return self.skip_subst(at, i + 2, to);
                 }
                 let end = self.span(i + 2, brace_end(b, i + 2, to));
@@ -716,7 +750,7 @@ impl Parser<'_, '_> {
                     info.unread = true;
                 }
                 let p = self.brace(at, i + 2, end.saturating_sub(1).min(to));
-                Self::push(info, Piece::Param(Box::new(p)));
+                self.push(info, Piece::Param(Box::new(p)));
                 end
             }
             Some(c) if super::syntax::legal_variable_starter(c) => {
@@ -724,7 +758,7 @@ impl Parser<'_, '_> {
                 while j < to && super::syntax::legal_variable_char(b[j]) {
                     j += 1;
                 }
-                Self::push(
+                self.push(
                     info,
                     Piece::Param(Box::new(plain(at, b[i + 1..j].to_vec()))),
                 );
@@ -743,11 +777,11 @@ impl Parser<'_, '_> {
                 }
                 let mut p = plain(at, b[i + 2..j].to_vec());
                 p.zsh_glob = c == b'~';
-                Self::push(info, Piece::Param(Box::new(p)));
+                self.push(info, Piece::Param(Box::new(p)));
                 j
             }
             Some(c) if c.is_ascii_digit() || b"@*#?-$!_".contains(&c) => {
-                Self::push(info, Piece::Param(Box::new(plain(at, vec![c]))));
+                self.push(info, Piece::Param(Box::new(plain(at, vec![c]))));
                 i + 2
             }
             _ => {
@@ -952,6 +986,7 @@ impl Parser<'_, '_> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             a.odd = true;
+            self.cut.set(true);
             self.depth -= 1;
             return a;
         }

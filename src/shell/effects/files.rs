@@ -29,7 +29,7 @@ impl Judge {
                         .and_then(|(index, h)| {
                             // A quoted body is its text; an unquoted one the text its
                             // expansion makes (a substitution in it denies on its own).
-                            if !h.quoted && !h.body_eval.is_empty() {
+                            if !h.quoted && h.body_eval.expands {
                                 return self.spliced_body(h, prog);
                             }
                             let quoted = h.quoted;
@@ -492,13 +492,25 @@ impl Judge {
             // zsh's parameter flags (`(Q)` removes quoting, `(e)` expands again).
             return None;
         }
-        // Each parameter's candidates, counted before the body is read again.
+        let raw = if h.strip_tabs {
+            strip_leading_tabs(raw)
+        } else {
+            raw.to_vec()
+        };
+        if !self.meter.charge(crate::shell::bulk_work(raw.len()) + 1) {
+            return None;
+        }
+        let info = crate::shell::word::document_kept(&crate::shell::Text::command(&raw), &());
+        if info.unread {
+            return None;
+        }
+        // Each parameter's candidates, counted before the texts are made.
         let mut spliced = Val::default();
         let mut count = 1usize;
-        for piece in h.body_eval.iter() {
+        for piece in info.pieces.iter() {
             match piece {
                 Piece::Param(p) => {
-                    let part = part_of_value(p, prog.text, self.d.is_zsh());
+                    let part = part_of_value(p, &raw, self.d.is_zsh());
                     if !splices_as_valued(p) && !part {
                         return None;
                     }
@@ -523,18 +535,6 @@ impl Judge {
                 Piece::Subst(_) => return None,
                 Piece::Lit(_) => {}
             }
-        }
-        let raw = if h.strip_tabs {
-            strip_leading_tabs(raw)
-        } else {
-            raw.to_vec()
-        };
-        if !self.meter.charge(crate::shell::bulk_work(raw.len()) + 1) {
-            return None;
-        }
-        let info = crate::shell::word::document_kept(&crate::shell::Text::command(&raw), &());
-        if info.unread {
-            return None;
         }
         let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
         for (k, piece) in info.pieces.iter().enumerate() {

@@ -743,7 +743,17 @@ impl Judge {
         if h.quoted {
             return;
         }
-        for piece in h.body_eval.iter() {
+        if h.body_eval.cut && self.checking {
+            // Expansions the scan did not read may assign, name a variable or evaluate a
+            // subscript: what the body does is not known.
+            self.effect(Effect::Flow {
+                at: op,
+                taint: Taint::Body,
+                what: "one of more expansions than the guard reads in a body (over 4,096 that assign, name or evaluate, or nested over 64 deep)",
+                in_body: Some(index),
+            });
+        }
+        for piece in h.body_eval.pieces.iter() {
             match piece {
                 Piece::Param(p) => {
                     let mut params = Vec::new();
