@@ -118,8 +118,8 @@ fn inspect_on_large_stack(command: &str, deadline: shell::Deadline) -> Result<Re
     });
     match result {
         Ok(Ok(result)) => result,
-        Ok(Err(_panic)) => Err(reason::internal("the reader panicked")),
-        Err(_) => Err(reason::internal("could not start the reading thread")),
+        Ok(Err(_panic)) => Err(Denial::internal("the reader panicked")),
+        Err(_) => Err(Denial::internal("could not start the reading thread")),
     }
 }
 
@@ -330,7 +330,7 @@ pub fn check_event(bytes: &[u8]) -> EventVerdict<'_> {
         Ok(None) => (Verdict::allow(Checked(())), None),
         Ok(Some(command)) => (check_command(&command), Some(command)),
         Err(e) => (
-            Verdict::deny(reason::invalid_event(e.cause, &e.detail)),
+            Verdict::deny(Denial::invalid_event(e.cause, &e.detail)),
             None,
         ),
     };

@@ -84,7 +84,7 @@ impl Explanation {
                 h.opener.line,
                 h.opener.column,
                 if h.strip_tabs { "<<-" } else { "<<" },
-                reason::clip(&h.written, 80),
+                crate::verdict::clip(&h.written, 80),
                 if h.ansi_c {
                     "ansi-c quoted"
                 } else if h.quoted {
@@ -101,7 +101,7 @@ impl Explanation {
                     f.pos.line,
                     f.pos.column,
                     kind(&f.kind),
-                    reason::clip(&f.excerpt, 60)
+                    crate::verdict::clip(&f.excerpt, 60)
                 ));
             }
         }
@@ -111,7 +111,7 @@ impl Explanation {
                 f.pos.line,
                 f.pos.column,
                 kind(&f.kind),
-                reason::clip(&f.excerpt, 60)
+                crate::verdict::clip(&f.excerpt, 60)
             ));
         }
         match &self.denial {

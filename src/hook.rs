@@ -14,9 +14,9 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use heredoc_guard::event::Context;
+use heredoc_guard::Context;
+use heredoc_guard::limits;
 use heredoc_guard::verdict::Denial;
-use heredoc_guard::{limits, reason};
 
 use crate::ledger;
 
@@ -95,7 +95,7 @@ pub fn main() -> ExitCode {
     let input = match read_stdin() {
         Ok(input) => input,
         Err(e) => {
-            let denial = reason::invalid_event(
+            let denial = Denial::invalid_event(
                 "unreadable stdin",
                 &format!("stdin could not be read ({e})"),
             );
@@ -114,7 +114,7 @@ pub fn main() -> ExitCode {
             }
         },
         Err(_) => {
-            deny(&reason::internal("panic"), b"", &Context::default());
+            deny(&Denial::internal("panic"), b"", &Context::default());
             ExitCode::from(2)
         }
     }

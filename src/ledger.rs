@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use heredoc_guard::event::Context;
+use heredoc_guard::Context;
 use heredoc_guard::verdict::Denial;
 
 /// The environment variable that moves the ledger.

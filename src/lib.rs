@@ -2,31 +2,29 @@
 //! unquoted heredoc body holds a command substitution the shell would run.
 //!
 //! The library is the check: [`check_command`], [`check_event`], [`explain`] and
-//! [`strip`], with their report and verdict types. The binary (`src/main.rs`) adds hook
-//! mode's plumbing (stdin, the deny's output, the ledger) and the command line (`src/cli/`:
-//! install, doctor, log and the rest), none of which is library API.
+//! [`strip`], with their report and verdict types, the event's [`Context`] and the
+//! [`limits`] they read within. The binary (`src/main.rs`) adds hook mode's plumbing
+//! (stdin, the deny's output, the ledger) and the command line (`src/cli/`: install,
+//! doctor, log and the rest), none of which is library API. The event's decoding, the
+//! messages, the tamper check and the reader are private to the crate; the test suite and
+//! the fuzz targets reach the reader through the hidden [`reader`] door.
 
 mod check;
-// Public for the binary, the test suite and the fuzz targets, not as library API: hidden
-// from the documentation.
-#[doc(hidden)]
-pub mod event;
+mod event;
 pub mod explain;
-#[doc(hidden)]
 pub mod limits;
-#[doc(hidden)]
-pub mod reason;
+mod reason;
 mod report;
 mod rules;
 mod shell;
 pub mod strip;
-#[doc(hidden)]
-pub mod tamper;
+mod tamper;
 pub mod verdict;
 
 pub use check::{EventVerdict, Verdict, check_command, check_event, inspect};
 #[doc(hidden)]
 pub use check::{hook_process, large_stack_readings};
+pub use event::{Agent, Context, SHELL_TOOLS};
 pub use report::{Finding, FindingKind, Heredoc, Report};
 pub use verdict::{Denial, Rule, Stage};
 

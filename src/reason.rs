@@ -6,7 +6,7 @@
 use crate::limits::Limit;
 use crate::report::{Finding, FindingKind, Heredoc, Report};
 use crate::shell::{Pos, Shell};
-use crate::verdict::{Denial, Rule, Stage};
+use crate::verdict::{Denial, Rule, Stage, clip};
 
 /// Longest delimiter shown in a message.
 const MAX_SHOWN_DELIMITER: usize = 80;
@@ -25,30 +25,6 @@ pub fn rule_of(kind: &FindingKind) -> Rule {
         FindingKind::Evaluation { in_body: false, .. } => Rule::HeredocFlow,
         FindingKind::UnknownEffect(_) => Rule::UnknownEffect,
     }
-}
-
-pub fn internal(cause: &'static str) -> Denial {
-    Denial::failure(
-        Rule::InternalError,
-        Stage::Internal,
-        cause,
-        format!(
-            "heredoc-guard failed internally ({cause}); it denies what it cannot check. Quote the heredoc delimiter (<<'EOF') or split the command, and retry."
-        ),
-    )
-}
-
-/// The deny for a hook event that could not be read (`detail` says what was wrong).
-pub fn invalid_event(cause: &'static str, detail: &str) -> Denial {
-    Denial::failure(
-        Rule::InvalidEvent,
-        Stage::Event,
-        cause,
-        format!(
-            "heredoc-guard could not read the hook event: {}. It denies what it cannot read; check the hook set-up with `heredoc-guard doctor`, and install it again with `heredoc-guard install claude` or `install codex`.",
-            clip(detail, 200)
-        ),
-    )
 }
 
 pub fn limit_denial(limit: Limit) -> Denial {
@@ -99,26 +75,6 @@ pub fn parse_denial(what: &str, cause: &'static str, at: Pos) -> Denial {
             clip(what, 160)
         ),
     )
-}
-
-/// At most `max` characters of `s` on one line, with `…` when cut; newlines and control
-/// characters shown as `⏎` and `\xNN`.
-pub fn clip(s: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (n, c) in s.chars().enumerate() {
-        if n == max {
-            out.push('…');
-            break;
-        }
-        match c {
-            '\n' => out.push('⏎'),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The delimiter as it can be shown, or `None` when it cannot be shown whole and as is.

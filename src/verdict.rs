@@ -140,4 +140,49 @@ impl Denial {
             failure: Some((stage, cause)),
         }
     }
+
+    /// The deny for a failure of the guard itself (a panic, a thread that did not start).
+    pub fn internal(cause: &'static str) -> Denial {
+        Denial::failure(
+            Rule::InternalError,
+            Stage::Internal,
+            cause,
+            format!(
+                "heredoc-guard failed internally ({cause}); it denies what it cannot check. Quote the heredoc delimiter (<<'EOF') or split the command, and retry."
+            ),
+        )
+    }
+
+    /// The deny for a hook event that could not be read (`detail` says what was wrong).
+    pub fn invalid_event(cause: &'static str, detail: &str) -> Denial {
+        Denial::failure(
+            Rule::InvalidEvent,
+            Stage::Event,
+            cause,
+            format!(
+                "heredoc-guard could not read the hook event: {}. It denies what it cannot read; check the hook set-up with `heredoc-guard doctor`, and install it again with `heredoc-guard install claude` or `install codex`.",
+                clip(detail, 200)
+            ),
+        )
+    }
+}
+
+/// At most `max` characters of `s` on one line, with `…` when cut; newlines and control
+/// characters shown as `⏎` and `\xNN`.
+pub(crate) fn clip(s: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (n, c) in s.chars().enumerate() {
+        if n == max {
+            out.push('…');
+            break;
+        }
+        match c {
+            '\n' => out.push('⏎'),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
 }

@@ -17,7 +17,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
-use heredoc_guard::event::Context;
+use heredoc_guard::Context;
 use heredoc_guard::verdict::{Denial, Rule, Stage};
 use heredoc_guard::{explain, limits, strip};
 

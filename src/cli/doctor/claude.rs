@@ -16,7 +16,7 @@ use super::probe::{self, Case, Launch};
 use super::report::{Check, Section};
 use crate::cli::client::{self, claude};
 use crate::cli::install::{hooks_doc, json_file::JsonFile};
-use heredoc_guard::event::SHELL_TOOLS;
+use heredoc_guard::SHELL_TOOLS;
 
 const FIX: &str = "heredoc-guard install claude";
 
