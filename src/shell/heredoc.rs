@@ -116,7 +116,7 @@ impl Bodies {
 
 /// The document with backslash-newline pairs removed (the intended reading reads
 /// physical lines; what it expands is still joined).
-fn join_lines(doc: Text<'_>) -> Text<'_> {
+pub(crate) fn join_lines(doc: Text<'_>) -> Text<'_> {
     let bytes = doc.bytes();
     if memchr::memmem::find(bytes, b"\\\n").is_none() {
         return doc;

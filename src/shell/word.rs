@@ -721,7 +721,7 @@ impl<'a, 't> Parser<'a, 't> {
                 end
             }
             Some(b'(') if b.get(i + 2) == Some(&b'(') && self.ends.end_of(at).is_none() => {
-                let end = self.span(i + 2, paren_end(b, i + 2, to));
+                let end = self.span(i + 2, self.paren_end(i + 2, to));
                 let a = self.arith(i + 3, end.saturating_sub(2).max(i + 3));
                 self.push(info, Piece::Arith(Box::new(a)));
                 end
@@ -745,11 +745,11 @@ impl<'a, 't> Parser<'a, 't> {
                     self.push(info, Piece::Subst(at));
                     return self.skip_subst(at, i + 2, to);
                 }
-                let end = self.span(i + 2, brace_end(b, i + 2, to));
+                let end = self.span(i + 2, self.brace_end(i + 2, to));
                 if end > to {
                     info.unread = true;
                 }
-                let p = self.brace(at, i + 2, end.saturating_sub(1).min(to));
+                let p = self.brace(at, i + 2, end.saturating_sub(1).min(to), mode);
                 self.push(info, Piece::Param(Box::new(p)));
                 end
             }
@@ -802,11 +802,29 @@ impl<'a, 't> Parser<'a, 't> {
             // Past the closing `)` or `}`.
             return (j + 1).min(to.max(from));
         }
-        self.span(from, paren_end(self.b, from, to))
+        self.span(from, self.paren_end(from, to))
     }
 
     /// Past the `"` closing one whose inside starts at `from` (`to + 1` when none): as
     /// [`dquote_end`], with a command substitution the reader has read skipped whole.
+    /// [`paren_end`] from the top; past [`MAX_END_DEPTH`] the word is cut (not read) and
+    /// the construct runs to `to`.
+    fn paren_end(&self, from: usize, to: usize) -> usize {
+        paren_end(0, self.b, from, to).unwrap_or_else(|| {
+            self.cut.set(true);
+            to
+        })
+    }
+
+    /// [`brace_end`] from the top; past [`MAX_END_DEPTH`] the word is cut (not read) and
+    /// the construct does not close.
+    fn brace_end(&self, from: usize, to: usize) -> usize {
+        brace_end(0, self.b, from, to).unwrap_or_else(|| {
+            self.cut.set(true);
+            to + 1
+        })
+    }
+
     fn dquote_end(&self, from: usize, to: usize) -> usize {
         let b = self.b;
         let mut i = from;
@@ -824,7 +842,7 @@ impl<'a, 't> Parser<'a, 't> {
                     i = self.skip_subst(self.t.origin(i), i + 2, to);
                 }
                 b'$' if b.get(i + 1) == Some(&b'{') => {
-                    i = self.span(i + 2, brace_end(b, i + 2, to))
+                    i = self.span(i + 2, self.brace_end(i + 2, to))
                 }
                 _ => i += 1,
             }
@@ -834,21 +852,28 @@ impl<'a, 't> Parser<'a, 't> {
     }
 
     /// The inside of `${…}` at `from..to`; its words keep their literal text.
-    fn brace(&mut self, at: u32, from: usize, to: usize) -> Param {
+    /// Inside double quotes or a body (`mode`), its words are read as double-quoted text:
+    /// a quote there is a plain character (`"${x:-'$((z))'}"` evaluates `z`).
+    fn brace(&mut self, at: u32, from: usize, to: usize, mode: Mode) -> Param {
         let keep = std::mem::replace(&mut self.keep, true);
-        let p = self.brace_inside(at, from, to);
+        let words = if matches!(mode, Mode::Dquote | Mode::Document) {
+            Mode::Dquote
+        } else {
+            Mode::Word
+        };
+        let p = self.brace_inside(at, from, to, words);
         self.keep = keep;
         p
     }
 
-    fn brace_inside(&mut self, at: u32, from: usize, to: usize) -> Param {
+    fn brace_inside(&mut self, at: u32, from: usize, to: usize, words: Mode) -> Param {
         let b = self.b;
         let mut p = plain(at, Vec::new());
         let mut i = from;
         // zsh: parameter flags `(…)` and the `=`, `~`, `^` prefixes. `e` evaluates the
         // value (as `@P` does), `P` names the variable the value names.
         if b.get(i) == Some(&b'(')
-            && let Some(close) = flags_end(b, i + 1, to).map(|c| self.span(i + 1, c))
+            && let Some(close) = flags_end(b, i + 1, to, &self.cut).map(|c| self.span(i + 1, c))
         {
             let flags = &b[i + 1..close];
             if flags.contains(&b'P') {
@@ -940,7 +965,7 @@ impl<'a, 't> Parser<'a, 't> {
                     end: self.t.origin(to),
                     ..WordInfo::default()
                 };
-                self.word(op_at + 1, to, Mode::Word, &mut arg);
+                self.word(op_at + 1, to, words, &mut arg);
                 p.arg = Some(Box::new(arg));
             }
             _ if colon => {
@@ -968,7 +993,7 @@ impl<'a, 't> Parser<'a, 't> {
                 p.op = ParamOp::Part;
                 // The pattern and replacement are expanded words.
                 let mut arg = WordInfo::default();
-                self.word(i, to, Mode::Word, &mut arg);
+                self.word(i, to, words, &mut arg);
                 p.arg = Some(Box::new(arg));
             }
         }
@@ -1086,11 +1111,16 @@ fn plain(at: u32, name: Vec<u8>) -> Param {
 }
 
 /// The `)` closing zsh parameter flags that start at `from` (a `$(…)` inside skipped).
-fn flags_end(b: &[u8], from: usize, to: usize) -> Option<usize> {
+fn flags_end(b: &[u8], from: usize, to: usize, cut: &std::cell::Cell<bool>) -> Option<usize> {
     let mut i = from;
     while i < to {
         match b[i] {
-            b'$' if b.get(i + 1) == Some(&b'(') => i = paren_end(b, i + 2, to),
+            b'$' if b.get(i + 1) == Some(&b'(') => {
+                i = paren_end(0, b, i + 2, to).unwrap_or_else(|| {
+                    cut.set(true);
+                    to
+                })
+            }
             b')' => return Some(i),
             _ => i += 1,
         }
@@ -1098,20 +1128,29 @@ fn flags_end(b: &[u8], from: usize, to: usize) -> Option<usize> {
     None
 }
 
-/// Past the `"` closing a double-quoted part whose inside starts at `from`.
-fn dquote_end(b: &[u8], from: usize, to: usize) -> usize {
+/// How deep the end finders below follow constructs inside constructs (they recurse once
+/// per level); past it they give up, and the reader counts the word as not read
+/// ([`Parser::cut`]), which it reads no deeper than [`MAX_DEPTH`] anyway.
+const MAX_END_DEPTH: usize = 4 * MAX_DEPTH;
+
+/// Past the `"` closing a double-quoted part whose inside starts at `from`; `None` past
+/// [`MAX_END_DEPTH`] levels (`d` is this one).
+fn dquote_end(d: usize, b: &[u8], from: usize, to: usize) -> Option<usize> {
+    if d > MAX_END_DEPTH {
+        return None;
+    }
     let mut i = from;
     while i < to {
         match b[i] {
             b'\\' => i += 2,
-            b'"' => return i + 1,
+            b'"' => return Some(i + 1),
             b'`' => i = backquote_end(b, i + 1, to),
-            b'$' if b.get(i + 1) == Some(&b'(') => i = paren_end(b, i + 2, to),
-            b'$' if b.get(i + 1) == Some(&b'{') => i = brace_end(b, i + 2, to),
+            b'$' if b.get(i + 1) == Some(&b'(') => i = paren_end(d + 1, b, i + 2, to)?,
+            b'$' if b.get(i + 1) == Some(&b'{') => i = brace_end(d + 1, b, i + 2, to)?,
             _ => i += 1,
         }
     }
-    to + 1
+    Some(to + 1)
 }
 
 /// Past the backquote closing one whose inside starts at `from`.
@@ -1128,52 +1167,60 @@ fn backquote_end(b: &[u8], from: usize, to: usize) -> usize {
 }
 
 /// Past the `)` closing a `(` whose inside starts at `from`, quotes and nesting followed.
-fn paren_end(b: &[u8], from: usize, to: usize) -> usize {
+fn paren_end(d: usize, b: &[u8], from: usize, to: usize) -> Option<usize> {
+    if d > MAX_END_DEPTH {
+        return None;
+    }
     let mut depth = 1usize;
     let mut i = from;
     while i < to {
         match b[i] {
             b'\\' => i += 1,
             b'\'' => i = memchr::memchr(b'\'', &b[i + 1..to]).map_or(to, |p| i + 1 + p),
-            b'"' => i = dquote_end(b, i + 1, to).saturating_sub(1),
+            b'"' => i = dquote_end(d + 1, b, i + 1, to)?.saturating_sub(1),
             b'`' => i = backquote_end(b, i + 1, to).saturating_sub(1),
             b'(' => depth += 1,
             b')' => {
                 depth -= 1;
                 if depth == 0 {
-                    return i + 1;
+                    return Some(i + 1);
                 }
             }
             _ => {}
         }
         i += 1;
     }
-    to
+    Some(to)
 }
 
 /// Past the `}` closing a `${` whose inside starts at `from`.
-fn brace_end(b: &[u8], from: usize, to: usize) -> usize {
+fn brace_end(d: usize, b: &[u8], from: usize, to: usize) -> Option<usize> {
+    if d > MAX_END_DEPTH {
+        return None;
+    }
     let mut depth = 1usize;
     let mut i = from;
     while i < to {
         match b[i] {
             b'\\' => i += 1,
             b'\'' => i = memchr::memchr(b'\'', &b[i + 1..to]).map_or(to, |p| i + 1 + p),
-            b'"' => i = dquote_end(b, i + 1, to).saturating_sub(1),
+            b'"' => i = dquote_end(d + 1, b, i + 1, to)?.saturating_sub(1),
             b'`' => i = backquote_end(b, i + 1, to).saturating_sub(1),
-            b'$' if b.get(i + 1) == Some(&b'(') => i = paren_end(b, i + 2, to).saturating_sub(1),
+            b'$' if b.get(i + 1) == Some(&b'(') => {
+                i = paren_end(d + 1, b, i + 2, to)?.saturating_sub(1)
+            }
             b'{' => depth += 1,
             b'}' => {
                 depth -= 1;
                 if depth == 0 {
-                    return i + 1;
+                    return Some(i + 1);
                 }
             }
             _ => {}
         }
         i += 1;
     }
-    to + 1
+    Some(to + 1)
 }
 
 /// The `]` closing a `[` whose inside starts at `from` (its index; `to` when none).

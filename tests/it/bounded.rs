@@ -106,6 +106,38 @@ fn every_recursive_construct_nested_to_the_small_stack_depth_fits_half_a_small_s
     }
 }
 
+/// The end of a `${…}` or a double-quoted part inside a body is found without recursing
+/// once per level past a fixed depth: 100,000 nested `${"` in a body (600 KB) once
+/// overflowed the stack (a crash, which blocks nothing), found by a red team (helper-20).
+/// On half of a small stack the check now ends in a deny of the body it cannot read.
+#[test]
+fn a_body_nesting_quotes_in_braces_100000_deep_is_denied_on_half_a_small_stack() {
+    for open in ["${\"", "${x:-\""] {
+        let n = 100_000;
+        let command = format!("cat <<E\nhello\n{}{}\nE\n", open.repeat(n), "\"}".repeat(n));
+        let denial = std::thread::Builder::new()
+            .stack_size(SMALL_STACK_BYTES / 2)
+            .spawn(move || heredoc_guard::check_command(&command).into_denial())
+            .expect("thread")
+            .join()
+            .expect("no stack overflow");
+        let denial = denial.unwrap_or_else(|| panic!("{open}: allowed"));
+        assert_eq!(
+            denial.rule.id(),
+            "heredoc-command-substitution",
+            "{open}: {}",
+            denial.reason
+        );
+        assert!(
+            denial
+                .reason
+                .contains("more expansions than the guard reads"),
+            "{open}: {}",
+            denial.reason
+        );
+    }
+}
+
 /// The whole check of a command nesting past [`SMALL_STACK_DEPTH`] starts on a small stack
 /// and reads again on a large-stack thread: the verdict comes back, and one thread was
 /// used.

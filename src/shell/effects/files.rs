@@ -500,6 +500,11 @@ impl Judge {
         if !self.meter.charge(crate::shell::bulk_work(raw.len()) + 1) {
             return None;
         }
+        // The shell joins the body's backslash-newlines before it expands anything
+        // (`$\⏎x` is `$x`): the text is read joined.
+        let raw = crate::shell::heredoc::join_lines(crate::shell::Text::command(&raw))
+            .bytes()
+            .to_vec();
         let info = crate::shell::word::document_kept(&crate::shell::Text::command(&raw), &());
         if info.unread {
             return None;

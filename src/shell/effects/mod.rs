@@ -779,6 +779,18 @@ impl Judge {
                         for s in &q.slice {
                             self.check_arith(s, prog, Some(index));
                         }
+                        // Arithmetic in its word (`${x:-'$((z))'}`: a quote in a body is
+                        // a plain character) is evaluated too.
+                        let ariths = q.arg.iter().flat_map(|arg| arg.pieces.iter());
+                        for a in ariths.filter_map(|piece| match piece {
+                            Piece::Arith(a) => Some(a),
+                            _ => None,
+                        }) {
+                            for n in a.assigned.clone() {
+                                self.assign(&n, None, &Val::num(), a.at, ctx, prog);
+                            }
+                            self.check_arith(a, prog, Some(index));
+                        }
                     }
                 }
                 Piece::Arith(a) => {
