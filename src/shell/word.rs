@@ -427,6 +427,10 @@ enum Mode {
     Compound,
     /// A heredoc body: `\` escapes `$`, `` ` `` and `\` only; quotes are literal.
     Document,
+    /// The word of a `${…}` inside double quotes or a body: as inside double quotes, but a
+    /// `"` opens a double-quoted part whose quotes go (`${x:-"$y"}` is y's value), while a
+    /// `'` is a plain character (`${x:-'$((z))'}` evaluates z).
+    BraceWord,
 }
 
 struct Parser<'a, 't> {
@@ -549,7 +553,9 @@ impl<'a, 't> Parser<'a, 't> {
                     let n = b.get(i + 1).copied();
                     match (mode, n) {
                         (_, Some(b'\n')) => i += 2,
-                        (Mode::Dquote, Some(n)) if !matches!(n, b'$' | b'`' | b'"' | b'\\') => {
+                        (Mode::Dquote | Mode::BraceWord, Some(n))
+                            if !matches!(n, b'$' | b'`' | b'"' | b'\\') =>
+                        {
                             self.lit(info, b'\\');
                             i += 1;
                         }
@@ -582,7 +588,7 @@ impl<'a, 't> Parser<'a, 't> {
                     }
                     i = end + 1;
                 }
-                b'"' if unquoted => {
+                b'"' if unquoted || mode == Mode::BraceWord => {
                     let end = self.dquote_end(i + 1, to);
                     if end > to {
                         info.unread = true;
@@ -670,7 +676,7 @@ impl<'a, 't> Parser<'a, 't> {
                     // A run of bytes no arm above reads specially is literal text as a
                     // whole (one copy, not one push per byte). Inside double quotes and
                     // in a body only `\`, `` ` `` and `$` are read specially.
-                    let run = if unquoted {
+                    let run = if unquoted || mode == Mode::BraceWord {
                         b[i..to]
                             .iter()
                             .position(|&c| SPECIAL[usize::from(c)])
@@ -856,8 +862,8 @@ impl<'a, 't> Parser<'a, 't> {
     /// a quote there is a plain character (`"${x:-'$((z))'}"` evaluates `z`).
     fn brace(&mut self, at: u32, from: usize, to: usize, mode: Mode) -> Param {
         let keep = std::mem::replace(&mut self.keep, true);
-        let words = if matches!(mode, Mode::Dquote | Mode::Document) {
-            Mode::Dquote
+        let words = if matches!(mode, Mode::Dquote | Mode::Document | Mode::BraceWord) {
+            Mode::BraceWord
         } else {
             Mode::Word
         };

@@ -492,19 +492,20 @@ impl Judge {
             // zsh's parameter flags (`(Q)` removes quoting, `(e)` expands again).
             return None;
         }
-        let raw = if h.strip_tabs {
-            strip_leading_tabs(raw)
-        } else {
-            raw.to_vec()
-        };
         if !self.meter.charge(crate::shell::bulk_work(raw.len()) + 1) {
             return None;
         }
         // The shell joins the body's backslash-newlines before it expands anything
-        // (`$\⏎x` is `$x`): the text is read joined.
-        let raw = crate::shell::heredoc::join_lines(crate::shell::Text::command(&raw))
+        // (`$\⏎x` is `$x`), and `<<-` then strips the tabs that start a joined line (not
+        // those after a join): the text is read joined, then stripped.
+        let joined = crate::shell::heredoc::join_lines(crate::shell::Text::command(raw))
             .bytes()
             .to_vec();
+        let raw = if h.strip_tabs {
+            strip_leading_tabs(&joined)
+        } else {
+            joined
+        };
         let info = crate::shell::word::document_kept(&crate::shell::Text::command(&raw), &());
         if info.unread {
             return None;
