@@ -357,6 +357,9 @@ pub struct BodyExpansions {
     /// Not every expansion was read (too many, or nested too deep): what it evaluates is
     /// not known.
     pub cut: bool,
+    /// A `${…}` word makes a new expansion once bash removes its double quotes
+    /// (`${x-"$"(cmd)}`, `${x-$"ab"}`): what it runs or reads is not followed.
+    pub requoted: bool,
 }
 
 /// Reads text a shell expands like a double-quoted string whose quotes are literal (an
@@ -366,11 +369,13 @@ pub struct BodyExpansions {
 pub fn document(text: &Text<'_>, ends: &dyn SubstEnds) -> BodyExpansions {
     let mut p = Parser::new(text, ends, false);
     p.drop_inert = true;
+    p.body = true;
     let mut info = WordInfo::default();
     p.word(0, text.len(), Mode::Document, &mut info);
     BodyExpansions {
         expands: p.dropped.get() || !info.pieces.is_empty(),
         cut: p.cut.get(),
+        requoted: p.requoted.get(),
         pieces: info.pieces,
     }
 }
@@ -378,9 +383,56 @@ pub fn document(text: &Text<'_>, ends: &dyn SubstEnds) -> BodyExpansions {
 /// A heredoc body read as the shell expands it, its literal text kept or not.
 fn read_document(text: &Text<'_>, ends: &dyn SubstEnds, keep: bool) -> WordInfo {
     let mut p = Parser::new(text, ends, keep);
+    p.body = true;
     let mut info = WordInfo::default();
     p.word(0, text.len(), Mode::Document, &mut info);
+    // Text bash makes by removing a word's double quotes is not the text read here.
+    info.unread |= p.requoted.get();
     info
+}
+
+/// Whether removing the double quotes of `word` (the inside of a `${…}` in a body, as bash
+/// does before it expands the word) puts a `$` or a backquote before text that makes an
+/// expansion it did not make with the quotes in place.
+fn new_expansion_without_quotes(word: &[u8]) -> bool {
+    fn starts(b: &[u8]) -> usize {
+        let mut n = 0;
+        let mut i = 0;
+        while i < b.len() {
+            match b[i] {
+                b'\\' => i += 1,
+                b'`' => n += 1,
+                b'$' if b
+                    .get(i + 1)
+                    .is_some_and(|&c| c.is_ascii_alphanumeric() || b"_({[@*#?$!-".contains(&c)) =>
+                {
+                    n += 1
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        n
+    }
+    if !word.contains(&b'"') {
+        return false;
+    }
+    let mut stripped = Vec::with_capacity(word.len());
+    let mut i = 0;
+    while i < word.len() {
+        match word[i] {
+            b'\\' => {
+                stripped.extend_from_slice(&word[i..(i + 2).min(word.len())]);
+                i += 2;
+            }
+            b'"' => i += 1,
+            c => {
+                stripped.push(c);
+                i += 1;
+            }
+        }
+    }
+    starts(&stripped) > starts(word)
 }
 
 /// An expansion that only stands for a value: `$x`, `${#x}`, `${x:-text}` (a literal
@@ -442,6 +494,12 @@ struct Parser<'a, 't> {
     dropped: std::cell::Cell<bool>,
     /// Some piece was not read: past [`MAX_PIECES`] in a word, or nested past [`MAX_DEPTH`].
     cut: std::cell::Cell<bool>,
+    /// Reading a heredoc body (whose `${…}` words bash expands once more after it removes
+    /// their double quotes).
+    body: bool,
+    /// A `${…}` word in a body makes a new expansion once its double quotes go
+    /// (`${x-"$"(cmd)}` is `$(cmd)` to bash): not followed.
+    requoted: std::cell::Cell<bool>,
     /// The work done: a step per piece read, and a step per [`BYTES_PER_STEP`] bytes a
     /// run or a scan passes over.
     steps: std::cell::Cell<usize>,
@@ -462,6 +520,8 @@ impl<'a, 't> Parser<'a, 't> {
             drop_inert: false,
             dropped: std::cell::Cell::new(false),
             cut: std::cell::Cell::new(false),
+            body: false,
+            requoted: std::cell::Cell::new(false),
             b: t.bytes(),
             ends,
             depth: 0,
@@ -861,6 +921,12 @@ impl<'a, 't> Parser<'a, 't> {
     /// Inside double quotes or a body (`mode`), its words are read as double-quoted text:
     /// a quote there is a plain character (`"${x:-'$((z))'}"` evaluates `z`).
     fn brace(&mut self, at: u32, from: usize, to: usize, mode: Mode) -> Param {
+        if self.body
+            && matches!(mode, Mode::Document | Mode::BraceWord)
+            && new_expansion_without_quotes(self.b.get(from..to).unwrap_or_default())
+        {
+            self.requoted.set(true);
+        }
         let keep = std::mem::replace(&mut self.keep, true);
         let words = if matches!(mode, Mode::Dquote | Mode::Document | Mode::BraceWord) {
             Mode::BraceWord

@@ -753,6 +753,14 @@ impl Judge {
                 in_body: Some(index),
             });
         }
+        if h.body_eval.requoted && self.checking {
+            self.effect(Effect::Flow {
+                at: op,
+                taint: Taint::Body,
+                what: "a ${…} word whose double quotes bash removes before it expands the rest (${x-\"$\"(cmd)} runs cmd)",
+                in_body: Some(index),
+            });
+        }
         for piece in h.body_eval.pieces.iter() {
             match piece {
                 Piece::Param(p) => {
