@@ -421,8 +421,15 @@ fn new_expansion_without_quotes(word: &[u8]) -> bool {
     let mut i = 0;
     while i < word.len() {
         match word[i] {
+            // Inside the quotes bash also drops the backslash before any other character
+            // (`"$\(cmd)"` is `$(cmd)`); dropped everywhere here, which can only make more
+            // expansions.
             b'\\' => {
-                stripped.extend_from_slice(&word[i..(i + 2).min(word.len())]);
+                match word.get(i + 1) {
+                    Some(&c @ (b'$' | b'`' | b'\\')) => stripped.extend_from_slice(&[b'\\', c]),
+                    Some(b'\n') | None => {}
+                    Some(&c) => stripped.push(c),
+                }
                 i += 2;
             }
             b'"' => i += 1,
