@@ -74,6 +74,7 @@ cases.update({
     "11-nested-arithmetic-900": bash("echo " + "$((" * 900 + "1" + "))" * 900 + HD),
     "11-backslash-newlines-in-an-operator-1m": fill("echo a <", "\\\n", "<a" + HD),
     "11-joined-body-lines-1m": fill("cat <<EOF\n", "a\\\n", "\nEOF"),
+    "11-quoted-default-words-in-a-body-1m": fill("cat <<EOF\n", '${a-"$b"} ', "\nEOF"),
     "11-early-ends-then-lines-1m": fill("echo $(cat <<EOF\nEOF)\n" * 990, "a\n", "EOF\n"),
     "11-heredoc-operators-after-a-body-1m": fill("cat <<E\n", "x\n", "E\n" + "cat <<F " * 990 + "\n" + "F\n" * 990),
     "11-dense-lines-1m": fill("", "a a a a a a a a a a a a a a a a a a a a a a a a\n", HD),

@@ -928,11 +928,15 @@ impl<'a, 't> Parser<'a, 't> {
     /// Inside double quotes or a body (`mode`), its words are read as double-quoted text:
     /// a quote there is a plain character (`"${x:-'$((z))'}"` evaluates `z`).
     fn brace(&mut self, at: u32, from: usize, to: usize, mode: Mode) -> Param {
-        if self.body
-            && matches!(mode, Mode::Document | Mode::BraceWord)
-            && new_expansion_without_quotes(self.b.get(from..to).unwrap_or_default())
-        {
-            self.requoted.set(true);
+        if self.body && matches!(mode, Mode::Document | Mode::BraceWord) {
+            // A range that is not there is a word not read: fail closed.
+            let requoted = self.b.get(from..to).is_none_or(|word| {
+                self.step(word.len() / BYTES_PER_STEP + 1);
+                new_expansion_without_quotes(word)
+            });
+            if requoted {
+                self.requoted.set(true);
+            }
         }
         let keep = std::mem::replace(&mut self.keep, true);
         let words = if matches!(mode, Mode::Dquote | Mode::Document | Mode::BraceWord) {

@@ -743,21 +743,25 @@ impl Judge {
         if h.quoted {
             return;
         }
-        if h.body_eval.cut && self.checking {
-            // Expansions the scan did not read may assign, name a variable or evaluate a
-            // subscript: what the body does is not known.
+        // What the scan could not follow denies: expansions it did not read (they may
+        // assign, name a variable or evaluate a subscript), or a word bash reads again once
+        // it removes its double quotes.
+        let unfollowed = [
+            (
+                h.body_eval.cut,
+                "one of more expansions than the guard reads in a body (over 4,096 that assign, name or evaluate, or nested over 64 deep)",
+            ),
+            (
+                h.body_eval.requoted,
+                "a ${…} word whose double quotes bash removes before it expands the rest (${x-\"$\"(cmd)} runs cmd)",
+            ),
+        ];
+        let checking = self.checking;
+        for (_, what) in unfollowed.into_iter().filter(|(on, _)| *on && checking) {
             self.effect(Effect::Flow {
                 at: op,
                 taint: Taint::Body,
-                what: "one of more expansions than the guard reads in a body (over 4,096 that assign, name or evaluate, or nested over 64 deep)",
-                in_body: Some(index),
-            });
-        }
-        if h.body_eval.requoted && self.checking {
-            self.effect(Effect::Flow {
-                at: op,
-                taint: Taint::Body,
-                what: "a ${…} word whose double quotes bash removes before it expands the rest (${x-\"$\"(cmd)} runs cmd)",
+                what,
                 in_body: Some(index),
             });
         }
