@@ -5,8 +5,6 @@
 //! This is the only module that can create a [`Checked`] token, so the only place an
 //! allow can come from.
 
-use std::borrow::Cow;
-
 use crate::limits::{self, Limit};
 use crate::reason;
 use crate::report::Report;
@@ -19,10 +17,15 @@ struct Checked(());
 
 /// Checks a shell command: the whole guard for one Bash command.
 pub fn check_command(command: &str) -> Verdict {
+    check_from(command, None)
+}
+
+/// [`check_command`], for a command that `source` holds (the event it was decoded in).
+fn check_from(command: &str, source: Option<&shell::Source>) -> Verdict {
     if let Some(denial) = crate::tamper::check(command) {
         return Verdict::deny(denial);
     }
-    match inspect(command) {
+    match inspect_from(command, source) {
         Ok(report) => verdict_for(&report),
         Err(denial) => Verdict::deny(denial),
     }
@@ -49,6 +52,11 @@ pub(crate) fn verdict_for(report: &Report) -> Verdict {
 /// stack. Only a command that nests deeper is read again, on a thread with a stack for
 /// [`shell::MAX_NESTING`] levels.
 pub fn inspect(command: &str) -> Result<Report, Denial> {
+    inspect_from(command, None)
+}
+
+/// [`inspect`], for a command that `source` holds: its bodies' texts are parts of it.
+fn inspect_from(command: &str, source: Option<&shell::Source>) -> Result<Report, Denial> {
     let deadline = if shell::exits_after_verdict() {
         shell::Deadline::at_thread_cpu(limits::MAX_TIME, limits::MAX_CPU)
     } else {
@@ -68,9 +76,9 @@ pub fn inspect(command: &str) -> Result<Report, Denial> {
             shell::pos(bytes, at as u32),
         ));
     }
-    match inspect_within(command, deadline, limits::SMALL_STACK_DEPTH) {
+    match inspect_within(command, source, deadline, limits::SMALL_STACK_DEPTH) {
         Attempt::Done(result) => result,
-        Attempt::Deeper => inspect_on_large_stack(command, deadline),
+        Attempt::Deeper => inspect_on_large_stack(command, source, deadline),
     }
 }
 
@@ -99,7 +107,11 @@ pub fn large_stack_readings() -> usize {
 
 /// Reads the command again, on a thread with a stack for [`shell::MAX_NESTING`] levels;
 /// joined before this returns.
-fn inspect_on_large_stack(command: &str, deadline: shell::Deadline) -> Result<Report, Denial> {
+fn inspect_on_large_stack(
+    command: &str,
+    source: Option<&shell::Source>,
+    deadline: shell::Deadline,
+) -> Result<Report, Denial> {
     // The CPU time the first attempt left, counted from now on the reading thread.
     let cpu_left = deadline.cpu_left().unwrap_or(limits::MAX_CPU);
     LARGE_STACK_READINGS.with(|n| n.set(n.get() + 1));
@@ -109,7 +121,7 @@ fn inspect_on_large_stack(command: &str, deadline: shell::Deadline) -> Result<Re
             .stack_size(READ_STACK_BYTES)
             .spawn_scoped(scope, || {
                 let deadline = deadline.on_this_thread(cpu_left);
-                match inspect_within(command, deadline, shell::MAX_NESTING) {
+                match inspect_within(command, source, deadline, shell::MAX_NESTING) {
                     Attempt::Done(result) => result,
                     Attempt::Deeper => Err(reason::limit_denial(Limit::Nesting)),
                 }
@@ -124,9 +136,14 @@ fn inspect_on_large_stack(command: &str, deadline: shell::Deadline) -> Result<Re
 }
 
 /// The readings and the rules, with one meter nesting at most `max_depth` levels.
-fn inspect_within(command: &str, deadline: shell::Deadline, max_depth: usize) -> Attempt {
+fn inspect_within(
+    command: &str,
+    source: Option<&shell::Source>,
+    deadline: shell::Deadline,
+    max_depth: usize,
+) -> Attempt {
     let work = shell::Work::new(shell::MAX_WORK, Some(deadline), max_depth);
-    let (intended, shells) = read_all_with(command, &work);
+    let (intended, shells) = read_all_with(command, source, &work);
     if work.over() == Some(shell::Over::Depth) {
         return Attempt::Deeper;
     }
@@ -213,9 +230,9 @@ type Readings = (Reading, Vec<(Dialect, Reading)>);
 
 /// Reads the command as intended and as every shell, all charging `work`; once a reading
 /// reaches a limit, the others are not read (the limit denies).
-fn read_all_with(command: &str, work: &shell::Work) -> Readings {
+fn read_all_with(command: &str, source: Option<&shell::Source>, work: &shell::Work) -> Readings {
     // A body every shell reads alike is scanned once, for all of them.
-    let bodies = shell::Bodies::default();
+    let bodies = shell::bodies_for(source);
     let read = |d: Dialect| shell::read_sharing(command, d, work, &bodies);
     let intended = read(Dialect::new(Shell::Intended));
     let mut shells = Vec::with_capacity(Shell::RUNNING.len() * 2);
@@ -307,17 +324,25 @@ fn needs_every_shell(intended: &Reading) -> bool {
 }
 
 /// The outcome of one hook event: the verdict, the command (for the ledger's hash) and
-/// where the event came from (for the ledger's record). Both borrow from the event's bytes
-/// where JSON allows; the command is the one unescaped copy, moved out of the event.
-pub struct EventVerdict<'a> {
+/// where the event came from (for the ledger's record).
+pub struct EventVerdict {
     pub verdict: Verdict,
-    /// The command, when the event held one (the ledger hashes it; empty otherwise).
-    pub command: Option<Cow<'a, str>>,
-    pub context: crate::event::Context<'a>,
+    /// The event's buffer, where the command was decoded in place.
+    command: Option<shell::Source>,
+    pub context: crate::event::Context<'static>,
 }
 
-/// Checks one hook event as read from stdin.
-pub fn check_event(bytes: &[u8]) -> EventVerdict<'_> {
+impl EventVerdict {
+    /// The command, when the event held one (the ledger hashes it; empty otherwise).
+    pub fn command(&self) -> &[u8] {
+        self.command.as_ref().map_or(&[], shell::Source::bytes)
+    }
+}
+
+/// Checks one hook event as read from stdin. The command's JSON string is unescaped in
+/// place, in `bytes`, which the verdict then keeps: the command and its bodies are parts of
+/// that one buffer, never copies.
+pub fn check_event(mut bytes: Vec<u8>) -> EventVerdict {
     if bytes.len() > limits::MAX_EVENT_BYTES {
         return EventVerdict {
             verdict: Verdict::deny(reason::limit_denial(Limit::EventSize)),
@@ -325,10 +350,23 @@ pub fn check_event(bytes: &[u8]) -> EventVerdict<'_> {
             context: crate::event::Context::default(),
         };
     }
-    let read = crate::event::read(bytes);
+    let read = crate::event::read(&mut bytes);
+    let context = read.context;
     let (verdict, command) = match read.command {
         Ok(None) => (Verdict::allow(Checked(())), None),
-        Ok(Some(command)) => (check_command(&command), Some(command)),
+        Ok(Some(range)) => match shell::Source::new(std::sync::Arc::new(bytes), range) {
+            Some(source) => match std::str::from_utf8(source.bytes()) {
+                Ok(command) => (check_from(command, Some(&source)), Some(source.clone())),
+                Err(_) => (
+                    Verdict::deny(Denial::internal("the command is not UTF-8")),
+                    None,
+                ),
+            },
+            None => (
+                Verdict::deny(Denial::internal("the command is not in the event")),
+                None,
+            ),
+        },
         Err(e) => (
             Verdict::deny(Denial::invalid_event(e.cause, &e.detail)),
             None,
@@ -337,7 +375,7 @@ pub fn check_event(bytes: &[u8]) -> EventVerdict<'_> {
     EventVerdict {
         verdict,
         command,
-        context: read.context,
+        context,
     }
 }
 
@@ -373,6 +411,14 @@ impl Verdict {
     /// True when the command may run.
     pub fn is_allow(&self) -> bool {
         matches!(self.outcome, Outcome::Allow)
+    }
+
+    /// The denial, when it is a deny.
+    pub fn denial(&self) -> Option<&Denial> {
+        match &self.outcome {
+            Outcome::Allow => None,
+            Outcome::Deny(d) => Some(d),
+        }
     }
 
     /// Consumes the verdict, giving the denial when it is a deny.

@@ -1,10 +1,10 @@
 //! Reading the agent's hook event (JSON on stdin) into what the guard needs: is this a
 //! shell command, and which; and, for the ledger, where it came from (agent, session,
 //! working directory, tool, hook event). Nothing else is kept: every other field is
-//! skipped without being unescaped, and the strings kept borrow from the input where
-//! JSON allows (a string with escapes, such as a command with newlines, is unescaped once,
-//! and that copy is moved out, never cloned). Anything unreadable is an error, and the
-//! caller denies it.
+//! skipped without being unescaped. The command is never copied: its JSON string is
+//! unescaped in place, in the event's own buffer (an escape is never shorter than what it
+//! stands for), and the command borrows from there; the context's few short strings are
+//! owned. Anything unreadable is an error, and the caller denies it.
 //!
 //! Shell tools, read alike (the command in `tool_input.command`): `Bash` (Claude Code, and
 //! every shell tool of Codex), Claude Code's `Monitor` (a background command whose output
@@ -16,6 +16,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::ops::Range;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
@@ -70,15 +71,52 @@ pub struct Context<'a> {
     pub hook_event: Option<Cow<'a, str>>,
 }
 
-/// One event as read: its context, and the shell command (`Ok(None)` for a tool that is
-/// not a shell tool) or why it cannot be read.
-pub struct Read<'a> {
-    pub context: Context<'a>,
-    pub command: Result<Option<Cow<'a, str>>, EventError>,
+/// One event as read: its context, and where its shell command lies in the event's
+/// bytes, unescaped and UTF-8 (`Ok(None)` for a tool that is not a shell tool), or why it
+/// cannot be read.
+pub struct Read {
+    pub context: Context<'static>,
+    pub command: Result<Option<Range<usize>>, EventError>,
 }
 
-/// Reads one hook event.
-pub fn read(bytes: &[u8]) -> Read<'_> {
+/// Reads one hook event, unescaping its command in place (the bytes of the command's JSON
+/// string are overwritten by the command they stand for).
+pub fn read(bytes: &mut [u8]) -> Read {
+    let (context, command) = {
+        let parsed = parse(bytes);
+        (parsed.context.into_owned(), parsed.command)
+    };
+    let command = match command {
+        Ok(Some(raw)) => unescape_in_place(bytes, raw).map(Some),
+        Ok(None) => Ok(None),
+        Err(e) => Err(e),
+    };
+    Read { context, command }
+}
+
+impl Context<'_> {
+    /// The same context, its strings owned.
+    fn into_owned(self) -> Context<'static> {
+        let owned = |s: Option<Cow<'_, str>>| s.map(|s| Cow::Owned(s.into_owned()));
+        Context {
+            agent: self.agent,
+            session_id: owned(self.session_id),
+            cwd: owned(self.cwd),
+            tool: owned(self.tool),
+            hook_event: owned(self.hook_event),
+        }
+    }
+}
+
+/// An event as parsed: its context, and where the command's JSON string (quotes
+/// included) lies in the event's bytes.
+struct Parsed<'a> {
+    context: Context<'a>,
+    command: Result<Option<Range<usize>>, EventError>,
+}
+
+/// Parses one hook event.
+fn parse(bytes: &[u8]) -> Parsed<'_> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return failed(err("empty event", "stdin was empty"));
     }
@@ -105,13 +143,13 @@ pub fn read(bytes: &[u8]) -> Read<'_> {
     let tool = match tool_name {
         Some(Loose::Str(name)) => name,
         Some(Loose::Other) => {
-            return Read {
+            return Parsed {
                 context,
                 command: Err(err("bad tool_name", "tool_name is not a string")),
             };
         }
         Some(Loose::Null) | None => {
-            return Read {
+            return Parsed {
                 context,
                 command: Err(err("no tool_name", "the event has no tool_name")),
             };
@@ -120,7 +158,7 @@ pub fn read(bytes: &[u8]) -> Read<'_> {
     let shell = is_shell_tool(&tool);
     context.tool = Some(tool);
     if !shell {
-        return Read {
+        return Parsed {
             context,
             command: Ok(None),
         };
@@ -142,14 +180,117 @@ pub fn read(bytes: &[u8]) -> Read<'_> {
                 "the shell tool event has no tool_input",
             )),
         };
-    Read {
+    Parsed {
         context,
-        command: command.map(Some),
+        command: command.and_then(|raw| span_in(bytes, raw)).map(Some),
     }
 }
 
-fn failed(e: EventError) -> Read<'static> {
-    Read {
+/// Where `raw` (a slice of `bytes`, as serde_json hands out borrowed raw values) lies in
+/// `bytes`.
+fn span_in(bytes: &[u8], raw: &RawValue) -> Result<Range<usize>, EventError> {
+    let text = raw.get().as_bytes();
+    let start = (text.as_ptr() as usize).wrapping_sub(bytes.as_ptr() as usize);
+    let span = start..start.saturating_add(text.len());
+    match bytes.get(span.clone()) {
+        Some(found) if std::ptr::eq(found, text) => Ok(span),
+        _ => Err(err(
+            "not json",
+            "tool_input.command is not in the event's text",
+        )),
+    }
+}
+
+/// Unescapes the JSON string at `raw` (quotes included; serde_json has checked its
+/// syntax) in place: the command is written over the start of its own escaped text, which
+/// is never shorter. A lone surrogate (`\ud800`) is an error, as serde_json makes it for
+/// any other string.
+fn unescape_in_place(bytes: &mut [u8], raw: Range<usize>) -> Result<Range<usize>, EventError> {
+    let bad = |what: &str| {
+        err(
+            "not json",
+            format!("stdin is not valid JSON (tool_input.command holds {what})"),
+        )
+    };
+    let inner = raw.start.saturating_add(1)..raw.end.saturating_sub(1);
+    let text = bytes.get_mut(inner).ok_or_else(|| bad("no string"))?;
+    let len = unescape(text).map_err(bad)?;
+    let command = text.get(..len).ok_or_else(|| bad("no string"))?;
+    std::str::from_utf8(command).map_err(|_| bad("text that is not UTF-8"))?;
+    Ok(raw.start + 1..raw.start + 1 + len)
+}
+
+/// Unescapes JSON string contents in place and gives their new length. Runs without a
+/// backslash are moved a run at a time.
+fn unescape(s: &mut [u8]) -> Result<usize, &'static str> {
+    let (mut r, mut w) = (0, 0);
+    loop {
+        let rest = s.get(r..).unwrap_or_default();
+        let run = memchr::memchr(b'\\', rest).unwrap_or(rest.len());
+        s.copy_within(r..r + run, w);
+        r += run;
+        w += run;
+        let Some(&escape) = s.get(r + 1) else {
+            return if r >= s.len() {
+                Ok(w)
+            } else {
+                Err("a backslash at its end")
+            };
+        };
+        r += 2;
+        let c = match escape {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let high = hex4(s, r)?;
+                r += 4;
+                let code = match high {
+                    0xD800..=0xDBFF => {
+                        if s.get(r..r + 2) != Some(b"\\u") {
+                            return Err("a lone surrogate");
+                        }
+                        let low = hex4(s, r + 2)?;
+                        if !(0xDC00..=0xDFFF).contains(&low) {
+                            return Err("a lone surrogate");
+                        }
+                        r += 6;
+                        0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    0xDC00..=0xDFFF => return Err("a lone surrogate"),
+                    _ => high,
+                };
+                char::from_u32(code).ok_or("a bad escape")?
+            }
+            _ => return Err("a bad escape"),
+        };
+        let mut buf = [0u8; 4];
+        let encoded = c.encode_utf8(&mut buf).as_bytes();
+        // What an escape stands for is never longer than the escape: `w + len <= r`.
+        let out = s
+            .get_mut(w..w + encoded.len())
+            .ok_or("an escape longer than its text")?;
+        out.copy_from_slice(encoded);
+        w += encoded.len();
+    }
+}
+
+/// The four hex digits at `at`.
+fn hex4(s: &[u8], at: usize) -> Result<u32, &'static str> {
+    let digits = s.get(at..at + 4).ok_or("a short \\u escape")?;
+    digits.iter().try_fold(0u32, |n, &d| {
+        let v = (d as char).to_digit(16).ok_or("a bad \\u escape")?;
+        Ok(n * 16 + v)
+    })
+}
+
+fn failed(e: EventError) -> Parsed<'static> {
+    Parsed {
         context: Context::default(),
         command: Err(e),
     }
@@ -245,8 +386,9 @@ struct Wire<'a> {
     tool_name: Option<Loose<'a>>,
     /// `tool_input` met before `tool_name`: kept as its slice of the input.
     tool_input: Option<&'a RawValue>,
-    /// `tool_input` read (its command) once `tool_name` said it is a shell tool.
-    command: Option<Result<Cow<'a, str>, EventError>>,
+    /// `tool_input` read (its command's JSON string) once `tool_name` said it is a shell
+    /// tool.
+    command: Option<Result<&'a RawValue, EventError>>,
     context: Context<'a>,
 }
 
@@ -368,7 +510,7 @@ fn string(v: Loose<'_>) -> Option<Cow<'_, str>> {
 struct InputSeed;
 
 impl<'de> DeserializeSeed<'de> for InputSeed {
-    type Value = Result<Cow<'de, str>, EventError>;
+    type Value = Result<&'de RawValue, EventError>;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_any(InputVisitor)
@@ -378,13 +520,13 @@ impl<'de> DeserializeSeed<'de> for InputSeed {
 struct InputVisitor;
 
 impl InputVisitor {
-    fn not_object<'a, E>() -> Result<Result<Cow<'a, str>, EventError>, E> {
+    fn not_object<'a, E>() -> Result<Result<&'a RawValue, EventError>, E> {
         Ok(Err(err("bad tool_input", "tool_input is not an object")))
     }
 }
 
 impl<'de> Visitor<'de> for InputVisitor {
-    type Value = Result<Cow<'de, str>, EventError>;
+    type Value = Result<&'de RawValue, EventError>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("tool_input (a JSON object)")
@@ -420,7 +562,8 @@ impl<'de> Visitor<'de> for InputVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut command: Option<Loose<'de>> = None;
+        // Kept raw (its JSON text): unescaped later, in place.
+        let mut command: Option<&'de RawValue> = None;
         while let Some(key) = map.next_key::<Loose<'de>>()? {
             if matches!(&key, Loose::Str(k) if k == "command") {
                 if command.is_some() {
@@ -435,9 +578,92 @@ impl<'de> Visitor<'de> for InputVisitor {
             }
         }
         Ok(match command {
-            Some(Loose::Str(c)) => Ok(c),
-            Some(Loose::Other) => Err(err("bad command", "tool_input.command is not a string")),
-            Some(Loose::Null) | None => Err(err("no command", "tool_input.command is missing")),
+            Some(raw) if raw.get().starts_with('"') => Ok(raw),
+            Some(raw) if raw.get() != "null" => {
+                Err(err("bad command", "tool_input.command is not a string"))
+            }
+            Some(_) | None => Err(err("no command", "tool_input.command is missing")),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The command of a Bash event whose command is the JSON string `json` (its quotes
+    /// included), as the guard decodes it.
+    fn decoded(json: &str) -> Result<String, EventError> {
+        let mut event =
+            format!(r#"{{"tool_name":"Bash","tool_input":{{"command":{json}}}}}"#).into_bytes();
+        let range = read(&mut event).command?.unwrap_or_default();
+        let command = event.get(range).unwrap_or_default();
+        Ok(String::from_utf8_lossy(command).into_owned())
+    }
+
+    #[test]
+    fn every_json_escape_decodes_in_place_as_serde_json_decodes_it() {
+        for json in [
+            r#""a\"b\\c\/d\be\ff\ng\rh\ti""#,
+            r#""\u0041\u00e9\u20AC\ud83d\ude00 end""#,
+            r#""\u0000 and \u001f""#,
+            r#""no escape at all""#,
+            r#""""#,
+            r#""cat <<EOF\n$(id)\nEOF""#,
+        ] {
+            let expected: String = serde_json::from_str(json).unwrap_or_default();
+            assert_eq!(decoded(json).ok(), Some(expected), "{json}");
+        }
+    }
+
+    #[test]
+    fn a_lone_surrogate_or_a_broken_escape_is_not_json() {
+        for json in [
+            r#""\ud800""#,
+            r#""\ud800x""#,
+            r#""\ud800\u0041""#,
+            r#""\udc00""#,
+            r#""\ud800\ud800""#,
+        ] {
+            assert!(serde_json::from_str::<String>(json).is_err(), "{json}");
+            let e = decoded(json).err();
+            assert_eq!(e.map(|e| e.cause), Some("not json"), "{json}");
+        }
+        // Broken before the decoder sees them: serde_json's parse rejects them.
+        for json in [r#""\x""#, r#""\u12""#, r#""\u12g4""#, "\"a\u{1}\""] {
+            assert_eq!(
+                decoded(json).err().map(|e| e.cause),
+                Some("not json"),
+                "{json}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_command_given_as_null_or_not_a_string_keeps_its_cause() {
+        assert_eq!(decoded("null").err().map(|e| e.cause), Some("no command"));
+        assert_eq!(decoded("[1]").err().map(|e| e.cause), Some("bad command"));
+        assert_eq!(decoded("\"null\"").ok().as_deref(), Some("null"));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+        #[test]
+        fn any_string_comes_back_as_it_went_in(s in any::<String>(), ascii in "[ -~\n\t]{0,64}") {
+            for text in [&s, &ascii] {
+                let json = serde_json::to_string(text).unwrap_or_default();
+                let back = decoded(&json).ok();
+                prop_assert_eq!(back.as_ref(), Some(text));
+                // And every character written as a \u escape (pairs for astral ones).
+                let escaped: String = text
+                    .encode_utf16()
+                    .map(|u| format!("\\u{u:04x}"))
+                    .collect();
+                let back = decoded(&format!("\"{escaped}\"")).ok();
+                prop_assert_eq!(back.as_ref(), Some(text));
+            }
+        }
     }
 }

@@ -103,13 +103,13 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let checked = std::panic::catch_unwind(AssertUnwindSafe(|| heredoc_guard::check_event(&input)));
+    let checked =
+        std::panic::catch_unwind(AssertUnwindSafe(move || heredoc_guard::check_event(input)));
     match checked {
-        Ok(result) => match result.verdict.into_denial() {
+        Ok(result) => match result.verdict.denial() {
             None => ExitCode::SUCCESS,
             Some(denial) => {
-                let command = result.command.as_deref().map_or(&b""[..], str::as_bytes);
-                deny(&denial, command, &result.context);
+                deny(denial, result.command(), &result.context);
                 ExitCode::from(2)
             }
         },

@@ -11,13 +11,13 @@ fuzz_target!(|data: &[u8]| {
     static QUIET: std::sync::Once = std::sync::Once::new();
     QUIET.call_once(|| std::panic::set_hook(Box::new(|_| {})));
 
-    let _ = heredoc_guard::check_event(data).verdict.is_allow();
+    let _ = heredoc_guard::check_event(data.to_vec()).verdict.is_allow();
     if let Ok(command) = std::str::from_utf8(data) {
         let event = serde_json::json!({
             "tool_name": "Bash",
             "tool_input": { "command": command },
         });
         let bytes = serde_json::to_vec(&event).unwrap_or_default();
-        let _ = heredoc_guard::check_event(&bytes).verdict.is_allow();
+        let _ = heredoc_guard::check_event(bytes).verdict.is_allow();
     }
 });

@@ -49,9 +49,14 @@ pub(crate) struct BodyScan {
 
 /// The unquoted bodies the readings of one command scanned, by where the body starts and
 /// its length, each with its text (a scan is reused only for the same bytes from the
-/// same offsets).
+/// same offsets). One `Bodies` serves one command ([`Bodies::serves`]).
 #[derive(Debug, Default)]
 pub struct Bodies {
+    /// The command served: its address and length.
+    command: std::cell::Cell<Option<(usize, usize)>>,
+    /// The command in the buffer it was decoded in, when the caller has one: a quoted
+    /// body's text is then a part of it, not a copy.
+    source: Option<super::Source>,
     scanned: std::cell::RefCell<std::collections::HashMap<(u32, usize), Vec<Scanned>>>,
     /// The bytes of the texts kept.
     bytes: std::cell::Cell<usize>,
@@ -60,7 +65,25 @@ pub struct Bodies {
     texts: std::cell::RefCell<std::collections::HashMap<(u32, u32), BodyText>>,
 }
 
-type Scanned = (Text<'static>, std::rc::Rc<BodyScan>);
+type Scanned = (Kept, std::rc::Rc<BodyScan>);
+
+/// The text a kept scan was made from: a part of the checked command, whose offsets say
+/// its bytes (nothing to copy), or a copy of the text.
+#[derive(Debug)]
+enum Kept {
+    Command(u32, u32),
+    Copy(Text<'static>),
+}
+
+impl Kept {
+    /// Whether `document` is this text: the same bytes from the same offsets.
+    fn is(&self, document: &Text<'_>) -> bool {
+        match self {
+            Kept::Command(start, end) => document.command_span() == Some((*start, *end)),
+            Kept::Copy(text) => text.same(document),
+        }
+    }
+}
 
 /// A body's bytes, shared.
 type BodyText = std::rc::Rc<[u8]>;
@@ -70,19 +93,54 @@ type BodyText = std::rc::Rc<[u8]>;
 pub(crate) const MAX_KEPT_BODY_BYTES: usize = 2 * 1024 * 1024;
 
 impl Bodies {
-    /// The text of the body at `start..end` of `text`: another reading's, when it made
-    /// the same bytes from the same offsets (compared, not assumed).
-    pub(crate) fn text(&self, text: &[u8], start: u32, end: u32) -> Option<std::rc::Rc<[u8]>> {
-        let bytes = text.get(start as usize..(end as usize).min(text.len()))?;
+    /// Whether these bodies serve `command` (the first command asked about is served):
+    /// only then may its text be read as [`Text::checked_command`], whose parts are known
+    /// by their offsets. The readings that share one `Bodies` borrow the same command for
+    /// its whole life, so its bytes cannot change under it.
+    pub(crate) fn serves(&self, command: &[u8]) -> bool {
+        let this = (command.as_ptr() as usize, command.len());
+        match self.command.get() {
+            None => {
+                self.command.set(Some(this));
+                true
+            }
+            Some(served) => served == this,
+        }
+    }
+
+    /// The bytes of body text copied to be kept (a part of the checked command is kept by
+    /// its offsets).
+    #[cfg(test)]
+    pub(crate) fn kept_bytes(&self) -> usize {
+        self.bytes.get()
+    }
+
+    /// Bodies for the command `source` holds.
+    pub(crate) fn of(source: super::Source) -> Bodies {
+        Bodies {
+            source: Some(source),
+            ..Bodies::default()
+        }
+    }
+
+    /// The text of the body at `start..end` of `text`: a part of the command's source
+    /// when `text` is that command, else another reading's copy when it made the same
+    /// bytes from the same offsets (compared, not assumed), else a copy.
+    pub(crate) fn text(&self, text: &[u8], start: u32, end: u32) -> Option<super::Bytes> {
+        let (s, e) = (start as usize, (end as usize).min(text.len()));
+        let bytes = text.get(s..e)?;
+        if let Some(part) = self.source.as_ref().and_then(|src| src.part(text, s, e)) {
+            return Some(part);
+        }
         let mut texts = self.texts.borrow_mut();
         match texts.get(&(start, end)) {
-            Some(t) if **t == *bytes => Some(std::rc::Rc::clone(t)),
+            Some(t) if **t == *bytes => Some(super::Bytes::Own(std::rc::Rc::clone(t))),
             _ => {
                 let t: std::rc::Rc<[u8]> = bytes.into();
                 if bytes.len() <= MAX_KEPT_BODY_BYTES {
                     texts.insert((start, end), std::rc::Rc::clone(&t));
                 }
-                Some(t)
+                Some(super::Bytes::Own(t))
             }
         }
     }
@@ -91,7 +149,7 @@ impl Bodies {
     pub(crate) fn scan(&self, document: Text<'_>) -> std::rc::Rc<BodyScan> {
         let key = (document.origin(0), document.len());
         if let Some(seen) = self.scanned.borrow().get(&key)
-            && let Some((_, scan)) = seen.iter().find(|(t, _)| t.same(&document))
+            && let Some((_, scan)) = seen.iter().find(|(kept, _)| kept.is(&document))
         {
             return std::rc::Rc::clone(scan);
         }
@@ -101,14 +159,22 @@ impl Bodies {
             found,
             steps,
         });
-        let kept = self.bytes.get().saturating_add(document.len());
-        if kept <= MAX_KEPT_BODY_BYTES {
-            self.bytes.set(kept);
+        let kept = match document.command_span() {
+            Some((start, end)) => Some(Kept::Command(start, end)),
+            None => {
+                let bytes = self.bytes.get().saturating_add(document.len());
+                (bytes <= MAX_KEPT_BODY_BYTES).then(|| {
+                    self.bytes.set(bytes);
+                    Kept::Copy(document.into_owned())
+                })
+            }
+        };
+        if let Some(kept) = kept {
             self.scanned
                 .borrow_mut()
                 .entry(key)
                 .or_default()
-                .push((document.into_owned(), std::rc::Rc::clone(&scan)));
+                .push((kept, std::rc::Rc::clone(&scan)));
         }
         scan
     }

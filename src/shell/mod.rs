@@ -33,7 +33,7 @@ pub use extent::whole_run;
 pub(crate) use heredoc::MAX_KEPT_BODY_BYTES;
 pub use input::{Deadline, Over, Work, bulk_work, exit_after_verdict, exits_after_verdict};
 pub use prefilter::{may_hold_heredoc, needs_reading};
-pub use text::{Pos, Positions, Text, pos};
+pub use text::{Bytes, Pos, Positions, Source, Text, pos};
 
 /// The shells a command is read as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -651,11 +651,24 @@ pub fn read_with(command: &str, dialect: Dialect, work: &Work) -> Reading {
 /// shell reads alike (the same text, from the same offsets) is scanned once.
 pub type Bodies = std::rc::Rc<heredoc::Bodies>;
 
+/// Bodies for one command: when `source` holds it (the buffer it was decoded in), the
+/// text of a quoted body is a part of that buffer, not a copy.
+pub fn bodies_for(source: Option<&Source>) -> Bodies {
+    std::rc::Rc::new(
+        source.map_or_else(heredoc::Bodies::default, |s| heredoc::Bodies::of(s.clone())),
+    )
+}
+
 /// [`read_with`], sharing the scans of unquoted heredoc bodies with the other readings
 /// given the same `bodies`: a scan depends only on the body's text and offsets, so a
 /// reading finds exactly what its own scan would (and charges the same work).
 pub fn read_sharing(command: &str, dialect: Dialect, work: &Work, bodies: &Bodies) -> Reading {
-    let text = std::rc::Rc::new(Text::command(command.as_bytes()));
+    let bytes = command.as_bytes();
+    let text = std::rc::Rc::new(if bodies.serves(bytes) {
+        Text::checked_command(bytes)
+    } else {
+        Text::command(bytes)
+    });
     let mut out = Reading {
         work: work.clone(),
         bodies: std::rc::Rc::clone(bodies),
@@ -740,6 +753,71 @@ pub(crate) fn read_inner(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The substitutions a reading found in heredoc bodies, as command offsets.
+    fn body_runs(r: &Reading) -> Vec<u32> {
+        r.exec
+            .iter()
+            .filter(|e| e.in_body.is_some())
+            .map(|e| e.at)
+            .collect()
+    }
+
+    #[test]
+    fn readings_of_one_command_share_its_body_scans_without_copying_the_body() {
+        let command = "cat <<EOF\n$(id)\nEOF\n";
+        let bodies = Bodies::default();
+        let work = Work::default();
+        let first = read_sharing(command, Dialect::new(Shell::Intended), &work, &bodies);
+        let second = read_sharing(command, Dialect::new(Shell::Bash52), &work, &bodies);
+        assert_eq!(body_runs(&first), [10]);
+        assert_eq!(body_runs(&second), [10]);
+        // Kept by its offsets in the command: no byte of the body was copied.
+        assert_eq!(bodies.kept_bytes(), 0);
+    }
+
+    #[test]
+    fn a_quoted_body_of_a_command_with_a_source_is_a_part_of_it_not_a_copy() {
+        let event = b"{\"command\":\"cat <<'E'\nbody\nE\n\"}".to_vec();
+        let buf = std::sync::Arc::new(event);
+        let Some(source) = Source::new(std::sync::Arc::clone(&buf), 12..29) else {
+            panic!("the command is in the buffer");
+        };
+        let bodies = bodies_for(Some(&source));
+        let command = source.bytes();
+        assert_eq!(command, b"cat <<'E'\nbody\nE\n");
+        let part = bodies.text(command, 10, 15);
+        assert!(
+            matches!(&part, Some(Bytes::Part(b, r)) if std::sync::Arc::ptr_eq(b, &buf) && *r == (22..27))
+        );
+        assert_eq!(part.as_deref(), Some(&b"body\n"[..]));
+        // The same bytes elsewhere are not the source's command: copied.
+        let elsewhere = command.to_vec();
+        assert!(matches!(bodies.text(&elsewhere, 10, 15), Some(Bytes::Own(b)) if *b == *b"body\n"));
+    }
+
+    #[test]
+    fn bodies_shared_with_another_command_of_the_same_shape_are_not_taken_for_it() {
+        // Same length, same body offsets: only the bytes differ.
+        let live = "cat <<EOF\n$(id)\nEOF\n";
+        let inert = "cat <<EOF\n${id}\nEOF\n";
+        assert_eq!(live.len(), inert.len());
+        let bodies = Bodies::default();
+        let work = Work::default();
+        let d = Dialect::new(Shell::Bash52);
+        assert_eq!(body_runs(&read_sharing(live, d, &work, &bodies)), [10]);
+        assert_eq!(
+            body_runs(&read_sharing(inert, d, &work, &bodies)),
+            Vec::<u32>::new()
+        );
+        // And the other way round.
+        let bodies = Bodies::default();
+        assert_eq!(
+            body_runs(&read_sharing(inert, d, &work, &bodies)),
+            Vec::<u32>::new()
+        );
+        assert_eq!(body_runs(&read_sharing(live, d, &work, &bodies)), [10]);
+    }
 
     fn closings(command: &str, shell: Shell) -> Vec<String> {
         read(command, Dialect::new(shell))

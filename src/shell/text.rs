@@ -19,10 +19,14 @@ pub struct Text<'s> {
     /// The last line end looked for: (searched from, the `\n` found or the length). A
     /// line read again from a later start within it costs nothing to find.
     line_end_seen: std::cell::Cell<(usize, usize)>,
+    /// Its bytes are the checked command's own ([`Text::checked_command`], or a part of it
+    /// as [`Text::view`] and [`Text::slice`] cut it): one run, so its offsets say which
+    /// bytes it holds.
+    of_command: bool,
 }
 
 impl<'s> Text<'s> {
-    /// The command itself.
+    /// The command itself (or any text read as if it were one: its offsets are its own).
     pub fn command(bytes: &'s [u8]) -> Text<'s> {
         Text {
             bytes: Cow::Borrowed(bytes),
@@ -30,7 +34,25 @@ impl<'s> Text<'s> {
             end: bytes.len() as u32,
             pin: None,
             line_end_seen: std::cell::Cell::new((usize::MAX, 0)),
+            of_command: false,
         }
+    }
+
+    /// The command being checked: [`Text::command`], and every part cut from it knows that
+    /// its offsets say its bytes ([`Text::command_span`]).
+    pub fn checked_command(bytes: &'s [u8]) -> Text<'s> {
+        Text {
+            of_command: true,
+            ..Text::command(bytes)
+        }
+    }
+
+    /// For a part of the checked command ([`Text::checked_command`]): the command offsets
+    /// it spans, which say its bytes.
+    pub fn command_span(&self) -> Option<(u32, u32)> {
+        let start = self.origin(0);
+        (self.of_command && self.pin.is_none() && self.runs.len() <= 1)
+            .then(|| (start, start.saturating_add(self.bytes.len() as u32)))
     }
 
     /// A text that is not in the command (an alias's value, a string `eval` runs), every
@@ -42,6 +64,7 @@ impl<'s> Text<'s> {
             end: origin,
             pin: Some(origin),
             line_end_seen: std::cell::Cell::new((usize::MAX, 0)),
+            of_command: false,
         }
     }
 
@@ -202,6 +225,7 @@ impl<'s> Text<'s> {
             end: self.origin(end),
             pin: self.pin,
             line_end_seen: std::cell::Cell::new((usize::MAX, 0)),
+            of_command: self.of_command,
         }
     }
 
@@ -213,6 +237,7 @@ impl<'s> Text<'s> {
             end: self.end,
             pin: self.pin,
             line_end_seen: self.line_end_seen,
+            of_command: self.of_command,
         }
     }
 
@@ -339,7 +364,94 @@ impl Builder {
             end,
             pin: None,
             line_end_seen: std::cell::Cell::new((usize::MAX, 0)),
+            of_command: false,
         }
+    }
+}
+
+/// The command inside the buffer it was decoded in (the hook's event), shared: a heredoc
+/// body's text is a part of it ([`Bytes::Part`]), never a copy.
+#[derive(Clone, Debug)]
+pub struct Source {
+    buf: std::sync::Arc<Vec<u8>>,
+    range: std::ops::Range<usize>,
+}
+
+impl Source {
+    /// The command at `range` of `buf`; `None` when `buf` has no such range.
+    pub fn new(buf: std::sync::Arc<Vec<u8>>, range: std::ops::Range<usize>) -> Option<Source> {
+        buf.get(range.clone())?;
+        Some(Source { buf, range })
+    }
+
+    /// The command's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        self.buf.get(self.range.clone()).unwrap_or_default()
+    }
+
+    /// Bytes `start..end` of the command, shared; `None` when `command` is not this
+    /// source's command (the same bytes at the same address) or the range is not in it.
+    pub(crate) fn part(&self, command: &[u8], start: usize, end: usize) -> Option<Bytes> {
+        let this = self.bytes();
+        if !std::ptr::eq(this, command) || start > end || end > this.len() {
+            return None;
+        }
+        let at = self.range.start;
+        Some(Bytes::Part(
+            std::sync::Arc::clone(&self.buf),
+            at + start..at + end,
+        ))
+    }
+}
+
+/// Bytes that a value shares rather than copies: its own, or a part of the command's
+/// [`Source`]. Equal when their bytes are.
+#[derive(Clone, Debug)]
+pub enum Bytes {
+    Own(std::rc::Rc<[u8]>),
+    Part(std::sync::Arc<Vec<u8>>, std::ops::Range<usize>),
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Own(b) => b,
+            Bytes::Part(buf, range) => buf.get(range.clone()).unwrap_or_default(),
+        }
+    }
+}
+
+impl AsRef<[u8]> for Bytes {
+    fn as_ref(&self) -> &[u8] {
+        self
+    }
+}
+
+impl PartialEq for Bytes {
+    fn eq(&self, other: &Bytes) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Bytes {}
+
+impl From<Vec<u8>> for Bytes {
+    fn from(v: Vec<u8>) -> Bytes {
+        Bytes::Own(v.into())
+    }
+}
+
+impl From<&[u8]> for Bytes {
+    fn from(v: &[u8]) -> Bytes {
+        Bytes::Own(v.into())
+    }
+}
+
+impl From<std::rc::Rc<[u8]>> for Bytes {
+    fn from(v: std::rc::Rc<[u8]>) -> Bytes {
+        Bytes::Own(v)
     }
 }
 

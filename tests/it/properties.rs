@@ -52,7 +52,7 @@ proptest! {
         // A verdict, never an internal error: the check catches a reader's panic and
         // denies, which would pass a bare "no panic" test.
         let rule = std::thread::spawn(move || {
-            check_event(&owned).verdict.into_denial().map(|d| d.rule)
+            check_event(owned).verdict.into_denial().map(|d| d.rule)
         })
         .join();
         prop_assert!(rule.is_ok());

@@ -39,7 +39,7 @@ pub(super) struct Prog<'r> {
     simple_words: Vec<std::cell::OnceCell<std::rc::Rc<SimpleWords>>>,
     /// Each heredoc's text as its command reads it, made once and shared by every value
     /// that holds it (a body can be megabytes; a value is cloned on every pass).
-    heredoc_texts: Vec<std::cell::OnceCell<Option<std::rc::Rc<[u8]>>>>,
+    heredoc_texts: Vec<std::cell::OnceCell<Option<crate::shell::Bytes>>>,
     /// The texts of bodies as is, shared by the readings of one command (`None` for text
     /// `eval` runs, whose offsets index other text).
     bodies: Option<&'r crate::shell::heredoc::Bodies>,
@@ -112,8 +112,8 @@ impl Prog<'_> {
     pub(super) fn heredoc_text(
         &self,
         index: usize,
-        make: impl FnOnce(&[u8]) -> std::rc::Rc<[u8]>,
-    ) -> Option<std::rc::Rc<[u8]>> {
+        make: impl FnOnce(&[u8]) -> crate::shell::Bytes,
+    ) -> Option<crate::shell::Bytes> {
         let read = || {
             let h = self.heredocs.get(index)?;
             if h.quoted

@@ -2,7 +2,7 @@
 //! way it is assigned, and the shell's own variables that hold numbers or the command's
 //! text.
 
-use std::rc::Rc;
+use crate::shell::Bytes;
 
 use super::{Judge, MAX_NEST, MAX_STATICS, Prog};
 use crate::shell::word::{Param, ParamOp, Piece, WordInfo};
@@ -37,7 +37,7 @@ pub(super) struct Val {
     /// Quoted heredoc bodies the value is a piece of (`read v <<'EOF'`, `$(cat <<'EOF' …)`):
     /// known text, judged by what it holds. Shared, not copied: a body can be megabytes,
     /// and a value is cloned and joined on every pass.
-    pub(super) texts: Vec<Rc<[u8]>>,
+    pub(super) texts: Vec<Bytes>,
     /// Text the command composes from its own words in a way the guard does not compute
     /// (literals glued to expansions, brace expansion, `printf` output, a name spelled at
     /// run time): unlike the environment's values, the command chose it.
@@ -85,7 +85,7 @@ impl Val {
         }
     }
 
-    pub(super) fn text(t: impl Into<Rc<[u8]>>) -> Val {
+    pub(super) fn text(t: impl Into<Bytes>) -> Val {
         Val {
             texts: vec![t.into()],
             ..Val::default()
@@ -622,7 +622,7 @@ impl Judge {
             }
             let mut combos: Vec<Vec<u8>> = vec![Vec::new()];
             for (piece, val) in w.pieces.iter().zip(&vals) {
-                let options: Vec<Rc<[u8]>> = match (piece, val) {
+                let options: Vec<Bytes> = match (piece, val) {
                     (Piece::Lit(l), _) => vec![l.as_slice().into()],
                     (Piece::Arith(_), _) => vec![b"0"[..].into()],
                     (Piece::Param(_), Some(v)) => {
