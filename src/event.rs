@@ -225,11 +225,17 @@ fn unescape_in_place(bytes: &mut [u8], raw: Range<usize>) -> Result<Range<usize>
 fn unescape(s: &mut [u8]) -> Result<usize, &'static str> {
     let (mut r, mut w) = (0, 0);
     loop {
-        let rest = s.get(r..).unwrap_or_default();
-        let run = memchr::memchr(b'\\', rest).unwrap_or(rest.len());
-        s.copy_within(r..r + run, w);
-        r += run;
-        w += run;
+        // The run up to the next backslash (none when escapes follow one another), moved
+        // back only once an escape has shortened the text.
+        if s.get(r) != Some(&b'\\') {
+            let rest = s.get(r..).unwrap_or_default();
+            let run = memchr::memchr(b'\\', rest).unwrap_or(rest.len());
+            if w != r {
+                s.copy_within(r..r + run, w);
+            }
+            r += run;
+            w += run;
+        }
         let Some(&escape) = s.get(r + 1) else {
             return if r >= s.len() {
                 Ok(w)
@@ -238,37 +244,44 @@ fn unescape(s: &mut [u8]) -> Result<usize, &'static str> {
             };
         };
         r += 2;
-        let c = match escape {
-            b'"' => '"',
-            b'\\' => '\\',
-            b'/' => '/',
-            b'b' => '\u{8}',
-            b'f' => '\u{c}',
-            b'n' => '\n',
-            b'r' => '\r',
-            b't' => '\t',
-            b'u' => {
-                let high = hex4(s, r)?;
-                r += 4;
-                let code = match high {
-                    0xD800..=0xDBFF => {
-                        if s.get(r..r + 2) != Some(b"\\u") {
-                            return Err("a lone surrogate");
-                        }
-                        let low = hex4(s, r + 2)?;
-                        if !(0xDC00..=0xDFFF).contains(&low) {
-                            return Err("a lone surrogate");
-                        }
-                        r += 6;
-                        0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
-                    }
-                    0xDC00..=0xDFFF => return Err("a lone surrogate"),
-                    _ => high,
-                };
-                char::from_u32(code).ok_or("a bad escape")?
-            }
-            _ => return Err("a bad escape"),
+        // A one-byte escape is one byte (written where the backslash was, `w < r`).
+        let byte = match escape {
+            b'"' => Some(b'"'),
+            b'\\' => Some(b'\\'),
+            b'/' => Some(b'/'),
+            b'b' => Some(0x08),
+            b'f' => Some(0x0c),
+            b'n' => Some(b'\n'),
+            b'r' => Some(b'\r'),
+            b't' => Some(b'\t'),
+            _ => None,
         };
+        if let Some(byte) = byte {
+            *s.get_mut(w).ok_or("an escape longer than its text")? = byte;
+            w += 1;
+            continue;
+        }
+        if escape != b'u' {
+            return Err("a bad escape");
+        }
+        let high = hex4(s, r)?;
+        r += 4;
+        let code = match high {
+            0xD800..=0xDBFF => {
+                if s.get(r..r + 2) != Some(b"\\u") {
+                    return Err("a lone surrogate");
+                }
+                let low = hex4(s, r + 2)?;
+                if !(0xDC00..=0xDFFF).contains(&low) {
+                    return Err("a lone surrogate");
+                }
+                r += 6;
+                0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+            }
+            0xDC00..=0xDFFF => return Err("a lone surrogate"),
+            _ => high,
+        };
+        let c = char::from_u32(code).ok_or("a bad escape")?;
         let mut buf = [0u8; 4];
         let encoded = c.encode_utf8(&mut buf).as_bytes();
         // What an escape stands for is never longer than the escape: `w + len <= r`.
