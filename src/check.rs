@@ -356,7 +356,10 @@ pub fn check_event(mut bytes: Vec<u8>) -> EventVerdict {
         Ok(None) => (Verdict::allow(Checked(())), None),
         Ok(Some(range)) => match shell::Source::new(std::sync::Arc::new(bytes), range) {
             Some(source) => match std::str::from_utf8(source.bytes()) {
-                Ok(command) => (check_from(command, Some(&source)), Some(source.clone())),
+                Ok(command) => {
+                    let verdict = check_from(command, Some(&source));
+                    (verdict, Some(source))
+                }
                 Err(_) => (
                     Verdict::deny(Denial::internal("the command is not UTF-8")),
                     None,

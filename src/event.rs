@@ -228,7 +228,7 @@ fn unescape(s: &mut [u8]) -> Result<usize, &'static str> {
         // The run up to the next backslash (none when escapes follow one another), moved
         // back only once an escape has shortened the text.
         if s.get(r) != Some(&b'\\') {
-            let rest = s.get(r..).unwrap_or_default();
+            let rest = s.get(r..).ok_or("an escape past its end")?;
             let run = memchr::memchr(b'\\', rest).unwrap_or(rest.len());
             if w != r {
                 s.copy_within(r..r + run, w);
@@ -610,8 +610,9 @@ mod tests {
     fn decoded(json: &str) -> Result<String, EventError> {
         let mut event =
             format!(r#"{{"tool_name":"Bash","tool_input":{{"command":{json}}}}}"#).into_bytes();
-        let range = read(&mut event).command?.unwrap_or_default();
-        let command = event.get(range).unwrap_or_default();
+        let not_read = || err("test", "no command was read from a Bash event");
+        let range = read(&mut event).command?.ok_or_else(not_read)?;
+        let command = event.get(range).ok_or_else(not_read)?;
         Ok(String::from_utf8_lossy(command).into_owned())
     }
 

@@ -51,7 +51,7 @@ pub(crate) struct BodyScan {
 /// its length, each with its text (a scan is reused only for the same bytes from the
 /// same offsets). One `Bodies` serves one command ([`Bodies::serves`]).
 #[derive(Debug, Default)]
-pub struct Bodies {
+pub(crate) struct Bodies {
     /// The command served: its address and length.
     command: std::cell::Cell<Option<(usize, usize)>>,
     /// The command in the buffer it was decoded in, when the caller has one: a quoted

@@ -649,11 +649,11 @@ pub fn read_with(command: &str, dialect: Dialect, work: &Work) -> Reading {
 
 /// The unquoted heredoc bodies the readings of one command have scanned: a body every
 /// shell reads alike (the same text, from the same offsets) is scanned once.
-pub type Bodies = std::rc::Rc<heredoc::Bodies>;
+pub(crate) type Bodies = std::rc::Rc<heredoc::Bodies>;
 
 /// Bodies for one command: when `source` holds it (the buffer it was decoded in), the
 /// text of a quoted body is a part of that buffer, not a copy.
-pub fn bodies_for(source: Option<&Source>) -> Bodies {
+pub(crate) fn bodies_for(source: Option<&Source>) -> Bodies {
     std::rc::Rc::new(
         source.map_or_else(heredoc::Bodies::default, |s| heredoc::Bodies::of(s.clone())),
     )
@@ -662,7 +662,12 @@ pub fn bodies_for(source: Option<&Source>) -> Bodies {
 /// [`read_with`], sharing the scans of unquoted heredoc bodies with the other readings
 /// given the same `bodies`: a scan depends only on the body's text and offsets, so a
 /// reading finds exactly what its own scan would (and charges the same work).
-pub fn read_sharing(command: &str, dialect: Dialect, work: &Work, bodies: &Bodies) -> Reading {
+pub(crate) fn read_sharing(
+    command: &str,
+    dialect: Dialect,
+    work: &Work,
+    bodies: &Bodies,
+) -> Reading {
     let bytes = command.as_bytes();
     let text = std::rc::Rc::new(if bodies.serves(bytes) {
         Text::checked_command(bytes)
@@ -772,6 +777,11 @@ mod tests {
         let second = read_sharing(command, Dialect::new(Shell::Bash52), &work, &bodies);
         assert_eq!(body_runs(&first), [10]);
         assert_eq!(body_runs(&second), [10]);
+        // One scan, shared: the second reading holds the first one's result.
+        let eval = |r: &Reading| r.heredocs.first().map(|h| std::rc::Rc::clone(&h.body_eval));
+        assert!(
+            matches!((eval(&first), eval(&second)), (Some(a), Some(b)) if std::rc::Rc::ptr_eq(&a, &b))
+        );
         // Kept by its offsets in the command: no byte of the body was copied.
         assert_eq!(bodies.kept_bytes(), 0);
     }
@@ -787,8 +797,10 @@ mod tests {
         let command = source.bytes();
         assert_eq!(command, b"cat <<'E'\nbody\nE\n");
         let part = bodies.text(command, 10, 15);
+        // Bytes 22..27 of the event's own buffer, not a copy of them.
+        let in_buffer = buf.get(22..27).map(<[u8]>::as_ptr);
         assert!(
-            matches!(&part, Some(Bytes::Part(b, r)) if std::sync::Arc::ptr_eq(b, &buf) && *r == (22..27))
+            matches!(&part, Some(Bytes::Part(p)) if Some(p.bytes().as_ptr()) == in_buffer && p.bytes().len() == 5)
         );
         assert_eq!(part.as_deref(), Some(&b"body\n"[..]));
         // The same bytes elsewhere are not the source's command: copied.

@@ -370,7 +370,9 @@ impl Builder {
 }
 
 /// The command inside the buffer it was decoded in (the hook's event), shared: a heredoc
-/// body's text is a part of it ([`Bytes::Part`]), never a copy.
+/// body's text is a part of it ([`Bytes::Part`]), never a copy. Its fields are private and
+/// its range is checked when it is made ([`Source::new`]), against a buffer nothing writes
+/// once shared: [`Source::bytes`] is always that range.
 #[derive(Clone, Debug)]
 pub struct Source {
     buf: std::sync::Arc<Vec<u8>>,
@@ -378,29 +380,27 @@ pub struct Source {
 }
 
 impl Source {
-    /// The command at `range` of `buf`; `None` when `buf` has no such range.
+    /// The bytes at `range` of `buf`; `None` when `buf` has no such range.
     pub fn new(buf: std::sync::Arc<Vec<u8>>, range: std::ops::Range<usize>) -> Option<Source> {
         buf.get(range.clone())?;
         Some(Source { buf, range })
     }
 
-    /// The command's bytes.
+    /// Its bytes: the range [`Source::new`] checked, in a buffer nothing writes once it is
+    /// shared. Indexed, not defaulted: were the range ever not there, the check would
+    /// panic (a deny), not judge an empty text.
     pub fn bytes(&self) -> &[u8] {
-        self.buf.get(self.range.clone()).unwrap_or_default()
+        &self.buf[self.range.clone()]
     }
 
     /// Bytes `start..end` of the command, shared; `None` when `command` is not this
     /// source's command (the same bytes at the same address) or the range is not in it.
     pub(crate) fn part(&self, command: &[u8], start: usize, end: usize) -> Option<Bytes> {
-        let this = self.bytes();
-        if !std::ptr::eq(this, command) || start > end || end > this.len() {
+        if !std::ptr::eq(self.bytes(), command) || start > end || end > command.len() {
             return None;
         }
         let at = self.range.start;
-        Some(Bytes::Part(
-            std::sync::Arc::clone(&self.buf),
-            at + start..at + end,
-        ))
+        Source::new(std::sync::Arc::clone(&self.buf), at + start..at + end).map(Bytes::Part)
     }
 }
 
@@ -409,7 +409,7 @@ impl Source {
 #[derive(Clone, Debug)]
 pub enum Bytes {
     Own(std::rc::Rc<[u8]>),
-    Part(std::sync::Arc<Vec<u8>>, std::ops::Range<usize>),
+    Part(Source),
 }
 
 impl std::ops::Deref for Bytes {
@@ -418,7 +418,7 @@ impl std::ops::Deref for Bytes {
     fn deref(&self) -> &[u8] {
         match self {
             Bytes::Own(b) => b,
-            Bytes::Part(buf, range) => buf.get(range.clone()).unwrap_or_default(),
+            Bytes::Part(source) => source.bytes(),
         }
     }
 }
@@ -446,12 +446,6 @@ impl From<Vec<u8>> for Bytes {
 impl From<&[u8]> for Bytes {
     fn from(v: &[u8]) -> Bytes {
         Bytes::Own(v.into())
-    }
-}
-
-impl From<std::rc::Rc<[u8]>> for Bytes {
-    fn from(v: std::rc::Rc<[u8]>) -> Bytes {
-        Bytes::Own(v)
     }
 }
 

@@ -878,15 +878,10 @@ impl<'a, 't> Parser<'a, 't> {
         self.span(from, self.paren_end(from, to))
     }
 
-    /// Past the `"` closing one whose inside starts at `from` (`to + 1` when none): as
-    /// [`dquote_end`], with a command substitution the reader has read skipped whole.
     /// [`paren_end`] from the top; past [`MAX_END_DEPTH`] the word is cut (not read) and
     /// the construct runs to `to`.
     fn paren_end(&self, from: usize, to: usize) -> usize {
-        paren_end(0, self.b, from, to).unwrap_or_else(|| {
-            self.cut.set(true);
-            to
-        })
+        paren_end_or_cut(self.b, from, to, &self.cut)
     }
 
     /// [`brace_end`] from the top; past [`MAX_END_DEPTH`] the word is cut (not read) and
@@ -898,6 +893,8 @@ impl<'a, 't> Parser<'a, 't> {
         })
     }
 
+    /// Past the `"` closing one whose inside starts at `from` (`to + 1` when none): as
+    /// [`dquote_end`], with a command substitution the reader has read skipped whole.
     fn dquote_end(&self, from: usize, to: usize) -> usize {
         let b = self.b;
         let mut i = from;
@@ -1194,16 +1191,20 @@ fn plain(at: u32, name: Vec<u8>) -> Param {
 }
 
 /// The `)` closing zsh parameter flags that start at `from` (a `$(…)` inside skipped).
+/// [`paren_end`] from the top; past [`MAX_END_DEPTH`] `cut` is set (the word is not read)
+/// and the construct runs to `to`.
+fn paren_end_or_cut(b: &[u8], from: usize, to: usize, cut: &std::cell::Cell<bool>) -> usize {
+    paren_end(0, b, from, to).unwrap_or_else(|| {
+        cut.set(true);
+        to
+    })
+}
+
 fn flags_end(b: &[u8], from: usize, to: usize, cut: &std::cell::Cell<bool>) -> Option<usize> {
     let mut i = from;
     while i < to {
         match b[i] {
-            b'$' if b.get(i + 1) == Some(&b'(') => {
-                i = paren_end(0, b, i + 2, to).unwrap_or_else(|| {
-                    cut.set(true);
-                    to
-                })
-            }
+            b'$' if b.get(i + 1) == Some(&b'(') => i = paren_end_or_cut(b, i + 2, to, cut),
             b')' => return Some(i),
             _ => i += 1,
         }

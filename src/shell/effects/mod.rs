@@ -749,7 +749,7 @@ impl Judge {
         let unfollowed = [
             (
                 h.body_eval.cut,
-                "one of more expansions than the guard reads in a body (over 4,096 that assign, name or evaluate, or nested over 64 deep)",
+                "more expansions than the guard reads in a body (over 4,096 that assign, name or evaluate, or nested over 64 deep)",
             ),
             (
                 h.body_eval.requoted,
