@@ -179,10 +179,15 @@ fn judge(
             reason::parse_denial(e.cause, "syntax error", shell::pos(bytes, e.at))
         });
     }
+    // A heredoc the input ends first is denied: what follows the command (a client's
+    // wrapper, the next line of a script) would be its body. Inside backquotes the input is
+    // the backquoted text, which ends where the backquotes close in every shell measured
+    // (bash 3.2 to 5.3 and zsh keep that body as data, with a warning); that a shell reads
+    // it otherwise is for the rules, which compare every reading.
     if let Some(h) = intended
         .heredocs
         .iter()
-        .find(|h| h.closer.is_none() && !h.ansi_c)
+        .find(|h| h.closer.is_none() && !h.ansi_c && h.context != shell::Context::Backquote)
     {
         return Err(reason::parse_denial(
             "a heredoc has no closing line (a line holding only its delimiter)",

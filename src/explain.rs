@@ -79,7 +79,7 @@ impl Explanation {
         }
         for (i, h) in self.report.heredocs.iter().enumerate() {
             out.push_str(&format!(
-                "heredoc {} at {}:{}: {}{} ({}, {}{})\n",
+                "heredoc {} at {}:{}: {}{} ({}, {}{}{})\n",
                 i + 1,
                 h.opener.line,
                 h.opener.column,
@@ -93,7 +93,12 @@ impl Explanation {
                     "unquoted"
                 },
                 if h.strip_tabs { "strips tabs, " } else { "" },
-                context(h.context)
+                context(h.context),
+                if h.closer.is_none() {
+                    ", no closing line: the body ends where the text it is in ends"
+                } else {
+                    ""
+                }
             ));
             for f in self.report.findings.iter().filter(|f| f.heredoc == Some(i)) {
                 out.push_str(&format!(
