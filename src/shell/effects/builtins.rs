@@ -945,7 +945,12 @@ impl Judge {
                 .iter()
                 .all(|o| *o == b"--" || o[1..].iter().all(|c| b"rse".contains(c)))
         {
-            v.with_lines()
+            if here.own_heredoc {
+                // Its own heredoc, read from the start whenever it runs: the first line.
+                v.first_line()
+            } else {
+                v.with_lines()
+            }
         } else {
             v.with_fields()
         };

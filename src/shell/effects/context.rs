@@ -68,6 +68,7 @@ impl Judge {
         let ctx = Ctx {
             stdin: std::rc::Rc::new(Val::opaque()),
             feeding: None,
+            own_heredoc: false,
             scope: Some(at),
             in_function: false,
             nested: 1,
@@ -304,6 +305,7 @@ impl Judge {
                     let ctx = Ctx {
                         stdin: std::rc::Rc::new(Val::opaque()),
                         feeding: None,
+                        own_heredoc: false,
                         scope: Some(p.at),
                         in_function: false,
                         nested: 1,

@@ -17,10 +17,19 @@ impl Judge {
         redirects: impl Iterator<Item = &'a Redirect>,
         ctx: &mut Ctx,
     ) {
+        // Set below only by a heredoc on descriptor 0 that no later redirection of the
+        // same command (on descriptor 0, or with no number written) follows.
+        ctx.own_heredoc = false;
+        // zsh (MULTIOS, on by default) reads every input redirection of descriptor 0 of one
+        // command in turn; bash reads the last. So in zsh a second one adds to the first.
+        let mut earlier_input = false;
         for r in redirects {
             let fd0 = r.fd.as_deref().is_none_or(|f| f == b"0");
+            ctx.own_heredoc &= !fd0;
             match r.op {
                 RedirOp::Heredoc => {
+                    // Whether the value is the body's own text (not its expansion).
+                    let mut whole = false;
                     let v = prog
                         .heredocs
                         .iter()
@@ -49,12 +58,14 @@ impl Judge {
                                 }
                                 .into()
                             })?;
+                            whole = true;
                             Some(Val::text(text))
                         })
                         .unwrap_or_else(Val::body);
                     if fd0 {
-                        ctx.stdin = std::rc::Rc::new(v);
+                        let joins = self.feed(ctx, v, &mut earlier_input);
                         ctx.feeding = Some(r.at);
+                        ctx.own_heredoc = whole && !joins;
                     } else {
                         std::rc::Rc::make_mut(&mut ctx.stdin).join(&v);
                         ctx.feeding.get_or_insert(r.at);
@@ -68,7 +79,7 @@ impl Judge {
                         ctx.feeding.get_or_insert(r.at);
                     }
                     if fd0 {
-                        ctx.stdin = std::rc::Rc::new(v);
+                        self.feed(ctx, v, &mut earlier_input);
                     } else {
                         std::rc::Rc::make_mut(&mut ctx.stdin).join(&v);
                     }
@@ -96,16 +107,34 @@ impl Judge {
                         }
                         v
                     });
-                    ctx.stdin = std::rc::Rc::new(v);
+                    self.feed(ctx, v, &mut earlier_input);
                 }
                 RedirOp::Duplicate if fd0 => {
-                    // `<&3`: what that descriptor reads.
-                    let v = self.fd_inputs.clone();
+                    // `<&3`: what that descriptor reads: one `exec` opened, or one this
+                    // command's own redirections opened (`3<<'E' 0<&3`, or `3<&0 0<&3`
+                    // giving standard input back), which the input so far holds.
+                    let mut v = self.fd_inputs.clone();
+                    v.join(&ctx.stdin);
                     ctx.stdin = std::rc::Rc::new(v);
+                    earlier_input = true;
                 }
                 _ => {}
             }
         }
+    }
+
+    /// Gives a command's standard input the value of one of its input redirections: in
+    /// place of what it had, or, in zsh after another input redirection of the same
+    /// command, after it. Returns whether it was added.
+    fn feed(&self, ctx: &mut Ctx, v: Val, earlier_input: &mut bool) -> bool {
+        let joins = *earlier_input && self.d.is_zsh();
+        if joins {
+            std::rc::Rc::make_mut(&mut ctx.stdin).join(&v);
+        } else {
+            ctx.stdin = std::rc::Rc::new(v);
+        }
+        *earlier_input = true;
+        joins
     }
 
     /// What a command writes into files, read later by `<`, `$(<…)`, `cat` or `source`:
@@ -345,6 +374,7 @@ impl Judge {
             let mut tmp = Ctx {
                 stdin: std::rc::Rc::new(Val::default()),
                 feeding: None,
+                own_heredoc: false,
                 scope: None,
                 in_function: false,
                 nested: 0,

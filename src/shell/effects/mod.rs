@@ -116,6 +116,10 @@ struct Ctx {
     stdin: std::rc::Rc<Val>,
     /// The operator of the heredoc that feeds it, when one does.
     feeding: Option<u32>,
+    /// Its standard input is one heredoc's known text (`stdin`'s one text), given by a
+    /// redirection of this simple command itself: each time it runs, it reads that text
+    /// from its first byte (a loop around it does not move on to later lines).
+    own_heredoc: bool,
     /// The start of the outermost loop or function around it: what it changes reaches
     /// every command from there on.
     scope: Option<u32>,
@@ -251,6 +255,7 @@ impl Judge {
         let ctx = Ctx {
             stdin: std::rc::Rc::new(Val::opaque()),
             feeding: None,
+            own_heredoc: false,
             scope: None,
             in_function: false,
             nested: 0,

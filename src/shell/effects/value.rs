@@ -215,6 +215,27 @@ impl Val {
         v
     }
 
+    /// What one `read -r` into a single variable takes, in line mode, from input that is
+    /// one known text read from its first byte (a heredoc of the `read` command itself):
+    /// the text's first line, as is or trimmed of blanks (the IFS whitespace at its ends;
+    /// arithmetic and names are blind to the difference between the two). Any other
+    /// value is read as [`Val::with_lines`] reads it.
+    pub(super) fn first_line(&self) -> Val {
+        let [text] = &self.texts[..] else {
+            return self.with_lines();
+        };
+        let line = text.split(|&c| c == b'\n').next().unwrap_or_default();
+        let mut v = Val {
+            texts: Vec::new(),
+            ..self.clone()
+        };
+        v.join(&Val::text(line));
+        if line.trim_ascii() != line {
+            v.join(&Val::text(line.trim_ascii()));
+        }
+        v
+    }
+
     /// The value and the blank-separated fields of each of its texts (what `read`
     /// gives several variables, or an array).
     pub(super) fn with_fields(&self) -> Val {
