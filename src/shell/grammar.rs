@@ -503,6 +503,7 @@ impl Reader<'_, '_> {
                     let op = match t {
                         Tok::LessLessLess => RedirOp::HereString,
                         Tok::Char(b'<') => RedirOp::Input,
+                        Tok::LessGreater => RedirOp::ReadWrite,
                         _ => RedirOp::Output,
                     };
                     Ok(redirect(op, Some(w)))

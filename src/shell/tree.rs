@@ -115,8 +115,10 @@ pub struct Redirect {
 pub enum RedirOp {
     /// `<`.
     Input,
-    /// `>`, `>>`, `>|`, `&>`, `&>>`, `<>`.
+    /// `>`, `>>`, `>|`, `&>`, `&>>`.
     Output,
+    /// `<>`: opened for reading and writing (descriptor 0 unless one is written).
+    ReadWrite,
     /// `<<`, `<<-`: the heredoc whose operator is at [`Redirect::at`].
     Heredoc,
     /// `<<<`.
@@ -130,7 +132,7 @@ impl RedirOp {
     pub fn feeds_input(self) -> bool {
         matches!(
             self,
-            RedirOp::Heredoc | RedirOp::HereString | RedirOp::Input
+            RedirOp::Heredoc | RedirOp::HereString | RedirOp::Input | RedirOp::ReadWrite
         )
     }
 }

@@ -23,8 +23,17 @@ impl Judge {
         // zsh (MULTIOS, on by default) reads every input redirection of descriptor 0 of one
         // command in turn; bash reads the last. So in zsh a second one adds to the first.
         let mut earlier_input = false;
+        if self.stdin_reopened {
+            let v = self.fd_inputs.clone();
+            std::rc::Rc::make_mut(&mut ctx.stdin).join(&v);
+        }
+        // Every input the command had or its redirections gave, on any descriptor: what a
+        // later `<&3` or `< /dev/fd/3` may read (the model does not follow which
+        // descriptor holds which: `3<<'F' </dev/null 0<&3` reads the heredoc).
+        let mut given: Vec<std::rc::Rc<Val>> = vec![ctx.stdin.clone()];
         for r in redirects {
-            let fd0 = r.fd.as_deref().is_none_or(|f| f == b"0");
+            // `<>` and `<&`/`>&` written without a number count as descriptor 0 too.
+            let fd0 = is_descriptor(r.fd.as_deref(), 0);
             ctx.own_heredoc &= !fd0;
             match r.op {
                 RedirOp::Heredoc => {
@@ -58,7 +67,10 @@ impl Judge {
                                 }
                                 .into()
                             })?;
-                            whole = true;
+                            // The text as written is the text the shell reads only at the
+                            // top level: in backquotes the shell has removed backslashes
+                            // first, and bash before 5.2 its backslash-newlines in `$(…)`.
+                            whole = h.context == crate::shell::Context::TopLevel;
                             Some(Val::text(text))
                         })
                         .unwrap_or_else(Val::body);
@@ -84,7 +96,7 @@ impl Judge {
                         std::rc::Rc::make_mut(&mut ctx.stdin).join(&v);
                     }
                 }
-                RedirOp::Input if fd0 => {
+                RedirOp::Input | RedirOp::ReadWrite => {
                     let v = r.target.as_ref().map_or_else(Val::opaque, |t| {
                         let i = self.read_word(&t.text, &prog.ends);
                         // `< <(…)`: what the process substitution writes; `< file`: what
@@ -102,23 +114,30 @@ impl Judge {
                         if self.names_descriptor(&i, prog) {
                             // Standard input itself (`< /dev/stdin`): what it was; another
                             // open descriptor (`/dev/fd/3`): what it reads.
-                            v.join(&ctx.stdin);
+                            given.iter().for_each(|g| v.join(g));
                             v.join(&self.fd_inputs);
                         }
                         v
                     });
-                    self.feed(ctx, v, &mut earlier_input);
+                    if fd0 {
+                        self.feed(ctx, v, &mut earlier_input);
+                    } else {
+                        // `3<f`: read through `<&3` (or `-u 3`) later in the command.
+                        std::rc::Rc::make_mut(&mut ctx.stdin).join(&v);
+                    }
                 }
                 RedirOp::Duplicate if fd0 => {
                     // `<&3`: what that descriptor reads: one `exec` opened, or one this
                     // command's own redirections opened (`3<<'E' 0<&3`, or `3<&0 0<&3`
-                    // giving standard input back), which the input so far holds.
+                    // giving standard input back).
                     let mut v = self.fd_inputs.clone();
-                    v.join(&ctx.stdin);
-                    ctx.stdin = std::rc::Rc::new(v);
-                    earlier_input = true;
+                    given.iter().for_each(|g| v.join(g));
+                    self.feed(ctx, v, &mut earlier_input);
                 }
                 _ => {}
+            }
+            if !given.iter().any(|g| std::rc::Rc::ptr_eq(g, &ctx.stdin)) {
+                given.push(ctx.stdin.clone());
             }
         }
     }
@@ -129,7 +148,12 @@ impl Judge {
     fn feed(&self, ctx: &mut Ctx, v: Val, earlier_input: &mut bool) -> bool {
         let joins = *earlier_input && self.d.is_zsh();
         if joins {
-            std::rc::Rc::make_mut(&mut ctx.stdin).join(&v);
+            let stdin = std::rc::Rc::make_mut(&mut ctx.stdin);
+            // One stream: the end of one input and the start of the next make a line
+            // neither holds, which the model does not compute.
+            let glued = stdin.heredoc() || v.heredoc();
+            stdin.join(&v);
+            stdin.body |= glued;
         } else {
             ctx.stdin = std::rc::Rc::new(v);
         }
@@ -148,14 +172,14 @@ impl Judge {
     ) {
         for r in redirects {
             if r.op == RedirOp::Duplicate
-                && r.fd.as_deref().is_none_or(|f| f == b"1")
+                && is_descriptor(r.fd.as_deref(), 1)
                 && let Some(t) = &r.target
                 && !matches!(t.text.bytes(), b"1" | b"2" | b"-")
             {
                 // `>&3`, `>&"${COPROC[1]}"`: a pipe can carry it back to a read.
                 self.add_fd_input(out);
             }
-            if r.op != RedirOp::Output {
+            if !matches!(r.op, RedirOp::Output | RedirOp::ReadWrite) {
                 continue;
             }
             let Some(t) = &r.target else { continue };
@@ -164,7 +188,7 @@ impl Judge {
                 self.heredoc_names = true;
                 self.changed = true;
             }
-            let stdout = r.fd.as_deref().is_none_or(|f| f == b"1");
+            let stdout = is_descriptor(r.fd.as_deref(), 1);
             let v = if stdout {
                 out.clone()
             } else if prog.heredocs.is_empty() {
@@ -367,6 +391,16 @@ impl Judge {
             Val::body()
         };
         self.record_writes(prog, c.redirects.iter(), &later);
+        // Standard input given something else: what every later command reads.
+        if !self.stdin_reopened
+            && c.redirects.iter().any(|r| {
+                (r.op.feeds_input() || r.op == RedirOp::Duplicate)
+                    && is_descriptor(r.fd.as_deref(), 0)
+            })
+        {
+            self.stdin_reopened = true;
+            self.changed = true;
+        }
         // A descriptor it opens for reading: what later reads of it get.
         for r in c.redirects.iter().filter(|r| r.op.feeds_input()) {
             let mut on_zero = r.clone();
@@ -393,6 +427,24 @@ impl Judge {
             }
         }
     }
+}
+
+/// Whether a redirection's descriptor is `n`: written with no number (each caller's
+/// operators default to `n`, or are counted as if they did), or a number equal to it
+/// however many zeros lead it (`00<f` is descriptor 0, as in every shell).
+fn is_descriptor(fd: Option<&[u8]>, n: u8) -> bool {
+    let Some(f) = fd else {
+        return true;
+    };
+    if f.is_empty() || !f.iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    let digits: Vec<u8> = f.iter().copied().skip_while(|&c| c == b'0').collect();
+    digits.len() <= 3
+        && digits
+            .iter()
+            .fold(0u16, |v, &c| v * 10 + u16::from(c - b'0'))
+            == u16::from(n)
 }
 
 /// A path as a key: `.` components and repeated slashes dropped (`./a`, `.//./a` and

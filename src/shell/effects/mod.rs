@@ -209,6 +209,9 @@ struct Judge {
     /// What descriptors other than standard input can be read for (`exec 3<<'EOF'`,
     /// `exec 3< <(…)`, a coprocess's output): `read -u`, `<&3`.
     fd_inputs: Val,
+    /// An `exec` gives standard input something else (`exec <f`, `exec 0<&3`): every
+    /// command's input may be any of [`Judge::fd_inputs`].
+    stdin_reopened: bool,
 }
 
 impl Judge {
@@ -244,6 +247,7 @@ impl Judge {
             following_names: false,
             files_unknown: false,
             fd_inputs: Val::opaque(),
+            stdin_reopened: false,
             path_changed: None,
             heredoc_names: false,
             in_substs: Vec::new(),

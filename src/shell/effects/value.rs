@@ -225,6 +225,11 @@ impl Val {
             return self.with_lines();
         };
         let line = text.split(|&c| c == b'\n').next().unwrap_or_default();
+        if line.ends_with(b"\\") {
+            // A line the shell might join to the next (it does not in a quoted body at
+            // the top level, but nothing is lost by judging every line).
+            return self.with_lines();
+        }
         let mut v = Val {
             texts: Vec::new(),
             ..self.clone()
