@@ -180,14 +180,18 @@ fn judge(
         });
     }
     // A heredoc the input ends first is denied: what follows the command (a client's
-    // wrapper, the next line of a script) would be its body. Inside backquotes the input is
-    // the backquoted text, which ends where the backquotes close in every shell measured
-    // (bash 3.2 to 5.3 and zsh keep that body as data, with a warning); that a shell reads
-    // it otherwise is for the rules, which compare every reading.
+    // wrapper, the next line of a script) would be its body, and what its author wrote as
+    // body after that end runs as code (a backquote in it ends the backquotes). Inside
+    // backquotes one case is read: the author's closing line is there, as written, before
+    // the backquotes close, and the shell only joined it to the line before (a trailing
+    // backslash, joined while the backquotes are read). Its body then ends with the
+    // backquoted text in every shell measured (bash 3.2 to 5.3 and zsh keep it as data,
+    // with a warning); that a shell reads it otherwise is for the rules, which compare
+    // every reading.
     if let Some(h) = intended
         .heredocs
         .iter()
-        .find(|h| h.closer.is_none() && !h.ansi_c && h.context != shell::Context::Backquote)
+        .find(|h| h.closer.is_none() && !h.ansi_c && !closed_as_written_in_backquotes(bytes, h))
     {
         return Err(reason::parse_denial(
             "a heredoc has no closing line (a line holding only its delimiter)",
@@ -218,6 +222,27 @@ fn judge(
         return Err(over_limit(work));
     }
     Ok(report)
+}
+
+/// Whether a heredoc without its closing line sits in backquotes whose text holds, as
+/// written, a line that is its closing line (tabs stripped for `<<-`).
+fn closed_as_written_in_backquotes(bytes: &[u8], h: &shell::Heredoc) -> bool {
+    if h.context != shell::Context::Backquote {
+        return false;
+    }
+    let (start, end) = (h.body.0 as usize, h.body.1 as usize);
+    let Some(body) = bytes.get(start..end) else {
+        return false;
+    };
+    body.split(|&c| c == b'\n').any(|line| {
+        let line = if h.strip_tabs {
+            let tabs = line.iter().take_while(|&&c| c == b'\t').count();
+            line.get(tabs..).unwrap_or_default()
+        } else {
+            line
+        };
+        line == h.closing.as_slice()
+    })
 }
 
 /// The work of the rules for one run, heredoc or option of a reading.

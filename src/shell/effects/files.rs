@@ -22,7 +22,9 @@ impl Judge {
         ctx.own_heredoc = false;
         // zsh (MULTIOS, on by default) reads every input redirection of descriptor 0 of one
         // command in turn; bash reads the last. So in zsh a second one adds to the first.
-        let mut earlier_input = false;
+        // A pipe into it is one (zsh).
+        let mut earlier_input = ctx.piped;
+        ctx.piped = false;
         if self.stdin_reopened {
             let v = self.fd_inputs.clone();
             std::rc::Rc::make_mut(&mut ctx.stdin).join(&v);
@@ -33,7 +35,7 @@ impl Judge {
         let mut given: Vec<std::rc::Rc<Val>> = vec![ctx.stdin.clone()];
         for r in redirects {
             // `<>` and `<&`/`>&` written without a number count as descriptor 0 too.
-            let fd0 = is_descriptor(r.fd.as_deref(), 0);
+            let fd0 = is_descriptor(r.fd.as_deref(), 0, self.d.is_zsh());
             ctx.own_heredoc &= !fd0;
             match r.op {
                 RedirOp::Heredoc => {
@@ -172,7 +174,7 @@ impl Judge {
     ) {
         for r in redirects {
             if r.op == RedirOp::Duplicate
-                && is_descriptor(r.fd.as_deref(), 1)
+                && is_descriptor(r.fd.as_deref(), 1, self.d.is_zsh())
                 && let Some(t) = &r.target
                 && !matches!(t.text.bytes(), b"1" | b"2" | b"-")
             {
@@ -188,7 +190,7 @@ impl Judge {
                 self.heredoc_names = true;
                 self.changed = true;
             }
-            let stdout = is_descriptor(r.fd.as_deref(), 1);
+            let stdout = is_descriptor(r.fd.as_deref(), 1, self.d.is_zsh());
             let v = if stdout {
                 out.clone()
             } else if prog.heredocs.is_empty() {
@@ -395,7 +397,7 @@ impl Judge {
         if !self.stdin_reopened
             && c.redirects.iter().any(|r| {
                 (r.op.feeds_input() || r.op == RedirOp::Duplicate)
-                    && is_descriptor(r.fd.as_deref(), 0)
+                    && is_descriptor(r.fd.as_deref(), 0, self.d.is_zsh())
             })
         {
             self.stdin_reopened = true;
@@ -409,6 +411,7 @@ impl Judge {
                 stdin: std::rc::Rc::new(Val::default()),
                 feeding: None,
                 own_heredoc: false,
+                piped: false,
                 scope: None,
                 in_function: false,
                 nested: 0,
@@ -431,11 +434,15 @@ impl Judge {
 
 /// Whether a redirection's descriptor is `n`: written with no number (each caller's
 /// operators default to `n`, or are counted as if they did), or a number equal to it
-/// however many zeros lead it (`00<f` is descriptor 0, as in every shell).
-fn is_descriptor(fd: Option<&[u8]>, n: u8) -> bool {
+/// however many zeros lead it (`00<f` is descriptor 0 in bash). zsh takes only one digit
+/// for a descriptor: `10<f` is the word `10` and `<f` on the default one.
+fn is_descriptor(fd: Option<&[u8]>, n: u8, zsh: bool) -> bool {
     let Some(f) = fd else {
         return true;
     };
+    if zsh && f.len() > 1 && f.iter().all(u8::is_ascii_digit) {
+        return true;
+    }
     if f.is_empty() || !f.iter().all(u8::is_ascii_digit) {
         return false;
     }

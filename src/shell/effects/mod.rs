@@ -120,6 +120,9 @@ struct Ctx {
     /// redirection of this simple command itself: each time it runs, it reads that text
     /// from its first byte (a loop around it does not move on to later lines).
     own_heredoc: bool,
+    /// Its standard input is a pipe from the command before it (zsh reads the pipe, then
+    /// the input redirections of the command it feeds: MULTIOS).
+    piped: bool,
     /// The start of the outermost loop or function around it: what it changes reaches
     /// every command from there on.
     scope: Option<u32>,
@@ -260,6 +263,7 @@ impl Judge {
             stdin: std::rc::Rc::new(Val::opaque()),
             feeding: None,
             own_heredoc: false,
+            piped: false,
             scope: None,
             in_function: false,
             nested: 0,
@@ -351,9 +355,12 @@ impl Judge {
             let c = if *piped {
                 let mut c = ctx.clone();
                 c.stdin = std::rc::Rc::new(last.clone().unwrap_or_default());
+                c.piped = true;
                 c
             } else {
-                ctx.clone()
+                let mut c = ctx.clone();
+                c.piped = false;
+                c
             };
             let o = match node {
                 Node::Simple(cmd, index) => self.simple(prog, cmd, *index, &c),
@@ -685,6 +692,11 @@ impl Judge {
         // The input the command runs with.
         let mut here = ctx.clone();
         self.redirect_input(prog, c.redirects.iter(), &mut here);
+        if here.own_heredoc && expands_anything(c) {
+            // Something it expands (`2>$(read -r x)`, a zsh prefix assignment's `$(…)`)
+            // runs with the heredoc as its input too, and may read its first line first.
+            here.own_heredoc = false;
+        }
         // Substitutions run first, with the command's input.
         for i in infos {
             for s in i.substs() {
@@ -1322,6 +1334,22 @@ fn split_at_equals(w: &WordInfo) -> Option<(WordInfo, WordInfo)> {
         ..WordInfo::default()
     };
     Some((part(name), part(value)))
+}
+
+/// Whether a simple command's words or redirection targets may expand anything that runs
+/// (a `$`, a backquote or a parenthesis anywhere in them; a heredoc's delimiter is not
+/// expanded).
+fn expands_anything(c: &SimpleCommand) -> bool {
+    c.words
+        .iter()
+        .map(|w| w.text.bytes())
+        .chain(
+            c.redirects
+                .iter()
+                .filter(|r| r.op != RedirOp::Heredoc)
+                .filter_map(|r| r.target.as_ref().map(|t| t.text.bytes())),
+        )
+        .any(|b| b.iter().any(|c| matches!(c, b'$' | b'`' | b'(')))
 }
 
 #[cfg(test)]

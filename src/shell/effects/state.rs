@@ -297,6 +297,7 @@ impl Judge {
                     stdin: std::rc::Rc::new(Val::opaque()),
                     feeding: None,
                     own_heredoc: false,
+                    piped: false,
                     scope: Some(at),
                     in_function: false,
                     nested: 1,
