@@ -234,7 +234,11 @@ fn closed_as_written_in_backquotes(bytes: &[u8], h: &shell::Heredoc) -> bool {
     let Some(body) = bytes.get(start..end) else {
         return false;
     };
-    body.split(|&c| c == b'\n').any(|line| {
+    // Whole lines only: an empty closing word matches no unfinished last piece.
+    body.split_inclusive(|&c| c == b'\n').any(|line| {
+        let Some(line) = line.strip_suffix(b"\n") else {
+            return false;
+        };
         let line = if h.strip_tabs {
             let tabs = line.iter().take_while(|&&c| c == b'\t').count();
             line.get(tabs..).unwrap_or_default()

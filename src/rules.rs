@@ -252,6 +252,7 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
         });
     }
     operator_line_findings(bytes, intended, &mut findings);
+    backquote_closer_findings(bytes, intended, &mut findings);
     effect_findings(bytes, intended, shells, &mut findings);
     // What the text itself shows (a substitution in a body, a body that ends elsewhere)
     // comes before what the effects model adds about the same command.
@@ -282,7 +283,9 @@ fn operator_line_findings(bytes: &[u8], intended: &Reading, findings: &mut Vec<F
     covered.sort_unstable();
     let covered = merge(covered);
     for (i, h) in intended.heredocs.iter().enumerate() {
-        let from = (h.word.1 as usize).min(bytes.len());
+        // From the operator: a backslash-newline after the word (`<<E\`) joins the next
+        // line to the word's, past where the word ends.
+        let from = (h.op as usize).min(bytes.len());
         let Some(nl) = memchr::memchr(b'\n', &bytes[from..]).map(|n| from + n) else {
             continue;
         };
@@ -316,6 +319,49 @@ fn operator_line_findings(bytes: &[u8], intended: &Reading, findings: &mut Vec<F
             }
         }
         if let Some(at) = word_at {
+            findings.push(Finding {
+                kind: FindingKind::Boundary,
+                heredoc: Some(i),
+                at,
+                pos: UNSET,
+                excerpt: line_from(bytes, at),
+                shells: vec![Shell::Intended],
+            });
+        }
+    }
+}
+
+/// A heredoc in backquotes whose closing line the closing backquote ends, with words after
+/// it on the same line (``E`canary` text``): the author's line is not the delimiter alone,
+/// and its later lines, which the author may take for body (down to a line `E`), are code.
+/// Blanks and what closes the enclosing constructs (`` E`" ``, `` E`) ``) may follow.
+fn backquote_closer_findings(bytes: &[u8], intended: &Reading, findings: &mut Vec<Finding>) {
+    for (i, h) in intended.heredocs.iter().enumerate() {
+        let Some((_, end)) = h.closer else {
+            continue;
+        };
+        if h.context != shell::Context::Backquote {
+            continue;
+        }
+        // The closing backquote, at the closing line's end or just before it (the end of a
+        // backquoted text is mapped past its backquote).
+        let end = end as usize;
+        let Some(quote) = [end, end.wrapping_sub(1)]
+            .into_iter()
+            .find(|&p| bytes.get(p) == Some(&b'`'))
+        else {
+            continue;
+        };
+        let from = quote + 1;
+        let line_end = memchr::memchr(b'\n', bytes.get(from..).unwrap_or_default())
+            .map_or(bytes.len(), |n| from + n);
+        let word = bytes
+            .get(from..line_end)
+            .unwrap_or_default()
+            .iter()
+            .position(|&c| !c.is_ascii_whitespace() && !b")}]`;&|\"'".contains(&c));
+        if let Some(k) = word {
+            let at = from + k;
             findings.push(Finding {
                 kind: FindingKind::Boundary,
                 heredoc: Some(i),
