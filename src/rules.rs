@@ -283,9 +283,15 @@ fn operator_line_findings(bytes: &[u8], intended: &Reading, findings: &mut Vec<F
     covered.sort_unstable();
     let covered = merge(covered);
     for (i, h) in intended.heredocs.iter().enumerate() {
-        // From the operator: a backslash-newline after the word (`<<E\`) joins the next
-        // line to the word's, past where the word ends.
-        let from = (h.op as usize).min(bytes.len());
+        // The operator line as its author sees it: the physical line where the word
+        // starts, when a backslash-newline joins the next line into or after the word
+        // (`<<E\`, `<<E\`+`X;cmd`); otherwise the line the word ends on.
+        let (w0, w1) = (
+            (h.word.0 as usize).min(bytes.len()),
+            (h.word.1 as usize).min(bytes.len()),
+        );
+        let from = memchr::memmem::find(bytes.get(w0..w1).unwrap_or_default(), b"\\\n")
+            .map_or(w1, |k| w0 + k);
         let Some(nl) = memchr::memchr(b'\n', &bytes[from..]).map(|n| from + n) else {
             continue;
         };
