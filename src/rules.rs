@@ -343,7 +343,7 @@ fn operator_line_findings(bytes: &[u8], intended: &Reading, findings: &mut Vec<F
 /// Blanks and what closes the enclosing constructs (`` E`" ``, `` E`) ``) may follow.
 fn backquote_closer_findings(bytes: &[u8], intended: &Reading, findings: &mut Vec<Finding>) {
     for (i, h) in intended.heredocs.iter().enumerate() {
-        let Some((_, end)) = h.closer else {
+        let Some((start, end)) = h.closer else {
             continue;
         };
         if h.context != shell::Context::Backquote {
@@ -358,6 +358,13 @@ fn backquote_closer_findings(bytes: &[u8], intended: &Reading, findings: &mut Ve
         else {
             continue;
         };
+        // On the closing line itself (not a backquote on the line after it).
+        if bytes
+            .get(start as usize..quote)
+            .is_none_or(|line| line.contains(&b'\n'))
+        {
+            continue;
+        }
         let from = quote + 1;
         let line_end = memchr::memchr(b'\n', bytes.get(from..).unwrap_or_default())
             .map_or(bytes.len(), |n| from + n);
