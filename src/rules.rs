@@ -325,14 +325,7 @@ fn operator_line_findings(bytes: &[u8], intended: &Reading, findings: &mut Vec<F
             }
         }
         if let Some(at) = word_at {
-            findings.push(Finding {
-                kind: FindingKind::Boundary,
-                heredoc: Some(i),
-                at,
-                pos: UNSET,
-                excerpt: line_from(bytes, at),
-                shells: vec![Shell::Intended],
-            });
+            findings.push(boundary(bytes, i, at));
         }
     }
 }
@@ -375,15 +368,21 @@ fn backquote_closer_findings(bytes: &[u8], intended: &Reading, findings: &mut Ve
             .position(|&c| !c.is_ascii_whitespace() && !b")}]`;&|\"'".contains(&c));
         if let Some(k) = word {
             let at = from + k;
-            findings.push(Finding {
-                kind: FindingKind::Boundary,
-                heredoc: Some(i),
-                at,
-                pos: UNSET,
-                excerpt: line_from(bytes, at),
-                shells: vec![Shell::Intended],
-            });
+            findings.push(boundary(bytes, i, at));
         }
+    }
+}
+
+/// Heredoc text at `at` that the intended reading reads as code (heredoc `i`'s operator
+/// line or closing line).
+fn boundary(bytes: &[u8], i: usize, at: usize) -> Finding {
+    Finding {
+        kind: FindingKind::Boundary,
+        heredoc: Some(i),
+        at,
+        pos: UNSET,
+        excerpt: line_from(bytes, at),
+        shells: vec![Shell::Intended],
     }
 }
 

@@ -116,7 +116,15 @@ impl Judge {
                         if self.names_descriptor(&i, prog) {
                             // Standard input itself (`< /dev/stdin`): what it was; another
                             // open descriptor (`/dev/fd/3`): what it reads.
-                            given.iter().for_each(|g| v.join(g));
+                            let work: usize = given
+                                .iter()
+                                .map(|g| g.texts.len() + g.statics.len() + 1)
+                                .sum();
+                            if self.spend(work) {
+                                given.iter().for_each(|g| v.join(g));
+                            } else {
+                                v.join(&Val::body());
+                            }
                             v.join(&self.fd_inputs);
                         }
                         v
@@ -132,13 +140,25 @@ impl Judge {
                     // `<&3`: what that descriptor reads: one `exec` opened, or one this
                     // command's own redirections opened (`3<<'E' 0<&3`, or `3<&0 0<&3`
                     // giving standard input back).
+                    // Work: every input so far is joined again (past the meter, the verdict
+                    // is a limit).
+                    let work: usize = given
+                        .iter()
+                        .map(|g| g.texts.len() + g.statics.len() + 1)
+                        .sum();
+                    if !self.spend(work) {
+                        return;
+                    }
                     let mut v = self.fd_inputs.clone();
                     given.iter().for_each(|g| v.join(g));
                     self.feed(ctx, v, &mut earlier_input);
                 }
                 _ => {}
             }
-            if !given.iter().any(|g| std::rc::Rc::ptr_eq(g, &ctx.stdin)) {
+            if !given
+                .last()
+                .is_some_and(|g| std::rc::Rc::ptr_eq(g, &ctx.stdin))
+            {
                 given.push(ctx.stdin.clone());
             }
         }
