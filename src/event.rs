@@ -8,11 +8,20 @@
 //!
 //! Shell tools, read alike (the command in `tool_input.command`): `Bash` (Claude Code, and
 //! every shell tool of Codex), Claude Code's `Monitor` (a background command whose output
-//! streams back) and `mcp__workspace__bash`. `PowerShell` is not bash and is not read;
-//! Codex `apply_patch` carries a patch, not shell, and is never parsed.
+//! streams back) and `mcp__workspace__bash`; Gemini CLI's `run_shell_command`; Copilot
+//! CLI's `bash`. `PowerShell` is not bash and is not read; Codex `apply_patch` carries a
+//! patch, not shell, and is never parsed.
 //!
-//! A key the guard reads (`tool_name`, `tool_input`, `tool_input.command`) given twice is
-//! an error: JSON readers disagree on which copy wins.
+//! Two shapes: Claude Code's `tool_name`/`tool_input` (also Codex, Gemini CLI and Copilot
+//! CLI's Claude-style hooks), and Copilot CLI's own `toolName`/`toolArgs`, whose
+//! `toolArgs` is an object or a JSON string holding one (unescaped in place too, then read).
+//! The shape names the agent as far as it can ([`Agent`]): a `turn_id` is Codex, a
+//! `hook_event_name` of `BeforeTool` is Gemini CLI, `toolName` is Copilot CLI, any other
+//! `hook_event_name` is Claude Code (or a client that speaks its form).
+//!
+//! A key the guard reads (`tool_name`, `tool_input`, `tool_input.command`, and their
+//! Copilot names) given twice, or in both spellings, is an error: JSON readers disagree on
+//! which copy wins.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -35,28 +44,60 @@ fn err(cause: &'static str, detail: impl Into<String>) -> EventError {
     }
 }
 
-/// The tools whose `tool_input.command` is bash text the guard reads.
+/// Claude Code's (and Codex's) tools whose `tool_input.command` is bash text the guard
+/// reads.
 pub const SHELL_TOOLS: [&str; 3] = ["Bash", "Monitor", "mcp__workspace__bash"];
 
-/// True for a tool whose `tool_input.command` runs as shell text.
+/// Gemini CLI's shell tool.
+pub const GEMINI_SHELL_TOOL: &str = "run_shell_command";
+
+/// Copilot CLI's shell tool (its Claude-style events name it `Bash`).
+pub const COPILOT_SHELL_TOOL: &str = "bash";
+
+/// True for a tool whose command runs as shell text, in any of the agents.
 pub fn is_shell_tool(name: &str) -> bool {
-    SHELL_TOOLS.contains(&name)
+    SHELL_TOOLS.contains(&name) || name == GEMINI_SHELL_TOOL || name == COPILOT_SHELL_TOOL
 }
 
-/// The agent that sent the event, as far as the event says: Codex sends a `turn_id`,
-/// Claude Code does not.
+/// The agent that sent the event: as far as the event's shape says (see the module), or
+/// as the hook's command line names it (`heredoc-guard --agent NAME`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Agent {
     Claude,
     Codex,
+    Gemini,
+    Copilot,
 }
 
 impl Agent {
-    /// The name written to the ledger and taken by `log --agent`.
+    /// Every agent, in the order the command line lists them.
+    pub const ALL: [Agent; 4] = [Agent::Claude, Agent::Codex, Agent::Gemini, Agent::Copilot];
+
+    /// The name written to the ledger, taken by `log --agent` and by the hook's `--agent`.
     pub fn id(self) -> &'static str {
         match self {
             Agent::Claude => "claude",
             Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+            Agent::Copilot => "copilot",
+        }
+    }
+
+    /// The agent named `id`.
+    pub fn from_id(id: &str) -> Option<Agent> {
+        Agent::ALL.into_iter().find(|a| a.id() == id)
+    }
+
+    /// True when an event of this shape can come from a hook set up for `named`: Claude
+    /// Code's shape is also Codex's (without a `turn_id`) and Copilot CLI's Claude-style
+    /// form; Codex's shape is Claude's with a `turn_id`; Gemini CLI's and Copilot CLI's own
+    /// shapes are theirs alone.
+    pub fn shape_fits(self, named: Agent) -> bool {
+        match (self, named) {
+            (a, b) if a == b => true,
+            (Agent::Claude, Agent::Codex | Agent::Copilot) => true,
+            (Agent::Codex, Agent::Claude) => true,
+            _ => false,
         }
     }
 }
@@ -87,11 +128,42 @@ pub fn read(bytes: &mut [u8]) -> Read {
         (parsed.context.into_owned(), parsed.command)
     };
     let command = match command {
-        Ok(Some(raw)) => unescape_in_place(bytes, raw).map(Some),
+        Ok(Some(Found::Command(raw))) => {
+            unescape_in_place(bytes, raw, "tool_input.command").map(Some)
+        }
+        Ok(Some(Found::Nested(raw))) => nested_command(bytes, raw).map(Some),
         Ok(None) => Ok(None),
         Err(e) => Err(e),
     };
     Read { context, command }
+}
+
+/// Copilot CLI's `toolArgs` given as a JSON string (quotes included at `raw`): unescaped
+/// in place, read as the object it holds, and its `command` unescaped in place in turn.
+fn nested_command(bytes: &mut [u8], raw: Range<usize>) -> Result<Range<usize>, EventError> {
+    let inner = unescape_in_place(bytes, raw, "toolArgs")?;
+    let command = {
+        let text = bytes
+            .get(inner)
+            .ok_or_else(|| err("not json", "toolArgs is not in the event's text"))?;
+        let mut de = serde_json::Deserializer::from_slice(text);
+        let read = de
+            .deserialize_any(InputVisitor)
+            .and_then(|read| de.end().map(|()| read));
+        match read {
+            Ok(Ok(raw)) => span_in(bytes, raw)?,
+            Ok(Err(e)) => return Err(e),
+            Err(e) => {
+                return Err(wire_error(&e).unwrap_or_else(|| {
+                    err(
+                        "not json",
+                        format!("toolArgs is a string, but not JSON ({e})"),
+                    )
+                }));
+            }
+        }
+    };
+    unescape_in_place(bytes, command, "toolArgs.command")
 }
 
 impl Context<'_> {
@@ -108,11 +180,17 @@ impl Context<'_> {
     }
 }
 
-/// An event as parsed: its context, and where the command's JSON string (quotes
-/// included) lies in the event's bytes.
+/// Where a shell tool's command lies in the event's bytes, as a JSON string (quotes
+/// included): the command's own, or Copilot CLI's `toolArgs` string that holds it.
+enum Found {
+    Command(Range<usize>),
+    Nested(Range<usize>),
+}
+
+/// An event as parsed: its context, and where its command is.
 struct Parsed<'a> {
     context: Context<'a>,
-    command: Result<Option<Range<usize>>, EventError>,
+    command: Result<Option<Found>, EventError>,
 }
 
 /// Parses one hook event.
@@ -137,6 +215,7 @@ fn parse(bytes: &[u8]) -> Parsed<'_> {
     let Wire {
         tool_name,
         tool_input,
+        tool_args,
         command,
         mut context,
     } = wire;
@@ -163,26 +242,42 @@ fn parse(bytes: &[u8]) -> Parsed<'_> {
             command: Ok(None),
         };
     }
-    // tool_input before tool_name in the text: read now, from the slice kept.
-    let command =
-        match (command, tool_input) {
-            (Some(read), _) => read,
-            (None, Some(raw)) => {
-                let mut de = serde_json::Deserializer::from_str(raw.get());
-                match de.deserialize_any(InputVisitor) {
-                    Ok(read) => read,
-                    Err(e) => Err(wire_error(&e)
-                        .unwrap_or_else(|| err("not json", format!("tool_input: {e}")))),
-                }
-            }
-            (None, None) => Err(err(
-                "no tool_input",
-                "the shell tool event has no tool_input",
+    // tool_input before tool_name in the text (or Copilot's toolArgs, always kept): read
+    // now, from the slice kept.
+    let command = match (command, tool_input, tool_args) {
+        (Some(read), _, _) => read.and_then(|raw| span_in(bytes, raw)).map(Found::Command),
+        (None, Some(raw), _) => object(raw)
+            .and_then(|raw| span_in(bytes, raw))
+            .map(Found::Command),
+        (None, None, Some(raw)) => match raw.get().as_bytes().first() {
+            Some(b'{') => object(raw)
+                .and_then(|raw| span_in(bytes, raw))
+                .map(Found::Command),
+            Some(b'"') => span_in(bytes, raw).map(Found::Nested),
+            _ => Err(err(
+                "bad tool_input",
+                "toolArgs is neither an object nor a JSON string",
             )),
-        };
+        },
+        (None, None, None) => Err(err(
+            "no tool_input",
+            "the shell tool event has no tool_input",
+        )),
+    };
     Parsed {
         context,
-        command: command.and_then(|raw| span_in(bytes, raw)).map(Some),
+        command: command.map(Some),
+    }
+}
+
+/// The command of a tool input kept as its slice of the event (an object).
+fn object(raw: &RawValue) -> Result<&RawValue, EventError> {
+    let mut de = serde_json::Deserializer::from_str(raw.get());
+    match de.deserialize_any(InputVisitor) {
+        Ok(read) => read,
+        Err(e) => {
+            Err(wire_error(&e).unwrap_or_else(|| err("not json", format!("tool_input: {e}"))))
+        }
     }
 }
 
@@ -202,14 +297,18 @@ fn span_in(bytes: &[u8], raw: &RawValue) -> Result<Range<usize>, EventError> {
 }
 
 /// Unescapes the JSON string at `raw` (quotes included; serde_json has checked its
-/// syntax) in place: the command is written over the start of its own escaped text, which
+/// syntax) in place: the text is written over the start of its own escaped text, which
 /// is never shorter. A lone surrogate (`\ud800`) is an error, as serde_json makes it for
-/// any other string.
-fn unescape_in_place(bytes: &mut [u8], raw: Range<usize>) -> Result<Range<usize>, EventError> {
+/// any other string. `name` names the string in errors.
+fn unescape_in_place(
+    bytes: &mut [u8],
+    raw: Range<usize>,
+    name: &str,
+) -> Result<Range<usize>, EventError> {
     let bad = |what: &str| {
         err(
             "not json",
-            format!("stdin is not valid JSON (tool_input.command holds {what})"),
+            format!("stdin is not valid JSON ({name} holds {what})"),
         )
     };
     let inner = raw.start.saturating_add(1)..raw.end.saturating_sub(1);
@@ -322,12 +421,18 @@ fn wire_error(e: &serde_json::Error) -> Option<EventError> {
     let rest = text.strip_prefix(MARK)?;
     let (cause, detail) = rest.split_once(':')?;
     let cause = KNOWN_CAUSES.iter().find(|c| **c == cause)?;
+    if *cause == "mixed shapes" {
+        return Some(err(
+            cause,
+            "the event names its tool in one client's spelling (tool_name, tool_input) and its input in another's (toolName, toolArgs)",
+        ));
+    }
     // serde_json appends " at line L column C"; the detail is what came before.
     let key = detail.rsplit_once(" at line ").map_or(detail, |(d, _)| d);
     Some(err(cause, format!("the key {key} is given twice")))
 }
 
-const KNOWN_CAUSES: [&str; 1] = ["duplicate key"];
+const KNOWN_CAUSES: [&str; 2] = ["duplicate key", "mixed shapes"];
 
 /// A string (borrowed when it has no escapes), `null`, or any other JSON value (skipped).
 enum Loose<'a> {
@@ -399,6 +504,9 @@ struct Wire<'a> {
     tool_name: Option<Loose<'a>>,
     /// `tool_input` met before `tool_name`: kept as its slice of the input.
     tool_input: Option<&'a RawValue>,
+    /// Copilot CLI's `toolArgs` (an object, or a JSON string holding one): always kept as
+    /// its slice of the input.
+    tool_args: Option<&'a RawValue>,
     /// `tool_input` read (its command's JSON string) once `tool_name` said it is a shell
     /// tool.
     command: Option<Result<&'a RawValue, EventError>>,
@@ -453,27 +561,46 @@ impl<'de> Visitor<'de> for TopVisitor {
         let mut wire = Wire {
             tool_name: None,
             tool_input: None,
+            tool_args: None,
             command: None,
             context: Context::default(),
         };
         let mut turn_id = false;
         let mut hook_event_seen = false;
+        // Copilot CLI's own spelling (toolName, toolArgs) of the keys the guard reads.
+        let mut camel_name = None;
+        let mut camel_input = None;
         while let Some(key) = map.next_key::<Loose<'de>>()? {
             let key = match &key {
                 Loose::Str(k) => k.as_ref(),
                 _ => "",
             };
             match key {
-                "tool_name" => {
+                "tool_name" | "toolName" => {
                     if wire.tool_name.is_some() {
                         return Err(de::Error::custom(marked("duplicate key", "tool_name")));
                     }
+                    camel_name = Some(key == "toolName");
                     wire.tool_name = Some(map.next_value()?);
                 }
-                "tool_input" => {
-                    if wire.tool_input.is_some() || wire.command.is_some() {
+                "toolArgs" => {
+                    if wire.tool_input.is_some()
+                        || wire.command.is_some()
+                        || wire.tool_args.is_some()
+                    {
                         return Err(de::Error::custom(marked("duplicate key", "tool_input")));
                     }
+                    camel_input = Some(true);
+                    wire.tool_args = Some(map.next_value()?);
+                }
+                "tool_input" => {
+                    if wire.tool_input.is_some()
+                        || wire.command.is_some()
+                        || wire.tool_args.is_some()
+                    {
+                        return Err(de::Error::custom(marked("duplicate key", "tool_input")));
+                    }
+                    camel_input = Some(false);
                     match &wire.tool_name {
                         Some(Loose::Str(name)) if is_shell_tool(name) => {
                             wire.command = Some(map.next_value_seed(InputSeed)?);
@@ -486,7 +613,9 @@ impl<'de> Visitor<'de> for TopVisitor {
                         None => wire.tool_input = Some(map.next_value()?),
                     }
                 }
-                "session_id" => wire.context.session_id = string(map.next_value()?),
+                "session_id" | "sessionId" => {
+                    wire.context.session_id = string(map.next_value()?);
+                }
                 "cwd" => wire.context.cwd = string(map.next_value()?),
                 "hook_event_name" => {
                     hook_event_seen = true;
@@ -501,8 +630,18 @@ impl<'de> Visitor<'de> for TopVisitor {
                 }
             }
         }
+        if let (Some(name), Some(input)) = (camel_name, camel_input)
+            && name != input
+        {
+            return Err(de::Error::custom(marked("mixed shapes", "")));
+        }
+        let camel = camel_name == Some(true) || camel_input == Some(true);
         wire.context.agent = if turn_id {
             Some(Agent::Codex)
+        } else if wire.context.hook_event.as_deref() == Some("BeforeTool") {
+            Some(Agent::Gemini)
+        } else if camel {
+            Some(Agent::Copilot)
         } else if hook_event_seen {
             Some(Agent::Claude)
         } else {

@@ -1,9 +1,16 @@
-//! Hook mode (no arguments): one event on stdin, a verdict out. Allow: exit 0, nothing
-//! printed. Deny: the reason on stderr, one deny JSON line on stdout (exactly the three
-//! fields both agents accept), both flushed before anything else, then one ledger record
+//! Hook mode (no arguments, or `--agent NAME`): one event on stdin, a verdict out. Allow:
+//! exit 0, nothing printed. Deny: the reason on stderr, one deny JSON line on stdout in the
+//! agent's own form ([`Form`]), both flushed before anything else, then one ledger record
 //! written within [`LEDGER_DEADLINE`], then exit 2 whatever the ledger did. Every panic is a
 //! deny. A person who runs `heredoc-guard` on a terminal gets a short help instead (no
 //! event can come from a terminal, and nothing is recorded).
+//!
+//! The agent: the one `--agent` names (the hook install writes for Gemini CLI and Copilot
+//! CLI says it, since Copilot's Claude-style events look like Claude Code's), else the one
+//! the event's shape names. An event whose shape cannot come from the named agent is a
+//! hook set up for one client and run by another: it denies (`invalid-event`), in the form
+//! of the client whose event it is. `--agent` only chooses how a deny is written: no value
+//! of it allows anything the guard would deny.
 
 use std::borrow::Cow;
 use std::io::{IsTerminal, Read, Write};
@@ -14,9 +21,9 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use heredoc_guard::Context;
 use heredoc_guard::limits;
 use heredoc_guard::verdict::Denial;
+use heredoc_guard::{Agent, Context};
 
 use crate::ledger;
 
@@ -28,7 +35,7 @@ const TERMINAL_HELP: &str = "\
 heredoc-guard is a PreToolUse hook: an agent runs it with one hook event (JSON) on stdin, \
 and it exits 0 to allow or 2 to deny. A terminal sends no event, so nothing was checked.
 
-  heredoc-guard install claude     set it up for Claude Code (or: install codex)
+  heredoc-guard install claude     set it up for Claude Code (or: codex, gemini, copilot)
   heredoc-guard doctor             check that every agent here runs it
   heredoc-guard explain 'COMMAND'  show what it sees in a command, and its verdict
   heredoc-guard --help             everything else
@@ -81,8 +88,45 @@ fn backstops() -> Option<nix::sys::timer::Timer> {
     Some(timer)
 }
 
-/// Runs hook mode and gives the exit status.
-pub fn main() -> ExitCode {
+/// The hook's arguments: none, or `--agent NAME` for a known agent (`Some(named)`);
+/// `None` for anything else (the command line's, or a bad invocation it denies).
+pub fn hook_args(args: &[std::ffi::OsString]) -> Option<Option<Agent>> {
+    match args {
+        [] => Some(None),
+        [flag, name] if flag == "--agent" => name.to_str().and_then(Agent::from_id).map(Some),
+        _ => None,
+    }
+}
+
+/// How a client reads a deny on stdout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// Claude Code and Codex: `{"hookSpecificOutput": {"hookEventName": "PreToolUse",
+    /// "permissionDecision": "deny", "permissionDecisionReason": R}}`, exactly those fields
+    /// (Codex rejects any other, and then runs the command).
+    Claude,
+    /// Gemini CLI: `{"decision": "deny", "reason": R}` (JSON on stdout decides whatever
+    /// the exit status; Claude's form is an allow there).
+    Gemini,
+    /// Copilot CLI: `{"permissionDecision": "deny", "permissionDecisionReason": R}` (in
+    /// both of its hook forms; with exit 2 alone the model is not told why).
+    Copilot,
+}
+
+impl Form {
+    /// The form `agent` reads (Claude's when the agent is not known).
+    pub fn of(agent: Option<Agent>) -> Form {
+        match agent {
+            Some(Agent::Gemini) => Form::Gemini,
+            Some(Agent::Copilot) => Form::Copilot,
+            Some(Agent::Claude | Agent::Codex) | None => Form::Claude,
+        }
+    }
+}
+
+/// Runs hook mode for the agent `named` on the command line (if any), and gives the exit
+/// status.
+pub fn main(named: Option<Agent>) -> ExitCode {
     // First: the hook's time limit counts its CPU time from here.
     heredoc_guard::hook_process();
     if std::io::stdin().is_terminal() {
@@ -99,24 +143,61 @@ pub fn main() -> ExitCode {
                 "unreadable stdin",
                 &format!("stdin could not be read ({e})"),
             );
-            deny(&denial, b"", &Context::default());
+            deny(&denial, b"", &named_context(named), Form::of(named));
             return ExitCode::from(2);
         }
     };
     let checked =
         std::panic::catch_unwind(AssertUnwindSafe(move || heredoc_guard::check_event(input)));
     match checked {
-        Ok(result) => match result.verdict.denial() {
-            None => ExitCode::SUCCESS,
-            Some(denial) => {
-                deny(denial, result.command(), &result.context);
-                ExitCode::from(2)
+        Ok(mut result) => {
+            let shape = result.context.agent;
+            if let (Some(named), Some(shape)) = (named, shape)
+                && !shape.shape_fits(named)
+            {
+                let denial = Denial::invalid_event(
+                    "agent mismatch",
+                    &format!(
+                        "the hook was set up for {} (heredoc-guard --agent {}), but the event is {}'s, so a deny in {}'s form could go unread",
+                        named.id(),
+                        named.id(),
+                        shape.id(),
+                        named.id()
+                    ),
+                );
+                deny(
+                    &denial,
+                    result.command(),
+                    &result.context,
+                    Form::of(Some(shape)),
+                );
+                return ExitCode::from(2);
             }
-        },
+            if named.is_some() {
+                result.context.agent = named;
+            }
+            match result.verdict.denial() {
+                None => ExitCode::SUCCESS,
+                Some(denial) => {
+                    let form = Form::of(result.context.agent);
+                    deny(denial, result.command(), &result.context, form);
+                    ExitCode::from(2)
+                }
+            }
+        }
         Err(_) => {
-            deny(&Denial::internal("panic"), b"", &Context::default());
+            let form = Form::of(named);
+            deny(&Denial::internal("panic"), b"", &named_context(named), form);
             ExitCode::from(2)
         }
+    }
+}
+
+/// The context of an event that could not be read: only the agent the hook names.
+fn named_context(named: Option<Agent>) -> Context<'static> {
+    Context {
+        agent: named,
+        ..Context::default()
     }
 }
 
@@ -140,28 +221,35 @@ fn read_stdin() -> std::io::Result<Vec<u8>> {
     Ok(input)
 }
 
-/// The deny JSON line (without newline): exactly the three fields both agents accept.
-pub fn deny_json(reason: &str) -> String {
-    json!({
-        "hookSpecificOutput": {
-            "hookEventName": "PreToolUse",
+/// The deny JSON line (without newline) in `form`.
+pub fn deny_json(reason: &str, form: Form) -> String {
+    match form {
+        Form::Claude => json!({
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": reason,
+            }
+        }),
+        Form::Gemini => json!({"decision": "deny", "reason": reason}),
+        Form::Copilot => json!({
             "permissionDecision": "deny",
             "permissionDecisionReason": reason,
-        }
-    })
+        }),
+    }
     .to_string()
 }
 
-/// Prints a deny (reason on stderr, JSON on stdout, both flushed), then appends it to the
-/// ledger within [`LEDGER_DEADLINE`]. A panic anywhere in here is swallowed; the caller
-/// exits 2 whatever happens.
-pub fn deny(denial: &Denial, command: &[u8], context: &Context<'_>) {
+/// Prints a deny (reason on stderr, JSON in `form` on stdout, both flushed), then appends
+/// it to the ledger within [`LEDGER_DEADLINE`]. A panic anywhere in here is swallowed; the
+/// caller exits 2 whatever happens.
+pub fn deny(denial: &Denial, command: &[u8], context: &Context<'_>, form: Form) {
     let _ = std::panic::catch_unwind(AssertUnwindSafe(|| {
         let mut stderr = std::io::stderr().lock();
         let _ = writeln!(stderr, "{}", denial.reason);
         let _ = stderr.flush();
         let mut stdout = std::io::stdout().lock();
-        let _ = writeln!(stdout, "{}", deny_json(&denial.reason));
+        let _ = writeln!(stdout, "{}", deny_json(&denial.reason, form));
         let _ = stdout.flush();
         drop(stdout);
         let line = ledger::record(denial, command, context, crate::utc::now_millis());

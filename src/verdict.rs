@@ -160,7 +160,7 @@ impl Denial {
             Stage::Event,
             cause,
             format!(
-                "heredoc-guard could not read the hook event: {}. It denies what it cannot read; check the hook set-up with `heredoc-guard doctor`, and install it again with `heredoc-guard install claude` or `install codex`.",
+                "heredoc-guard could not read the hook event: {}. It denies what it cannot read; check the hook set-up with `heredoc-guard doctor`, and install it again with `heredoc-guard install claude` (or codex, gemini, copilot).",
                 clip(detail, 200)
             ),
         )

@@ -27,6 +27,8 @@ Examples:
   heredoc-guard install claude --project
                                         only in this project, only for you
   heredoc-guard install codex           guard Codex, and trust the hook
+  heredoc-guard install gemini          guard Gemini CLI (~/.gemini/settings.json)
+  heredoc-guard install copilot         guard Copilot CLI (~/.copilot/hooks/)
   sudo heredoc-guard install claude --managed
                                         for every user here; no user setting undoes it
   heredoc-guard doctor                  check that every agent here runs it
@@ -35,9 +37,10 @@ Examples:
   EOF'                                  what the guard sees, and its verdict
   heredoc-guard log --since 1d          the denials of the last day, and where
 
-Hook mode (no arguments): read one PreToolUse event (JSON) on stdin; exit 0 and print \
-nothing to allow; exit 2 to deny, with the reason on stderr and one deny JSON line on \
-stdout. Any other status is a fault; the installed hook turns it into a deny.
+Hook mode (no arguments, or --agent claude|codex|gemini|copilot: the agent whose hook \
+runs it): read one pre-tool event (JSON) on stdin; exit 0 and print nothing to allow; \
+exit 2 to deny, with the reason on stderr and one deny JSON line on stdout in that \
+agent's form. Any other status is a fault; the installed hook turns it into a deny.
 
 Exit status: explain 0 allow, 2 deny; strip 0 stripped, 2 cannot be read exactly; doctor \
 0 guarded, 1 problems found; install, uninstall, log and config 0 done, 1 failed; 2 for a \
@@ -56,8 +59,9 @@ pub const VERSION: &str = concat!(
     ")"
 );
 
-/// heredoc-guard: a PreToolUse hook for Claude Code and Codex that denies a shell command
-/// when an unquoted heredoc body holds a command substitution the shell would run.
+/// heredoc-guard: a PreToolUse hook for Claude Code, Codex, Gemini CLI and Copilot CLI that
+/// denies a shell command when an unquoted heredoc body holds a command substitution the
+/// shell would run.
 #[derive(Parser)]
 #[command(name = "heredoc-guard", version = VERSION, after_help = AFTER_HELP)]
 struct Cli {
@@ -72,7 +76,7 @@ enum Cmd {
         subcommand_value_name = "AGENT",
         subcommand_help_heading = "Agents",
         disable_help_subcommand = true,
-        after_help = "Examples:\n  heredoc-guard install claude\n  heredoc-guard install claude --project\n  heredoc-guard install claude --project --shared\n  heredoc-guard install codex\n  sudo heredoc-guard install claude --managed --managed-only\n  sudo heredoc-guard install codex --managed"
+        after_help = "Examples:\n  heredoc-guard install claude\n  heredoc-guard install claude --project\n  heredoc-guard install claude --project --shared\n  heredoc-guard install codex\n  heredoc-guard install gemini\n  heredoc-guard install copilot\n  sudo heredoc-guard install claude --managed --managed-only\n  sudo heredoc-guard install codex --managed\n  sudo heredoc-guard install gemini --managed"
     )]
     Install {
         #[command(subcommand)]
@@ -202,6 +206,15 @@ enum InstallAgent {
         #[arg(long, requires = "managed")]
         managed_only: bool,
     },
+    /// Gemini CLI: $GEMINI_CLI_HOME/.gemini/settings.json (default ~/.gemini)
+    Gemini {
+        /// System-wide, above every user and project setting (root):
+        /// /etc/gemini-cli/settings.json (GEMINI_CLI_SYSTEM_SETTINGS_PATH moves it)
+        #[arg(long)]
+        managed: bool,
+    },
+    /// Copilot CLI: $COPILOT_HOME/hooks/heredoc-guard.json (default ~/.copilot)
+    Copilot,
 }
 
 #[derive(Subcommand)]
@@ -230,12 +243,29 @@ enum UninstallAgent {
         #[arg(long, conflicts_with = "remove_backups")]
         managed: bool,
     },
+    /// Gemini CLI: $GEMINI_CLI_HOME/.gemini/settings.json
+    Gemini {
+        /// Also remove the backups heredoc-guard made of the file
+        #[arg(long)]
+        remove_backups: bool,
+        /// The hook install --managed put in the system settings (root)
+        #[arg(long, conflicts_with = "remove_backups")]
+        managed: bool,
+    },
+    /// Copilot CLI: $COPILOT_HOME/hooks/heredoc-guard.json
+    Copilot {
+        /// Also remove the backups heredoc-guard made of the file
+        #[arg(long)]
+        remove_backups: bool,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Agent {
     Claude,
     Codex,
+    Gemini,
+    Copilot,
 }
 
 impl Agent {
@@ -243,6 +273,8 @@ impl Agent {
         match self {
             Agent::Claude => "claude",
             Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+            Agent::Copilot => "copilot",
         }
     }
 }
@@ -270,6 +302,9 @@ pub fn main() -> ExitCode {
                 ..
             } => install::managed_codex(managed_only, out),
             InstallAgent::Codex { no_trust, .. } => install::codex(!no_trust, out),
+            InstallAgent::Gemini { managed: true } => install::gemini::install_managed(out),
+            InstallAgent::Gemini { managed: false } => install::gemini::install(out),
+            InstallAgent::Copilot => install::copilot::install(out),
         }),
         Cmd::Uninstall { agent } => operation(|out| match agent {
             UninstallAgent::Claude { managed: true, .. } => install::managed::uninstall_claude(out),
@@ -287,6 +322,13 @@ pub fn main() -> ExitCode {
             UninstallAgent::Codex { remove_backups, .. } => {
                 install::uninstall::codex(remove_backups, out)
             }
+            UninstallAgent::Gemini { managed: true, .. } => install::gemini::uninstall_managed(out),
+            UninstallAgent::Gemini { remove_backups, .. } => {
+                install::gemini::uninstall(remove_backups, out)
+            }
+            UninstallAgent::Copilot { remove_backups } => {
+                install::copilot::uninstall(remove_backups, out)
+            }
         }),
         Cmd::Doctor { agent, json } => doctor(agent, json),
         Cmd::Log {
@@ -301,6 +343,8 @@ pub fn main() -> ExitCode {
             Ok(binary) => match agent {
                 Agent::Claude => print(&format!("{}\n", config::claude(&binary))),
                 Agent::Codex => print(&config::codex(&binary)),
+                Agent::Gemini => print(&format!("{}\n", config::gemini(&binary))),
+                Agent::Copilot => print(&config::copilot(&binary)),
             },
             Err(e) => fail(&format!("heredoc-guard config: {e}")),
         },
@@ -344,19 +388,21 @@ fn parse_error(e: &clap::Error, args: &[OsString]) -> ExitCode {
         Stage::Invocation,
         "unknown first argument",
         format!(
-            "heredoc-guard: unknown first argument {first:?}, so the guard did not run and denies. As a hook it takes no arguments: check the hook's command (heredoc-guard doctor); for the commands, see heredoc-guard --help."
+            "heredoc-guard: unknown first argument {first:?}, so the guard did not run and denies. As a hook it takes no arguments, or only --agent claude|codex|gemini|copilot: check the hook's command (heredoc-guard doctor); for the commands, see heredoc-guard --help."
         ),
     );
-    crate::hook::deny(&denial, b"", &Context::default());
+    crate::hook::deny(&denial, b"", &Context::default(), crate::hook::Form::Claude);
     let _ = write!(std::io::stderr(), "{}", e.render());
     ExitCode::from(2)
 }
 
 fn doctor(agent: Option<Agent>, json: bool) -> u8 {
     let only = match agent {
-        None => doctor::Only::Both,
+        None => doctor::Only::All,
         Some(Agent::Claude) => doctor::Only::Claude,
         Some(Agent::Codex) => doctor::Only::Codex,
+        Some(Agent::Gemini) => doctor::Only::Gemini,
+        Some(Agent::Copilot) => doctor::Only::Copilot,
     };
     let report = doctor::run(only);
     let mut out = Vec::new();

@@ -4,6 +4,8 @@
 
 pub mod claude;
 pub mod codex;
+pub mod copilot;
+pub mod gemini;
 pub mod process;
 
 use std::path::{Path, PathBuf};

@@ -1,8 +1,10 @@
 //! Does a hook's matcher cover a tool name? Each client reads matchers its own way: a value
-//! of only letters, digits, `_` and `|` is a list of exact names in both; empty, absent or
-//! `*` matches every tool; anything else is a regex, unanchored in Codex. For Claude Code
-//! the regex is taken as anchored to the whole name, the stricter reading, so that doctor
-//! never claims coverage that a looser reading would be needed for.
+//! of only letters, digits, `_` and `|` is a list of exact names in Claude Code and Codex;
+//! empty, absent or `*` matches every tool; anything else is a regex, unanchored in Codex.
+//! For Claude Code (and Copilot CLI's Claude-style hooks) the regex is taken as anchored to
+//! the whole name, the stricter reading, so that doctor never claims coverage that a looser
+//! reading would be needed for. Gemini CLI tests every matcher as an unanchored regex
+//! (`new RegExp(m).test(name)`), and one that is not a regex as the exact name.
 
 use regex::Regex;
 
@@ -11,6 +13,7 @@ use regex::Regex;
 pub enum Client {
     Claude,
     Codex,
+    Gemini,
 }
 
 /// True when `matcher` sends `tool` to the hook. An invalid regex covers nothing.
@@ -19,6 +22,9 @@ pub fn covers(client: Client, matcher: Option<&str>, tool: &str) -> bool {
     if m.is_empty() || m == "*" {
         return true;
     }
+    if client == Client::Gemini {
+        return Regex::new(m).map_or(m == tool, |re| re.is_match(tool));
+    }
     if m.chars()
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|')
     {
@@ -26,7 +32,7 @@ pub fn covers(client: Client, matcher: Option<&str>, tool: &str) -> bool {
     }
     let pattern = match client {
         Client::Claude => format!("^(?:{m})$"),
-        Client::Codex => m.to_owned(),
+        Client::Codex | Client::Gemini => m.to_owned(),
     };
     Regex::new(&pattern).is_ok_and(|re| re.is_match(tool))
 }
@@ -52,5 +58,16 @@ mod tests {
         assert!(covers(Client::Codex, Some("as.?"), "Bash"));
         assert!(!covers(Client::Codex, Some("^apply_patch$"), "Bash"));
         assert!(!covers(Client::Codex, Some("(("), "Bash"));
+        assert!(covers(
+            Client::Gemini,
+            Some("^run_shell_command$"),
+            "run_shell_command"
+        ));
+        assert!(covers(Client::Gemini, Some("shell"), "run_shell_command"));
+        assert!(!covers(
+            Client::Gemini,
+            Some("^shell$"),
+            "run_shell_command"
+        ));
     }
 }

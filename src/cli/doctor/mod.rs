@@ -1,6 +1,7 @@
-//! `heredoc-guard doctor [claude|codex] [--json]`: is every agent set up here really
-//! guarded? For Claude Code (its settings files and the plugins they enable) and Codex (the
-//! hooks its own `codex app-server` lists): the hook registered, pointing at a heredoc-guard
+//! `heredoc-guard doctor [claude|codex|gemini|copilot] [--json]`: is every agent set up
+//! here really guarded? For Claude Code (its settings files and the plugins they enable),
+//! Codex (the hooks its own `codex app-server` lists), Gemini CLI ([`gemini`]) and Copilot
+//! CLI ([`copilot`]): the hook registered, pointing at a heredoc-guard
 //! that is there, fail-closed, covering every shell tool, trusted (Codex), on a client new
 //! enough (Claude); a live probe of the configured command; a hook that runs twice; and the
 //! ledger writable. An agent whose binary is on PATH but that is not set up here (no
@@ -13,6 +14,8 @@
 
 mod claude;
 mod codex;
+mod copilot;
+mod gemini;
 pub mod matcher;
 pub mod probe;
 pub mod report;
@@ -20,7 +23,7 @@ pub mod report;
 use report::{Check, Report, Section};
 
 /// Gaps that no hook closes, named in every report that checks their agent.
-pub const NOT_COVERED: [(Only, &str); 3] = [
+pub const NOT_COVERED: [(Only, &str); 6] = [
     (
         Only::Codex,
         "Codex's write_stdin (typing into a shell that exec_command started) fires no PreToolUse event",
@@ -30,33 +33,54 @@ pub const NOT_COVERED: [(Only, &str); 3] = [
         Only::Codex,
         "Codex has no onFailure: a hook that times out (30 s here) lets the command run",
     ),
+    (
+        Only::Copilot,
+        "Copilot CLI lets the command run when a hook times out (30 s here)",
+    ),
+    (
+        Only::Gemini,
+        "Gemini CLI runs no settings hook in a folder it does not trust (it asks before each shell command there instead)",
+    ),
+    (
+        Only::Gemini,
+        "Gemini CLI lets the command run when a hook times out (30 s here); the guard ends itself within 4 s",
+    ),
 ];
 
 /// Which agents to check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Only {
-    Both,
+    All,
     Claude,
     Codex,
+    Gemini,
+    Copilot,
 }
 
 /// Runs every check (for `only` agents).
 pub fn run(only: Only) -> Report {
     let mut report = Report::default();
-    if only != Only::Codex {
+    let wanted = |agent: Only| only == Only::All || only == agent;
+    if wanted(Only::Claude) {
         report.sections.push(claude::check(only == Only::Claude));
     }
-    if only != Only::Claude {
+    if wanted(Only::Codex) {
         report.sections.push(codex::check(only == Only::Codex));
     }
-    if only == Only::Both && !report.sections.iter().any(|s| s.used) {
+    if wanted(Only::Gemini) {
+        report.sections.push(gemini::check(only == Only::Gemini));
+    }
+    if wanted(Only::Copilot) {
+        report.sections.push(copilot::check(only == Only::Copilot));
+    }
+    if only == Only::All && !report.sections.iter().any(|s| s.used) {
         report.sections.push(Section {
             name: "agents".to_owned(),
             title: "agents".to_owned(),
             checks: vec![Check::fail(
                 "agents.none",
-                "neither Claude Code nor Codex is set up here (no settings, no home directory): nothing is guarded",
-                "install Claude Code or Codex, then heredoc-guard install claude (or codex)",
+                "neither Claude Code nor Codex (nor Gemini CLI, nor Copilot CLI) is set up here (no settings, no home directory): nothing is guarded",
+                "install one of them, then heredoc-guard install claude (or codex, gemini, copilot)",
             )],
             used: false,
         });
@@ -64,7 +88,7 @@ pub fn run(only: Only) -> Report {
     report.sections.push(ledger());
     report.notes = NOT_COVERED
         .iter()
-        .filter(|(agent, _)| only == Only::Both || only == *agent)
+        .filter(|(agent, _)| only == Only::All || only == *agent)
         .map(|(_, s)| (*s).to_owned())
         .collect();
     report

@@ -1,7 +1,8 @@
 //! The live probe: the configured hook command run exactly as the client runs it (`sh -c`
 //! for a shell-form command in Claude Code, the binary itself for the exec form, `$SHELL
-//! -lc` in Codex) on events that must be denied and one that must be allowed, with the
-//! exit codes and output checked. The probe's denies go to no ledger: `HEREDOC_GUARD_LEDGER`
+//! -lc` in Codex, `bash -c` in Gemini CLI and Copilot CLI) on events that must be denied
+//! and one that must be allowed, with the exit codes and output checked as that client
+//! reads them ([`Answer`]). The probe's denies go to no ledger: `HEREDOC_GUARD_LEDGER`
 //! is `/dev/null`, which the guard refuses to write (not a regular file).
 
 use std::process::Command;
@@ -20,6 +21,19 @@ pub enum Launch {
     Exec(String, Vec<String>),
     /// `$SHELL -lc "<command>"` (Codex).
     LoginShell(String),
+    /// `bash -c "<command>"` (Gemini CLI, Copilot CLI); `.0` names the client.
+    BashC(&'static str, String),
+}
+
+/// How the client reads the hook's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Claude Code and Codex: exit 2 with the reason on stderr and the deny JSON last on
+    /// stdout; an allow is exit 0 with nothing on stdout.
+    ExitStatus,
+    /// Gemini CLI and Copilot CLI: the deny JSON in the client's form on stdout decides; an
+    /// allow is nothing on stdout (the launcher exits 0 for both).
+    Json(crate::hook::Form),
 }
 
 impl Launch {
@@ -29,6 +43,7 @@ impl Launch {
             Launch::ShC(_) => "through `sh -c`, as Claude Code runs it".to_owned(),
             Launch::Exec(..) => "directly (exec form), as Claude Code runs it".to_owned(),
             Launch::LoginShell(_) => format!("through `{} -lc`, as Codex runs it", login_shell()),
+            Launch::BashC(client, _) => format!("through `bash -c`, as {client} runs it"),
         }
     }
 
@@ -47,6 +62,11 @@ impl Launch {
             Launch::LoginShell(line) => {
                 let mut c = Command::new(login_shell());
                 c.arg("-lc").arg(line);
+                c
+            }
+            Launch::BashC(_, line) => {
+                let mut c = Command::new("bash");
+                c.arg("-c").arg(line);
                 c
             }
         }
@@ -87,6 +107,30 @@ pub fn event(codex: bool, tool: &str, command: &str) -> Vec<u8> {
     v.to_string().into_bytes()
 }
 
+/// A Gemini CLI BeforeTool event for `run_shell_command` (0.61.0's fields).
+pub fn gemini_event(command: &str) -> Vec<u8> {
+    let cwd = std::env::current_dir()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| "/".to_owned());
+    json!({"session_id": "doctor", "transcript_path": "", "cwd": cwd,
+        "hook_event_name": "BeforeTool", "timestamp": "2026-01-01T00:00:00.000Z",
+        "tool_name": "run_shell_command",
+        "tool_input": {"command": command, "description": "doctor probe"}})
+    .to_string()
+    .into_bytes()
+}
+
+/// A Copilot CLI preToolUse event for `tool` in its own form (1.0.102's fields).
+pub fn copilot_event(tool: &str, command: &str) -> Vec<u8> {
+    let cwd = std::env::current_dir()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| "/".to_owned());
+    json!({"sessionId": "doctor", "timestamp": 1_767_225_600_000_u64, "cwd": cwd,
+        "toolName": tool, "toolArgs": {"command": command, "description": "doctor probe"}})
+    .to_string()
+    .into_bytes()
+}
+
 /// One probe's expectation.
 pub struct Case {
     pub name: &'static str,
@@ -94,8 +138,14 @@ pub struct Case {
     pub deny: bool,
 }
 
-/// Runs every case; returns the problems (empty when all held).
+/// Runs every case, read as Claude Code and Codex read an answer; returns the problems
+/// (empty when all held).
 pub fn run(launch: &Launch, cases: &[Case]) -> Vec<String> {
+    run_reading(launch, cases, Answer::ExitStatus)
+}
+
+/// Runs every case, read as `answer` says; returns the problems (empty when all held).
+pub fn run_reading(launch: &Launch, cases: &[Case], answer: Answer) -> Vec<String> {
     let mut problems = Vec::new();
     for case in cases {
         let mut command = launch.command();
@@ -109,7 +159,9 @@ pub fn run(launch: &Launch, cases: &[Case]) -> Vec<String> {
         };
         let stdout = done.stdout.trim();
         let stderr_first = done.stderr.lines().next().unwrap_or("").trim().to_owned();
-        let problem = if case.deny {
+        let problem = if let Answer::Json(form) = answer {
+            json_problem(case.deny, form, &done, stdout)
+        } else if case.deny {
             if done.code != Some(2) {
                 Some(format!(
                     "expected a deny (exit 2), got {}",
@@ -140,6 +192,42 @@ pub fn run(launch: &Launch, cases: &[Case]) -> Vec<String> {
         }
     }
     problems
+}
+
+/// What is wrong with a Gemini or Copilot answer, if anything.
+fn json_problem(
+    deny: bool,
+    form: crate::hook::Form,
+    done: &process::Finished,
+    stdout: &str,
+) -> Option<String> {
+    use crate::hook::Form;
+    let (key, reason) = match form {
+        Form::Gemini => ("/decision", "/reason"),
+        Form::Copilot | Form::Claude => ("/permissionDecision", "/permissionDecisionReason"),
+    };
+    if deny {
+        let read = serde_json::from_str::<Value>(stdout).ok();
+        let denied = read.as_ref().is_some_and(|v| {
+            v.pointer(key) == Some(&json!("deny"))
+                && v.pointer(reason)
+                    .and_then(Value::as_str)
+                    .is_some_and(|r| !r.trim().is_empty())
+        });
+        (!denied).then(|| {
+            format!(
+                "expected the deny JSON on stdout, got {} with stdout {stdout:?} (the client then runs the command)",
+                done.status_text()
+            )
+        })
+    } else if done.code != Some(0) || !stdout.is_empty() {
+        Some(format!(
+            "expected an allow (exit 0, nothing on stdout), got {} with stdout {stdout:?}",
+            done.status_text()
+        ))
+    } else {
+        None
+    }
 }
 
 fn is_deny_json(line: &str) -> bool {

@@ -196,7 +196,7 @@ impl Report {
             let agents: Vec<&str> = self
                 .sections
                 .iter()
-                .filter(|s| s.used && (s.name == "claude" || s.name == "codex"))
+                .filter(|s| s.used && s.name != "ledger" && s.name != "agents")
                 .map(|s| s.name.as_str())
                 .collect();
             writeln!(

@@ -1,7 +1,8 @@
-//! The `hooks.PreToolUse` part of a settings object (Claude Code's `settings.json` and
-//! Codex's `hooks.json` share its shape): finding heredoc-guard's own handlers, adding one,
-//! removing them. Nothing else in the object is touched; a shape that is not the expected
-//! one is refused, and the caller then writes nothing.
+//! The `hooks.<event>` part of a settings object (Claude Code's `settings.json`, Codex's
+//! `hooks.json` and Copilot CLI's Claude-style files under `PreToolUse`; Gemini CLI's
+//! `settings.json` under `BeforeTool`, all of one shape): finding heredoc-guard's own
+//! handlers, adding one, removing them. Nothing else in the object is touched; a shape that
+//! is not the expected one is refused, and the caller then writes nothing.
 
 use std::path::Path;
 
@@ -32,24 +33,39 @@ pub struct Found {
     pub binary: String,
 }
 
-fn groups<'a>(doc: &'a Map<String, Value>, what: &str) -> Result<Option<&'a Vec<Value>>, String> {
+/// Claude Code's (and Codex's) event.
+pub const PRE_TOOL_USE: &str = "PreToolUse";
+/// Gemini CLI's event.
+pub const BEFORE_TOOL: &str = "BeforeTool";
+
+fn groups<'a>(
+    doc: &'a Map<String, Value>,
+    event: &str,
+    what: &str,
+) -> Result<Option<&'a Vec<Value>>, String> {
     let Some(hooks) = doc.get("hooks") else {
         return Ok(None);
     };
     let hooks = hooks
         .as_object()
         .ok_or_else(|| format!("`hooks` in {what} is not an object"))?;
-    match hooks.get("PreToolUse") {
+    match hooks.get(event) {
         None => Ok(None),
         Some(Value::Array(groups)) => Ok(Some(groups)),
-        Some(_) => Err(format!("`hooks.PreToolUse` in {what} is not an array")),
+        Some(_) => Err(format!("`hooks.{event}` in {what} is not an array")),
     }
 }
 
-/// Every heredoc-guard handler in `doc`, in order. `what` names the file for errors.
+/// Every heredoc-guard handler in `doc` under `PreToolUse`, in order. `what` names the
+/// file for errors.
 pub fn find(doc: &Map<String, Value>, what: &str) -> Result<Vec<Found>, String> {
+    find_in(doc, PRE_TOOL_USE, what)
+}
+
+/// Every heredoc-guard handler in `doc` under `hooks.<event>`, in order.
+pub fn find_in(doc: &Map<String, Value>, event: &str, what: &str) -> Result<Vec<Found>, String> {
     let mut found = Vec::new();
-    for (g, group) in groups(doc, what)?.into_iter().flatten().enumerate() {
+    for (g, group) in groups(doc, event, what)?.into_iter().flatten().enumerate() {
         let handlers = match group.get("hooks") {
             Some(Value::Array(h)) => h,
             _ => continue,
@@ -72,19 +88,28 @@ pub fn find(doc: &Map<String, Value>, what: &str) -> Result<Vec<Found>, String> 
     Ok(found)
 }
 
-/// Removes every heredoc-guard handler; a group left with no handler goes too, and so do
-/// `PreToolUse` and `hooks` when nothing is left in them. Returns the (group, handler)
-/// positions removed, as they were before.
+/// Removes every heredoc-guard handler under `PreToolUse`; a group left with no handler
+/// goes too, and so do `PreToolUse` and `hooks` when nothing is left in them. Returns the
+/// (group, handler) positions removed, as they were before.
 pub fn remove(doc: &mut Map<String, Value>, what: &str) -> Result<Vec<(usize, usize)>, String> {
-    let found = find(doc, what)?;
+    remove_in(doc, PRE_TOOL_USE, what)
+}
+
+/// [`remove`] under `hooks.<event>`.
+pub fn remove_in(
+    doc: &mut Map<String, Value>,
+    event: &str,
+    what: &str,
+) -> Result<Vec<(usize, usize)>, String> {
+    let found = find_in(doc, event, what)?;
     if found.is_empty() {
         return Ok(Vec::new());
     }
     let Some(Value::Object(hooks)) = doc.get_mut("hooks") else {
         return Err(format!("`hooks` in {what} is not an object"));
     };
-    let Some(Value::Array(groups)) = hooks.get_mut("PreToolUse") else {
-        return Err(format!("`hooks.PreToolUse` in {what} is not an array"));
+    let Some(Value::Array(groups)) = hooks.get_mut(event) else {
+        return Err(format!("`hooks.{event}` in {what} is not an array"));
     };
     for f in found.iter().rev() {
         let emptied = match groups.get_mut(f.group).and_then(|g| g.get_mut("hooks")) {
@@ -99,7 +124,7 @@ pub fn remove(doc: &mut Map<String, Value>, what: &str) -> Result<Vec<(usize, us
         }
     }
     if groups.is_empty() {
-        hooks.remove("PreToolUse");
+        hooks.remove(event);
     }
     if hooks.is_empty() {
         doc.remove("hooks");
@@ -116,15 +141,26 @@ pub fn install(
     handler: &Value,
     what: &str,
 ) -> Result<bool, String> {
-    let found = find(doc, what)?;
+    install_in(doc, PRE_TOOL_USE, matcher, handler, what)
+}
+
+/// [`install`] under `hooks.<event>`.
+pub fn install_in(
+    doc: &mut Map<String, Value>,
+    event: &str,
+    matcher: &str,
+    handler: &Value,
+    what: &str,
+) -> Result<bool, String> {
+    let found = find_in(doc, event, what)?;
     if let [only] = found.as_slice()
         && only.matcher.as_deref() == Some(matcher)
         && &only.entry == handler
-        && group_len(doc, only.group) == 1
+        && group_len(doc, event, only.group) == 1
     {
         return Ok(false);
     }
-    remove(doc, what)?;
+    remove_in(doc, event, what)?;
     let hooks = doc
         .entry("hooks")
         .or_insert_with(|| Value::Object(Map::new()));
@@ -132,18 +168,18 @@ pub fn install(
         .as_object_mut()
         .ok_or_else(|| format!("`hooks` in {what} is not an object"))?;
     let groups = hooks
-        .entry("PreToolUse")
+        .entry(event)
         .or_insert_with(|| Value::Array(Vec::new()));
     let groups = groups
         .as_array_mut()
-        .ok_or_else(|| format!("`hooks.PreToolUse` in {what} is not an array"))?;
+        .ok_or_else(|| format!("`hooks.{event}` in {what} is not an array"))?;
     groups.push(config::group(matcher, handler.clone()));
     Ok(true)
 }
 
-fn group_len(doc: &Map<String, Value>, group: usize) -> usize {
+fn group_len(doc: &Map<String, Value>, event: &str, group: usize) -> usize {
     doc.get("hooks")
-        .and_then(|h| h.get("PreToolUse"))
+        .and_then(|h| h.get(event))
         .and_then(|g| g.get(group))
         .and_then(|g| g.get("hooks"))
         .and_then(Value::as_array)

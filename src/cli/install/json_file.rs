@@ -104,6 +104,16 @@ impl JsonFile {
     /// Writes `doc` (pretty, with a final newline) in place of the file. Returns the
     /// backup's path when there was a file before.
     pub fn save(&self, doc: &Map<String, Value>) -> Result<Option<PathBuf>, String> {
+        self.save_with_mode(doc, 0o600)
+    }
+
+    /// [`JsonFile::save`], creating a new file with mode `new_mode` (an existing file keeps
+    /// its own): 0644 for a system file every user's agent reads.
+    pub fn save_with_mode(
+        &self,
+        doc: &Map<String, Value>,
+        new_mode: u32,
+    ) -> Result<Option<PathBuf>, String> {
         let mut text = serde_json::to_string_pretty(doc)
             .map_err(|e| format!("cannot serialize {}: {e}", self.shown.display()))?;
         text.push('\n');
@@ -113,7 +123,7 @@ impl JsonFile {
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         self.check_unchanged()?;
         let backup = self.backup()?;
-        let mode = self.mode().unwrap_or(0o600);
+        let mode = self.mode().unwrap_or(new_mode);
         let tmp = dir.join(format!(
             ".{}.heredoc-guard-{}.tmp",
             self.file_name(),

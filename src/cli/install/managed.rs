@@ -69,7 +69,7 @@ pub fn codex_requirements() -> PathBuf {
 const OURS: &str = "# set by heredoc-guard install codex --managed-only";
 
 /// A failure to write under a system directory, with what to do when it is permissions.
-fn system_error(what: &str, path: &Path, e: &std::io::Error) -> Failure {
+pub(super) fn system_error(what: &str, path: &Path, e: &std::io::Error) -> Failure {
     if e.kind() == std::io::ErrorKind::PermissionDenied {
         format!(
             "cannot {what} {}: permission denied. The managed install writes the agents' system policy and needs root: run it again with sudo (sudo {} ...).",
@@ -125,7 +125,7 @@ fn remove_system_file(path: &Path) -> Result<bool, Failure> {
 /// A warning when someone other than root could replace `binary` (the file or one of
 /// its directories is not root's, or is writable by group or others): the policy is then
 /// only as strong as that file.
-fn binary_ownership_warning(binary: &str) -> Option<String> {
+pub(super) fn binary_ownership_warning(binary: &str) -> Option<String> {
     let path = Path::new(binary);
     let weak: Vec<String> = std::iter::successors(Some(path), |p| p.parent())
         .filter(|p| !p.as_os_str().is_empty())

@@ -1,14 +1,17 @@
-//! `heredoc-guard install claude|codex`: merges the hook into the agent's settings, and
-//! (Codex) trusts it through `codex app-server`. Idempotent: a second run changes nothing.
+//! `heredoc-guard install claude|codex|gemini|copilot`: merges the hook into the agent's
+//! settings, and (Codex) trusts it through `codex app-server`. Idempotent: a second run changes nothing.
 //! Every step says what it did; the hook is always the fail-closed launcher, so a missing
 //! binary blocks with a message that says what to do.
 //!
 //! Where: Claude Code's user settings; with `--project`, this user's
 //! `.claude/settings.local.json` in the project; with `--shared`, the project's committed
 //! `.claude/settings.json`, where the hook runs `heredoc-guard` from PATH (a teammate's
-//! copy, wherever it is). Codex: `$CODEX_HOME/hooks.json`.
+//! copy, wherever it is). Codex: `$CODEX_HOME/hooks.json`. Gemini CLI and Copilot CLI:
+//! [`gemini`], [`copilot`].
 
 pub mod codex_trust;
+pub mod copilot;
+pub mod gemini;
 pub mod hooks_doc;
 pub mod json_file;
 pub mod managed;
@@ -105,7 +108,7 @@ pub fn managed_codex(managed_only: bool, out: &mut dyn Write) -> Result<(), Fail
 
 /// This binary's path, with a warning when it lives in a cargo `target/` directory (where
 /// `cargo clean` or a rebuild removes it, and every command is then blocked).
-fn own_binary(out: &mut dyn Write) -> Result<String, Failure> {
+pub(super) fn own_binary(out: &mut dyn Write) -> Result<String, Failure> {
     let binary = client::own_binary()?;
     if in_cargo_target(Path::new(&binary)) {
         say(
@@ -240,7 +243,7 @@ pub fn codex(trust: bool, out: &mut dyn Write) -> Result<(), Failure> {
     Ok(())
 }
 
-fn backup_note(backup: Option<&Path>) -> String {
+pub(super) fn backup_note(backup: Option<&Path>) -> String {
     match backup {
         Some(b) => format!(
             "; the previous file is kept as {} (the newest {} backups are kept)",

@@ -119,7 +119,12 @@ fn managed_codex_note(out: &mut dyn Write) {
 }
 
 /// Says where the backups of `file` are and how to remove them, or removes them.
-fn backups(file: &JsonFile, agent: &str, remove: bool, out: &mut dyn Write) -> Result<(), Failure> {
+pub(super) fn backups(
+    file: &JsonFile,
+    agent: &str,
+    remove: bool,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     let found = file.backups();
     if found.is_empty() {
         return Ok(());

@@ -1,7 +1,7 @@
 // A mock model server for the real-client suite, on 127.0.0.1 inside the test's network
-// namespace. It speaks just enough of the Anthropic Messages API (Claude Code) and the
-// OpenAI Responses API (Codex): the main loop's first request gets one tool call (from the
-// scenario file), every later one plain text. Every request is appended to a log as one
+// namespace. It speaks just enough of the Anthropic Messages API (Claude Code), the OpenAI
+// Responses API (Codex) and the OpenAI Chat Completions API (Copilot CLI): the main loop's
+// first request gets one tool call (from the scenario file), every later one plain text. Every request is appended to a log as one
 // JSON line {method, path, body}; `ready` is created once it listens.
 //
 // usage: node mock-model.mjs SCENARIO.json LOG.jsonl READY_FILE PORT
@@ -89,6 +89,43 @@ function openai(body, res) {
   ]);
 }
 
+// ---- OpenAI Chat Completions (Copilot CLI) ----
+// The main loop's request offers the scenario's tool; it gets the call until a `tool`
+// message (the call's result) is in the conversation. Streamed as SSE `data:` lines unless
+// the request says `stream: false`.
+function chat(body, res) {
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  const answered = messages.some((m) => m && m.role === "tool");
+  const offered = (Array.isArray(body.tools) ? body.tools : []).some((t) => t && t.function && t.function.name === scenario.tool);
+  const call = offered && !answered;
+  const created = Math.floor(Date.now() / 1000);
+  const model = body.model || "mock-model";
+  const chatId = id("chatcmpl");
+  const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+  const toolCall = { id: id("call"), type: "function",
+    function: { name: scenario.tool, arguments: JSON.stringify(scenario.input) } };
+  const finish = call ? "tool_calls" : "stop";
+  if (body.stream === false || body.stream === undefined) {
+    const message = call
+      ? { role: "assistant", content: null, tool_calls: [toolCall] }
+      : { role: "assistant", content: scenario.final_text || "Done." };
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ id: chatId, object: "chat.completion", created, model,
+      choices: [{ index: 0, message, finish_reason: finish }], usage }));
+    return;
+  }
+  const chunk = (delta, finish_reason, extra) => ({ id: chatId, object: "chat.completion.chunk", created, model,
+    choices: [{ index: 0, delta, finish_reason }], ...extra });
+  const delta = call
+    ? { role: "assistant", content: null, tool_calls: [{ index: 0, ...toolCall }] }
+    : { role: "assistant", content: scenario.final_text || "Done." };
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  res.write(`data: ${JSON.stringify(chunk(delta, null))}\n\n`);
+  res.write(`data: ${JSON.stringify(chunk({}, finish, { usage }))}\n\n`);
+  res.write("data: [DONE]\n\n");
+  res.end();
+}
+
 const server = http.createServer((req, res) => {
   const chunks = [];
   req.on("data", (c) => chunks.push(c));
@@ -105,6 +142,8 @@ const server = http.createServer((req, res) => {
       anthropic(body || {}, res);
     } else if (req.method === "POST" && path.endsWith("/responses")) {
       openai(body || {}, res);
+    } else if (req.method === "POST" && path.endsWith("/chat/completions")) {
+      chat(body || {}, res);
     } else if (req.method === "GET" && path.endsWith("/models")) {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ data: [], models: [] }));
