@@ -1,7 +1,9 @@
-//! The real-client suite: Claude Code and Codex, installed from npm at pinned versions,
-//! each driven by a mock model server (`mock-model.mjs`, one tool call, then plain text)
-//! inside a network namespace that holds only loopback, in a throwaway HOME set up by
-//! `heredoc-guard install`. The oracle for "the command ran" is a canary file on disk.
+//! The real-client suite: Claude Code, Codex, Gemini CLI and Copilot CLI, installed from npm
+//! at pinned versions, each driven offline inside a network namespace that holds only
+//! loopback, in a throwaway HOME set up by `heredoc-guard install`: Claude Code, Codex and
+//! Copilot CLI by a mock model server (`mock-model.mjs`, one tool call, then plain text),
+//! Gemini CLI by its own fake-responses file. The oracle for "the command ran" is a canary
+//! file on disk, never the client's exit status.
 //!
 //! Opt-in for a plain `cargo test`: set `HEREDOC_GUARD_CLIENT_TESTS=1` (read by build.rs,
 //! which then compiles these tests in as not ignored). `.ci/run` always sets it. The npm
@@ -10,6 +12,8 @@
 
 mod claude;
 mod codex;
+mod copilot;
+mod gemini;
 mod lifecycle;
 mod managed;
 mod npm;
@@ -24,13 +28,19 @@ pub const CLAUDE_PACKAGE: &str = "@anthropic-ai/claude-code";
 pub const CLAUDE_VERSION: &str = "2.1.328";
 pub const CODEX_PACKAGE: &str = "@openai/codex";
 pub const CODEX_VERSION: &str = "0.169.0";
+pub const GEMINI_PACKAGE: &str = "@google/gemini-cli";
+pub const GEMINI_VERSION: &str = "0.61.0";
+pub const COPILOT_PACKAGE: &str = "@github/copilot";
+pub const COPILOT_VERSION: &str = "1.0.102";
 /// The mock's port: each run has a network namespace of its own, so it never collides.
 pub const PORT: u16 = 18080;
 
-/// The directories holding the `claude` and `codex` launchers.
+/// The directories holding the clients' launchers.
 pub struct Clients {
     pub claude_bin: PathBuf,
     pub codex_bin: PathBuf,
+    pub gemini_bin: PathBuf,
+    pub copilot_bin: PathBuf,
 }
 
 fn cache_dir() -> PathBuf {
@@ -80,13 +90,37 @@ fn npm_install(package: &str, version: &str, bin: &str) -> PathBuf {
     bin_dir
 }
 
-/// Both clients, installed once per test run.
+/// Every client, installed once per test run.
 pub fn clients() -> &'static Clients {
     static CLIENTS: OnceLock<Clients> = OnceLock::new();
     CLIENTS.get_or_init(|| Clients {
         claude_bin: npm_install(CLAUDE_PACKAGE, CLAUDE_VERSION, "claude"),
         codex_bin: npm_install(CODEX_PACKAGE, CODEX_VERSION, "codex"),
+        gemini_bin: npm_install(GEMINI_PACKAGE, GEMINI_VERSION, "gemini"),
+        copilot_bin: npm_install(COPILOT_PACKAGE, COPILOT_VERSION, "copilot"),
     })
+}
+
+/// Where Copilot CLI unpacks itself on its first run (about 235 MB): kept in the cache and
+/// shared by every run, as `XDG_CACHE_HOME`; unpacked here once (`copilot --version`), so
+/// that runs in parallel never unpack it at the same time.
+pub fn copilot_xdg_cache() -> PathBuf {
+    static UNPACKED: OnceLock<PathBuf> = OnceLock::new();
+    UNPACKED
+        .get_or_init(|| {
+            let dir = cache_dir().join("copilot-xdg-cache");
+            std::fs::create_dir_all(&dir).expect("copilot cache dir");
+            let status = Command::new(clients().copilot_bin.join("copilot"))
+                .arg("--version")
+                .env("XDG_CACHE_HOME", &dir)
+                .env("COPILOT_AUTO_UPDATE", "false")
+                .stdout(std::process::Stdio::null())
+                .status()
+                .expect("copilot --version");
+            assert!(status.success(), "copilot --version failed: {status}");
+            dir
+        })
+        .clone()
 }
 
 /// A throwaway HOME with a copy of the guard in `bin/` (so a test can replace it with a
@@ -169,6 +203,8 @@ impl Home {
             self.bin.clone(),
             c.claude_bin.clone(),
             c.codex_bin.clone(),
+            c.gemini_bin.clone(),
+            c.copilot_bin.clone(),
             PathBuf::from("/usr/local/bin"),
             PathBuf::from("/usr/bin"),
             PathBuf::from("/bin"),
@@ -184,6 +220,8 @@ impl Home {
             .env("LANG", "C.UTF-8")
             .env("TERM", "dumb")
             .env("CODEX_HOME", self.path().join(".codex"))
+            .env("GEMINI_CLI_HOME", self.path())
+            .env("COPILOT_HOME", self.path().join(".copilot"))
             .current_dir(self.work());
     }
 
@@ -363,12 +401,21 @@ pub fn ledger_rules(home: &Home) -> Vec<String> {
 /// Checks that the one ledger record says where the deny came from, as the client's event
 /// said it: the agent, the tool, the working directory the client ran in, a session id.
 pub fn assert_recorded_from(home: &Home, agent: &str, tool: &str) {
+    assert_recorded_from_event(home, agent, tool, Some("PreToolUse"));
+}
+
+/// [`assert_recorded_from`] for a client whose event names its hook event `hook_event`
+/// (`None`: the event names none, and neither does the record).
+pub fn assert_recorded_from_event(home: &Home, agent: &str, tool: &str, hook_event: Option<&str>) {
     let records = ledger_records(home);
     assert_eq!(records.len(), 1, "{records:?}");
     let r = &records[0];
     assert_eq!(r["agent"], agent, "{r}");
     assert_eq!(r["tool"], tool, "{r}");
-    assert_eq!(r["hook_event"], "PreToolUse", "{r}");
+    match hook_event {
+        Some(event) => assert_eq!(r["hook_event"], event, "{r}"),
+        None => assert!(r.get("hook_event").is_none(), "{r}"),
+    }
     let cwd = std::fs::canonicalize(home.work()).unwrap();
     let recorded = r["cwd"].as_str().map(std::path::PathBuf::from);
     assert!(
