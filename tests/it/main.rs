@@ -1,6 +1,7 @@
 //! The one integration-test binary: every test drives the built `heredoc-guard` binary
 //! the way an agent does (an event on stdin, an exit code and output back).
 
+mod agents;
 mod bounded;
 mod cli;
 mod clients;
