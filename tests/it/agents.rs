@@ -454,10 +454,7 @@ fn install_gemini_keeps_other_settings_doctor_passes_and_uninstall_gives_them_ba
 #[test]
 fn doctor_gemini_fails_a_hook_without_the_gemini_launcher() {
     let sb = Sandbox::new();
-    let line = format!(
-        "{}",
-        crate::support::launcher(&format!("'{}'", sb.guard().display()))
-    );
+    let line = crate::support::launcher(&format!("'{}'", sb.guard().display()));
     sb.write(
         ".gemini/settings.json",
         &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",

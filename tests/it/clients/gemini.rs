@@ -337,12 +337,10 @@ fn gemini_managed_hook_denies_with_no_user_hook_and_survives_a_user_s_hooks_off(
             .unwrap_or_default()
             .contains("heredoc-guard"),
     );
-    for p in ["/etc/gemini-cli/settings.json"] {
-        assert!(
-            !std::fs::read_to_string(p)
-                .unwrap_or_default()
-                .contains("heredoc-guard"),
-            "{p} on the machine holds heredoc-guard"
-        );
-    }
+    assert!(
+        !std::fs::read_to_string("/etc/gemini-cli/settings.json")
+            .unwrap_or_default()
+            .contains("heredoc-guard"),
+        "the machine's /etc/gemini-cli/settings.json holds heredoc-guard"
+    );
 }
