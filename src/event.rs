@@ -51,12 +51,15 @@ pub const SHELL_TOOLS: [&str; 3] = ["Bash", "Monitor", "mcp__workspace__bash"];
 /// Gemini CLI's shell tool.
 pub const GEMINI_SHELL_TOOL: &str = "run_shell_command";
 
-/// Copilot CLI's shell tool (its Claude-style events name it `Bash`).
+/// Copilot CLI's shell tool, as its own events (`toolName`) name it; its Claude-style
+/// events name it `Bash`. Read only in Copilot's own shape: no other client has a tool of
+/// that name.
 pub const COPILOT_SHELL_TOOL: &str = "bash";
 
-/// True for a tool whose command runs as shell text, in any of the agents.
+/// True for a tool whose `tool_input.command` runs as shell text (Claude Code, Codex,
+/// Gemini CLI); Copilot's own `bash` is read by the shape that names it.
 pub fn is_shell_tool(name: &str) -> bool {
-    SHELL_TOOLS.contains(&name) || name == GEMINI_SHELL_TOOL || name == COPILOT_SHELL_TOOL
+    SHELL_TOOLS.contains(&name) || name == GEMINI_SHELL_TOOL
 }
 
 /// The agent that sent the event: as far as the event's shape says (see the module), or
@@ -217,6 +220,7 @@ fn parse(bytes: &[u8]) -> Parsed<'_> {
         tool_input,
         tool_args,
         command,
+        camel,
         mut context,
     } = wire;
     let tool = match tool_name {
@@ -234,7 +238,7 @@ fn parse(bytes: &[u8]) -> Parsed<'_> {
             };
         }
     };
-    let shell = is_shell_tool(&tool);
+    let shell = is_shell_tool(&tool) || (camel && tool == COPILOT_SHELL_TOOL);
     context.tool = Some(tool);
     if !shell {
         return Parsed {
@@ -507,6 +511,8 @@ struct Wire<'a> {
     /// Copilot CLI's `toolArgs` (an object, or a JSON string holding one): always kept as
     /// its slice of the input.
     tool_args: Option<&'a RawValue>,
+    /// The event spells a key the guard reads as Copilot CLI's own events do.
+    camel: bool,
     /// `tool_input` read (its command's JSON string) once `tool_name` said it is a shell
     /// tool.
     command: Option<Result<&'a RawValue, EventError>>,
@@ -563,6 +569,7 @@ impl<'de> Visitor<'de> for TopVisitor {
             tool_input: None,
             tool_args: None,
             command: None,
+            camel: false,
             context: Context::default(),
         };
         let mut turn_id = false;
@@ -636,6 +643,7 @@ impl<'de> Visitor<'de> for TopVisitor {
             return Err(de::Error::custom(marked("mixed shapes", "")));
         }
         let camel = camel_name == Some(true) || camel_input == Some(true);
+        wire.camel = camel;
         wire.context.agent = if turn_id {
             Some(Agent::Codex)
         } else if wire.context.hook_event.as_deref() == Some("BeforeTool") {

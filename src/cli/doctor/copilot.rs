@@ -5,7 +5,7 @@
 //! groups. Each pointing at a binary that is there, answering the live probe through `bash
 //! -c` as Copilot reads an answer; the JSON launcher for Copilot's form (without it a
 //! failure of the guard still blocks, but the model is not told why). Also: a
-//! `disableAllHooks` that switches every hook off.
+//! `disableAllHooks` (a warning: Copilot describes it as switching every hook off).
 
 use std::path::{Path, PathBuf};
 
@@ -97,9 +97,9 @@ pub fn check(asked: bool) -> Section {
             }
         };
         if file.doc.get("disableAllHooks") == Some(&Value::Bool(true)) {
-            checks.push(Check::fail(
+            checks.push(Check::warn(
                 "copilot.hooks_enabled",
-                format!("{what} sets disableAllHooks: Copilot CLI runs no hook at all"),
+                format!("{what} sets disableAllHooks, which Copilot CLI describes as switching off every user and repository hook (measured in 1.0.102 with -p: a hook in ~/.copilot/hooks still ran)"),
                 format!("remove disableAllHooks from {what}"),
             ));
         }

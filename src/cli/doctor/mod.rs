@@ -79,7 +79,7 @@ pub fn run(only: Only) -> Report {
             title: "agents".to_owned(),
             checks: vec![Check::fail(
                 "agents.none",
-                "neither Claude Code nor Codex (nor Gemini CLI, nor Copilot CLI) is set up here (no settings, no home directory): nothing is guarded",
+                "neither Claude Code nor Codex is set up here (nor Gemini CLI, nor Copilot CLI; no settings, no home directory): nothing is guarded",
                 "install one of them, then heredoc-guard install claude (or codex, gemini, copilot)",
             )],
             used: false,

@@ -58,7 +58,7 @@ pub fn install(out: &mut dyn Write) -> Result<(), Failure> {
         say(
             out,
             &format!(
-                "Warning: {} sets disableAllHooks: Copilot CLI runs no hook at all, this one included. Remove that setting.",
+                "Warning: {} sets disableAllHooks, which Copilot CLI describes as switching off every user and repository hook. Remove that setting.",
                 copilot::settings_path()
                     .map_or_else(|_| "settings.json".to_owned(), |p| client::tilde(&p))
             ),
