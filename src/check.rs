@@ -17,15 +17,10 @@ struct Checked(());
 
 /// Checks a shell command: the whole guard for one Bash command.
 pub fn check_command(command: &str) -> Verdict {
-    check_from(command, None)
-}
-
-/// [`check_command`], for a command that `source` holds (the event it was decoded in).
-fn check_from(command: &str, source: Option<&shell::Source>) -> Verdict {
     if let Some(denial) = crate::tamper::check(command) {
         return Verdict::deny(denial);
     }
-    match inspect_from(command, source) {
+    match inspect(command) {
         Ok(report) => verdict_for(&report),
         Err(denial) => Verdict::deny(denial),
     }
@@ -52,11 +47,6 @@ pub(crate) fn verdict_for(report: &Report) -> Verdict {
 /// stack. Only a command that nests deeper is read again, on a thread with a stack for
 /// [`shell::MAX_NESTING`] levels.
 pub fn inspect(command: &str) -> Result<Report, Denial> {
-    inspect_from(command, None)
-}
-
-/// [`inspect`], for a command that `source` holds: its bodies' texts are parts of it.
-fn inspect_from(command: &str, source: Option<&shell::Source>) -> Result<Report, Denial> {
     let deadline = if shell::exits_after_verdict() {
         shell::Deadline::at_thread_cpu(limits::MAX_TIME, limits::MAX_CPU)
     } else {
@@ -76,9 +66,9 @@ fn inspect_from(command: &str, source: Option<&shell::Source>) -> Result<Report,
             shell::pos(bytes, at as u32),
         ));
     }
-    match inspect_within(command, source, deadline, limits::SMALL_STACK_DEPTH) {
+    match inspect_within(command, deadline, limits::SMALL_STACK_DEPTH) {
         Attempt::Done(result) => result,
-        Attempt::Deeper => inspect_on_large_stack(command, source, deadline),
+        Attempt::Deeper => inspect_on_large_stack(command, deadline),
     }
 }
 
@@ -107,11 +97,7 @@ pub fn large_stack_readings() -> usize {
 
 /// Reads the command again, on a thread with a stack for [`shell::MAX_NESTING`] levels;
 /// joined before this returns.
-fn inspect_on_large_stack(
-    command: &str,
-    source: Option<&shell::Source>,
-    deadline: shell::Deadline,
-) -> Result<Report, Denial> {
+fn inspect_on_large_stack(command: &str, deadline: shell::Deadline) -> Result<Report, Denial> {
     // The CPU time the first attempt left, counted from now on the reading thread.
     let cpu_left = deadline.cpu_left().unwrap_or(limits::MAX_CPU);
     LARGE_STACK_READINGS.with(|n| n.set(n.get() + 1));
@@ -121,7 +107,7 @@ fn inspect_on_large_stack(
             .stack_size(READ_STACK_BYTES)
             .spawn_scoped(scope, || {
                 let deadline = deadline.on_this_thread(cpu_left);
-                match inspect_within(command, source, deadline, shell::MAX_NESTING) {
+                match inspect_within(command, deadline, shell::MAX_NESTING) {
                     Attempt::Done(result) => result,
                     Attempt::Deeper => Err(reason::limit_denial(Limit::Nesting)),
                 }
@@ -136,14 +122,9 @@ fn inspect_on_large_stack(
 }
 
 /// The readings and the rules, with one meter nesting at most `max_depth` levels.
-fn inspect_within(
-    command: &str,
-    source: Option<&shell::Source>,
-    deadline: shell::Deadline,
-    max_depth: usize,
-) -> Attempt {
+fn inspect_within(command: &str, deadline: shell::Deadline, max_depth: usize) -> Attempt {
     let work = shell::Work::new(shell::MAX_WORK, Some(deadline), max_depth);
-    let (intended, shells) = read_all_with(command, source, &work);
+    let (intended, shells) = read_all_with(command, &work);
     if work.over() == Some(shell::Over::Depth) {
         return Attempt::Deeper;
     }
@@ -205,18 +186,30 @@ fn judge(
     {
         return Err(reason::limit_denial(Limit::of_stop(stop)));
     }
+    // The judge, on every reading (charged to the same meter): a judge that gives up is
+    // a limit, which denies.
+    let mut judged = Vec::with_capacity(shells.len() + 1);
+    for (d, r) in std::iter::once((Dialect::new(Shell::Intended), intended))
+        .chain(shells.iter().map(|(d, r)| (*d, r)))
+    {
+        match crate::judge::judge(r, d, bytes, work) {
+            Ok(found) => judged.push(found),
+            Err(crate::judge::GaveUp) => return Err(over_limit(work)),
+        }
+    }
     // The rules' work, known before they run: linear in the command, the readings' runs
-    // and heredocs (limits before work).
+    // and heredocs, and the judge's findings (limits before work).
     let rules_work = shell::bulk_work(bytes.len())
         + std::iter::once(intended)
             .chain(shells.iter().map(|(_, r)| r))
-            .map(|r| r.exec.len() + r.heredocs.len() + r.effects.len())
+            .map(|r| r.exec.len() + r.heredocs.len())
             .sum::<usize>()
-            * RULE_WORK;
+            * RULE_WORK
+        + judged.iter().map(Vec::len).sum::<usize>() * RULE_WORK;
     if !work.charge(rules_work) {
         return Err(over_limit(work));
     }
-    let report = rules::report(command, intended, shells);
+    let report = rules::report(command, intended, shells, &judged);
     // The clock once more: a verdict after the deadline is a deny.
     if !work.check_clock() {
         return Err(over_limit(work));
@@ -264,9 +257,9 @@ type Readings = (Reading, Vec<(Dialect, Reading)>);
 
 /// Reads the command as intended and as every shell, all charging `work`; once a reading
 /// reaches a limit, the others are not read (the limit denies).
-fn read_all_with(command: &str, source: Option<&shell::Source>, work: &shell::Work) -> Readings {
+fn read_all_with(command: &str, work: &shell::Work) -> Readings {
     // A body every shell reads alike is scanned once, for all of them.
-    let bodies = shell::bodies_for(source);
+    let bodies = shell::bodies_for();
     let read = |d: Dialect| shell::read_sharing(command, d, work, &bodies);
     let intended = read(Dialect::new(Shell::Intended));
     let mut shells = Vec::with_capacity(Shell::RUNNING.len() * 2);
@@ -391,7 +384,7 @@ pub fn check_event(mut bytes: Vec<u8>) -> EventVerdict {
         Ok(Some(range)) => match shell::Source::new(std::sync::Arc::new(bytes), range) {
             Some(source) => match std::str::from_utf8(source.bytes()) {
                 Ok(command) => {
-                    let verdict = check_from(command, Some(&source));
+                    let verdict = check_command(command);
                     (verdict, Some(source))
                 }
                 Err(_) => (

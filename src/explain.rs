@@ -51,15 +51,26 @@ fn kind(k: &FindingKind) -> String {
         FindingKind::Boundary => "heredoc text read as code".to_owned(),
         FindingKind::AnsiCDelimiter => "ANSI-C/locale quoted delimiter".to_owned(),
         FindingKind::DelimiterExpansion => "delimiter holding an expansion".to_owned(),
-        FindingKind::ReadingOption(what) => format!("{what} (changes how later lines are read)"),
+        FindingKind::ReadingOption(what) => {
+            format!("{what} (changes how a later heredoc is read)")
+        }
         FindingKind::Unfollowed(what) => (*what).to_owned(),
-        FindingKind::Receiver(what) => format!("heredoc receiver: {what}"),
-        FindingKind::Evaluation { taint, what, .. } => {
-            format!("{} reaches {what}", taint.describe())
-        }
-        FindingKind::UnknownEffect(what) => {
-            format!("substitution syntax in a heredoc body after {what}")
-        }
+        FindingKind::Evaluation {
+            evaluator,
+            what,
+            unknown,
+            in_body,
+        } => format!(
+            "{} reaches {what}{}, which {}",
+            if *unknown {
+                "run-time text (may be heredoc text)"
+            } else {
+                "heredoc text"
+            },
+            if *in_body { " in an unquoted body" } else { "" },
+            evaluator.does()
+        ),
+        FindingKind::Unread(what) => (*what).to_owned(),
     }
 }
 
@@ -159,6 +170,10 @@ impl Explanation {
             .map(|f| {
                 json!({
                     "heredoc": f.heredoc.map(|i| i + 1),
+                    "evaluator": match &f.kind {
+                        FindingKind::Evaluation { evaluator, .. } => Some(evaluator.id()),
+                        _ => None,
+                    },
                     "line": f.pos.line,
                     "column": f.pos.column,
                     "kind": kind(&f.kind),

@@ -12,6 +12,7 @@
 mod check;
 mod event;
 pub mod explain;
+mod judge;
 pub mod limits;
 mod reason;
 mod report;

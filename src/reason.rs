@@ -20,10 +20,9 @@ pub fn rule_of(kind: &FindingKind) -> Rule {
         }
         FindingKind::AnsiCDelimiter => Rule::AnsiCDelimiter,
         FindingKind::ReadingOption(_) => Rule::ReadingOption,
-        FindingKind::Receiver(_) => Rule::HeredocReceiver,
         FindingKind::Evaluation { in_body: true, .. } => Rule::CommandSubstitution,
         FindingKind::Evaluation { in_body: false, .. } => Rule::HeredocFlow,
-        FindingKind::UnknownEffect(_) => Rule::UnknownEffect,
+        FindingKind::Unread(_) => Rule::CommandSubstitution,
     }
 }
 
@@ -193,32 +192,42 @@ pub fn reason(report: &Report, f: &Finding) -> String {
             shell_list(&f.shells)
         ),
         FindingKind::ReadingOption(what) => format!(
-            "heredoc-guard: {at}: {what}; heredoc-guard does not follow that change, and lines follow it in the same command (an alias or option can make later text a heredoc, or a heredoc code). Run it as a command of its own, before this one, or leave it out."
-        ),
-        FindingKind::Receiver(what) => format!(
-            "heredoc-guard: {at}: {what}, so the heredoc {} may run as a script instead of being read as data. Do not redefine, in the same command, the command that reads a heredoc (no function, alias, hash -p or BASH_CMDS entry by that name, no exec <<, no BASH_ENV); write the data with a plain `cat > file <<'EOF'` instead.",
-            named(h)
+            "heredoc-guard: {at}: {what} (\"{excerpt}\"); heredoc-guard does not follow that change, and a heredoc is read after it (an alias or option can make a quoted body code). Run it as a command of its own, before this one, or leave it out."
         ),
         FindingKind::Evaluation {
-            taint,
+            evaluator,
             what,
+            unknown,
             in_body: true,
         } => format!(
-            "heredoc-guard: {at}: the unquoted heredoc {} evaluates {} in {what} (\"{excerpt}\"): a value can hold a subscript with a command substitution, which then runs. Compute it first on its own line (n=$((...)) or v=${{!name}}) and use $n in the body, or {}.",
+            "heredoc-guard: {at}: the unquoted heredoc {} holds {what} (\"{excerpt}\"), which {}, given {}. Compute the value first on its own line (n=$((...)), v=${{!name}}) and use $n in the body, or {}.",
             named(h),
-            taint.describe(),
+            evaluator.does(),
+            if *unknown {
+                "a value computed at run time"
+            } else {
+                "a value the command does not fix"
+            },
             quote_advice(h)
         ),
         FindingKind::Evaluation {
-            taint,
+            evaluator,
             what,
+            unknown,
             in_body: false,
         } => format!(
-            "heredoc-guard: {at}: {} reaches {what}, which would run it as code (\"{excerpt}\"). Keep heredoc text as data: pass it as an argument or on standard input, never to eval, source, arithmetic, ${{!...}}, a subscript or a command name.",
-            taint.describe()
+            "heredoc-guard: {at}: {} reaches {what}, which {} (\"{excerpt}\"). Keep heredoc text as data: pass it as an argument or on standard input, not into arithmetic, ${{!...}}, subscripts, namerefs or prompts (compare numbers with [ \"$v\" -ge N ]); if it must run, say so with eval or source.",
+            if *unknown {
+                "a value computed at run time (program output, a file, a name set at run time), which may hold heredoc text,"
+            } else {
+                "heredoc text"
+            },
+            evaluator.does()
         ),
-        FindingKind::UnknownEffect(what) => format!(
-            "heredoc-guard: {at}: {what} (\"{excerpt}\"): heredoc-guard cannot know what it changes (an alias, a function, an option), and lines follow it in the same command, where a heredoc may then run as code. Write the command name and the text it runs literally, or run it in a command of its own."
+        FindingKind::Unread(what) => format!(
+            "heredoc-guard: {at}: the unquoted heredoc {} holds {what}; heredoc-guard denies what it cannot follow. If the body is data, {}; otherwise compute the values first on lines of their own and use $v in the body.",
+            named(h),
+            quote_advice(h)
         ),
     }
 }

@@ -1,7 +1,8 @@
 //! What the guard saw in a command: its heredocs and the findings that deny it. The data
 //! types every other module shares; they depend on nothing but the shell reader's types.
 
-use crate::shell::{Context, Pos, Shell, SubstKind, Taint};
+use crate::judge::Evaluator;
+use crate::shell::{Context, Pos, Shell, SubstKind};
 
 /// A heredoc as the command's author meant it (the intended reading).
 #[derive(Clone, Debug)]
@@ -40,23 +41,23 @@ pub enum FindingKind {
     /// The delimiter holds an expansion (`$(…)`, `${…}`, `$[…]`, backquotes with quotes),
     /// which shells read differently.
     DelimiterExpansion,
-    /// The command changes how the shell reads the lines after it, in a way the guard
-    /// does not follow.
+    /// The command changes how the shell reads text after it, in a way the guard does
+    /// not follow, and a heredoc is read after it.
     ReadingOption(&'static str),
-    /// A heredoc reaches a command that may not be what it is named (a function, `hash`,
-    /// an alias…), or that turns it into a script.
-    Receiver(&'static str),
-    /// A value reaches a context that evaluates it: heredoc text (or the shell's copy of
-    /// the command text) in the command, or a value the command does not fix in an
-    /// unquoted body.
+    /// A value that may be heredoc text (heredoc text, or run-time text the command does
+    /// not show) reaches a hidden evaluator: in the command, or in an unquoted body (where
+    /// anything the command fixed counts too).
     Evaluation {
-        taint: Taint,
+        evaluator: Evaluator,
+        /// The construct (`$((...))`, `unset`, `${!name}`…).
         what: &'static str,
+        /// Run-time text (program output, a file…), not known heredoc text.
+        unknown: bool,
         in_body: bool,
     },
-    /// After a command whose effect the guard cannot know, a heredoc body holds
-    /// substitution syntax that a changed reading could run.
-    UnknownEffect(&'static str),
+    /// Expansions of an unquoted body the guard does not follow (too many, nested too
+    /// deep, a word bash reads again once it removes its double quotes).
+    Unread(&'static str),
     /// A shell reads part of the command in a way the guard does not follow.
     Unfollowed(&'static str),
 }

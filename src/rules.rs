@@ -1,15 +1,21 @@
-//! What denies, from the readings of a command: text that any reading holds as a
+//! What denies, from the readings of a command and what the judge found in them: text that any reading holds as a
 //! heredoc body (the intended reading's bodies and every shell's) must not be run by any
 //! shell, neither as a substitution the shell expands in an unquoted body nor as code it
 //! reads there. Plus the delimiters and commands the guard does not follow (`$'…'`
 //! delimiters, delimiters holding a command substitution, aliases and options that change
 //! how later lines are read).
 
+use crate::judge::Found;
 use crate::report::{Finding, FindingKind, Heredoc, Report};
-use crate::shell::{self, Dialect, Effect, Reading, Run, Shell, Taint};
+use crate::shell::{self, Dialect, Reading, Run, Shell};
 
 /// Turns the readings of `command` into the report.
-pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) -> Report {
+pub fn report(
+    command: &str,
+    intended: &Reading,
+    shells: &[(Dialect, Reading)],
+    judged: &[Vec<Found>],
+) -> Report {
     let bytes = command.as_bytes();
     // What each of the intended reading's bodies runs, grouped in one pass.
     let mut runs: Vec<Vec<(usize, usize)>> = vec![Vec::new(); intended.heredocs.len()];
@@ -251,11 +257,16 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
             shells: ending,
         });
     }
+    for (d, r) in std::iter::once((Dialect::new(Shell::Intended), intended))
+        .chain(shells.iter().map(|(d, r)| (*d, r)))
+    {
+        nested_findings(bytes, d, &r.nested, &mut findings);
+    }
     operator_line_findings(bytes, intended, &mut findings);
     backquote_closer_findings(bytes, intended, &mut findings);
-    effect_findings(bytes, intended, shells, &mut findings);
+    judge_findings(bytes, intended, shells, judged, &mut findings);
     // What the text itself shows (a substitution in a body, a body that ends elsewhere)
-    // comes before what the effects model adds about the same command.
+    // comes before what the judge adds about the same command.
     findings.sort_by_key(|f| (effect_kind(&f.kind), f.at, rank(&f.kind)));
     // Positions in one pass, now that the findings are in order.
     let mut positions = shell::Positions::new(bytes);
@@ -266,6 +277,56 @@ pub fn report(command: &str, intended: &Reading, shells: &[(Dialect, Reading)]) 
         heredocs,
         findings,
         runs_cut: intended.runs_cut,
+    }
+}
+
+/// What literal `eval` and `trap` texts hold: a heredoc whose unquoted body runs a
+/// substitution, or text the guard cannot read (a shell, zsh above all, may parse what
+/// this reader does not, and a heredoc in it may then run).
+fn nested_findings(
+    bytes: &[u8],
+    d: Dialect,
+    nested: &[shell::Nested],
+    findings: &mut Vec<Finding>,
+) {
+    for n in nested {
+        let r = &n.reading;
+        let mut add = |kind: FindingKind| {
+            if let Some(f) = findings
+                .iter_mut()
+                .find(|f| f.kind == kind && f.at == n.at as usize)
+            {
+                if !f.shells.contains(&d.shell) {
+                    f.shells.push(d.shell);
+                }
+                return;
+            }
+            findings.push(Finding {
+                kind,
+                heredoc: None,
+                at: n.at as usize,
+                pos: UNSET,
+                excerpt: line_from(bytes, n.at as usize),
+                shells: vec![d.shell],
+            });
+        };
+        if let Some(e) = r.exec.iter().find(|e| e.in_body.is_some()) {
+            match e.what {
+                Run::Subst(k) => add(FindingKind::Substitution(k)),
+                _ => add(FindingKind::Boundary),
+            }
+        }
+        if r.error.is_some_and(|e| e.limit.is_none())
+            && memchr::memmem::find(&n.text, b"<<").is_some()
+        {
+            add(FindingKind::Unfollowed(
+                "eval or trap text that the guard cannot parse (a shell may), which can hold a heredoc whose body runs",
+            ));
+        }
+        if let Some(what) = r.unreliable {
+            add(FindingKind::Unfollowed(what));
+        }
+        nested_findings(bytes, d, &r.nested, findings);
     }
 }
 
@@ -386,108 +447,74 @@ fn boundary(bytes: &[u8], i: usize, at: usize) -> Finding {
     }
 }
 
-/// What the effects model found, as findings: commands whose effect on later lines the
-/// guard does not know or follow, heredocs that reach a command other than the one named,
-/// values that reach a context that evaluates them.
-fn effect_findings(
+/// What the judge found, as findings: values that may be heredoc text reaching a hidden
+/// evaluator, and changes the reader does not follow before a heredoc read after them.
+/// `judged` holds, in order, the intended reading's and each shell's.
+fn judge_findings(
     bytes: &[u8],
     intended: &Reading,
     shells: &[(Dialect, Reading)],
+    judged: &[Vec<Found>],
     findings: &mut Vec<Finding>,
 ) {
     let index_of = |op: u32| intended.heredocs.iter().position(|h| h.op == op);
     let readings = std::iter::once((Dialect::new(Shell::Intended), intended))
         .chain(shells.iter().map(|(d, r)| (*d, r)));
-    // Where each (kind, offset) stands in `findings`: one look-up per effect.
+    // Where each (kind, offset) stands in `findings`: one look-up per finding.
     let mut index: std::collections::HashMap<(FindingKind, usize), usize> = findings
         .iter()
         .enumerate()
         .map(|(i, f)| ((f.kind.clone(), f.at), i))
         .collect();
-    let mut add = |f: Finding, findings: &mut Vec<Finding>| {
-        if let Some(old) = index
-            .get(&(f.kind.clone(), f.at))
-            .and_then(|&i| findings.get_mut(i))
-        {
-            for s in f.shells {
-                if !old.shells.contains(&s) {
-                    old.shells.push(s);
+    for ((dialect, reading), found) in readings.zip(judged) {
+        for f in found {
+            let (kind, at, heredoc) = match *f {
+                Found::Evaluation {
+                    at,
+                    evaluator,
+                    what,
+                    unknown,
+                    in_body,
+                } => (
+                    FindingKind::Evaluation {
+                        evaluator,
+                        what,
+                        unknown,
+                        in_body: in_body.is_some(),
+                    },
+                    at,
+                    in_body
+                        .and_then(|i| reading.heredocs.get(i))
+                        .and_then(|h| index_of(h.op)),
+                ),
+                Found::Change { at, what } => (FindingKind::ReadingOption(what), at, None),
+                Found::Unread { at, in_body, what } => (
+                    FindingKind::Unread(what),
+                    at,
+                    in_body
+                        .and_then(|i| reading.heredocs.get(i))
+                        .and_then(|h| index_of(h.op)),
+                ),
+            };
+            let at = at as usize;
+            if let Some(old) = index
+                .get(&(kind.clone(), at))
+                .and_then(|&i| findings.get_mut(i))
+            {
+                if !old.shells.contains(&dialect.shell) {
+                    old.shells.push(dialect.shell);
                 }
+                continue;
             }
-        } else {
-            index.insert((f.kind.clone(), f.at), findings.len());
-            findings.push(f);
-        }
-    };
-    // The last line break with something after it: a line with something on it follows
-    // the line of an offset when that offset is at or before it.
-    let last_nonblank = bytes.iter().rposition(|c| !c.is_ascii_whitespace());
-    let last_break = last_nonblank.and_then(|end| memchr::memrchr(b'\n', &bytes[..end]));
-    let has_later_line = |at: usize| last_break.is_some_and(|b| at <= b);
-    for (dialect, reading) in readings {
-        for e in &reading.effects {
-            let finding = |kind: FindingKind, at: u32, heredoc: Option<usize>| Finding {
+            index.insert((kind.clone(), at), findings.len());
+            findings.push(Finding {
                 kind,
                 heredoc,
-                at: at as usize,
+                at,
                 pos: UNSET,
-                excerpt: line_from(bytes, at as usize),
+                excerpt: line_from(bytes, at),
                 shells: vec![dialect.shell],
-            };
-            match *e {
-                // What follows on later lines may be read otherwise, or run by a command
-                // bound elsewhere: denied when lines follow.
-                Effect::Unfollowed { at, what } => {
-                    if has_later_line(at as usize) {
-                        add(
-                            finding(FindingKind::ReadingOption(what), at, None),
-                            findings,
-                        );
-                    }
-                }
-                // An alias it cannot follow: text read later expands it, on this line too.
-                Effect::UnfollowedAlias { at, end, what } => {
-                    let after = bytes.get(end as usize..).unwrap_or_default();
-                    if has_later_line(at as usize) || !after.iter().all(u8::is_ascii_whitespace) {
-                        add(
-                            finding(FindingKind::ReadingOption(what), at, None),
-                            findings,
-                        );
-                    }
-                }
-                Effect::Unknown { at, what, .. } => {
-                    if has_later_line(at as usize) {
-                        add(
-                            finding(FindingKind::UnknownEffect(what), at, None),
-                            findings,
-                        );
-                    }
-                }
-                Effect::Receiver { op, at, what } => {
-                    let h = index_of(op);
-                    add(finding(FindingKind::Receiver(what), at, h), findings);
-                }
-                Effect::Flow {
-                    at,
-                    taint,
-                    what,
-                    in_body,
-                } => {
-                    // In the command, heredoc text run as code; in an unquoted body, any
-                    // value the command does not fix (the effects model reports only those).
-                    if in_body.is_some() || taint == Taint::Body {
-                        let kind = FindingKind::Evaluation {
-                            taint,
-                            what,
-                            in_body: in_body.is_some(),
-                        };
-                        let heredoc = in_body
-                            .and_then(|i| reading.heredocs.get(i))
-                            .and_then(|h| index_of(h.op));
-                        add(finding(kind, at, heredoc), findings);
-                    }
-                }
-            }
+            });
         }
     }
 }
@@ -498,11 +525,11 @@ const UNSET: shell::Pos = shell::Pos { line: 0, column: 0 };
 /// Excerpts stop after this many bytes (a reason shows far fewer).
 const EXCERPT_BYTES: u32 = 240;
 
-/// The findings the effects model adds.
+/// The findings the judge adds.
 fn effect_kind(k: &FindingKind) -> bool {
     matches!(
         k,
-        FindingKind::Receiver(_) | FindingKind::Evaluation { .. } | FindingKind::UnknownEffect(_)
+        FindingKind::Evaluation { .. } | FindingKind::ReadingOption(_) | FindingKind::Unread(_)
     )
 }
 
@@ -510,10 +537,9 @@ fn effect_kind(k: &FindingKind) -> bool {
 fn rank(k: &FindingKind) -> u8 {
     match k {
         FindingKind::Substitution(_) => 0,
-        FindingKind::Evaluation { .. } => 1,
-        FindingKind::Receiver(_) => 2,
+        FindingKind::Evaluation { .. } | FindingKind::Unread(_) => 1,
         FindingKind::AnsiCDelimiter | FindingKind::DelimiterExpansion => 3,
-        FindingKind::ReadingOption(_) | FindingKind::UnknownEffect(_) => 4,
+        FindingKind::ReadingOption(_) => 4,
         FindingKind::Boundary | FindingKind::Unfollowed(_) => 5,
     }
 }

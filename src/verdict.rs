@@ -13,12 +13,8 @@ pub enum Rule {
     AnsiCDelimiter,
     /// The command changes how the shell reads the lines after it.
     ReadingOption,
-    /// A heredoc goes to a command that may not be what it is named.
-    HeredocReceiver,
-    /// Heredoc text reaches a context that evaluates it.
+    /// Heredoc text reaches a hidden evaluator (arithmetic, a subscript, a name, a prompt).
     HeredocFlow,
-    /// A heredoc body holds substitution syntax after a command whose effect is unknown.
-    UnknownEffect,
     /// The command could not be parsed.
     UnparsableCommand,
     /// The command is over an inspection limit.
@@ -42,9 +38,7 @@ impl Rule {
             Rule::HeredocBoundary => "heredoc-boundary",
             Rule::AnsiCDelimiter => "ansi-c-delimiter",
             Rule::ReadingOption => "reading-option",
-            Rule::HeredocReceiver => "heredoc-receiver",
             Rule::HeredocFlow => "heredoc-flow",
-            Rule::UnknownEffect => "unknown-command-effect",
             Rule::UnparsableCommand => "unparsable-command",
             Rule::InspectionLimit => "inspection-limit",
             Rule::InvalidEvent => "invalid-event",
@@ -65,14 +59,10 @@ impl Rule {
             }
             Rule::AnsiCDelimiter => "heredoc delimiter uses $'...' or $\"...\" quoting",
             Rule::ReadingOption => {
-                "the command changes how the shell reads later lines in a way the guard does not follow"
+                "the command changes how the shell reads a later heredoc in a way the guard does not follow"
             }
-            Rule::HeredocReceiver => {
-                "a heredoc goes to a command that may not be what it is named, or becomes a script"
-            }
-            Rule::HeredocFlow => "heredoc text reaches a context that evaluates it",
-            Rule::UnknownEffect => {
-                "a heredoc body holds substitution syntax after a command whose effect is unknown"
+            Rule::HeredocFlow => {
+                "heredoc text reaches a hidden evaluator (arithmetic, a subscript, a name, a prompt)"
             }
             Rule::UnparsableCommand => "the command could not be parsed",
             Rule::InspectionLimit => "the command is over an inspection limit",

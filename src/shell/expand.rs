@@ -16,11 +16,6 @@ use super::{ComsubScanner, Context, Reading, Run, SubstKind};
 /// offsets. One pass, linear in the body: it looks at every `$` and backquote, never skips
 /// the inside of `${…}`, `$((…))` or `$[…]` (substitutions nested there are found), and
 /// takes `$((…))` / `$[…]` as arithmetic only when it is plain arithmetic.
-pub fn body_substitutions(doc: &Text<'_>) -> Vec<(u32, u32, SubstKind)> {
-    body_substitutions_counted(doc).0
-}
-
-/// [`body_substitutions`], and the steps the scan took (for the work meter).
 pub fn body_substitutions_counted(doc: &Text<'_>) -> (Vec<(u32, u32, SubstKind)>, usize) {
     let mut scan = BodyScan {
         doc,
@@ -809,7 +804,8 @@ mod tests {
     use super::*;
 
     fn kinds(body: &str) -> Vec<SubstKind> {
-        body_substitutions(&Text::command(body.as_bytes()))
+        body_substitutions_counted(&Text::command(body.as_bytes()))
+            .0
             .into_iter()
             .map(|s| s.2)
             .collect()

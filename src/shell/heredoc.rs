@@ -38,7 +38,7 @@ fn document<'t>(stream: &'t Text<'_>, parts: Vec<Part>, end: u32) -> Text<'t> {
     }
 }
 
-/// What the scan of an unquoted body found: what the effects model evaluates, the
+/// What the scan of an unquoted body found: what the judge evaluates, the
 /// substitutions that run, and the scan's steps (for the meter).
 #[derive(Debug)]
 pub(crate) struct BodyScan {
@@ -54,15 +54,9 @@ pub(crate) struct BodyScan {
 pub(crate) struct Bodies {
     /// The command served: its address and length.
     command: std::cell::Cell<Option<(usize, usize)>>,
-    /// The command in the buffer it was decoded in, when the caller has one: a quoted
-    /// body's text is then a part of it, not a copy.
-    source: Option<super::Source>,
     scanned: std::cell::RefCell<std::collections::HashMap<(u32, usize), Vec<Scanned>>>,
     /// The bytes of the texts kept.
     bytes: std::cell::Cell<usize>,
-    /// Bodies' texts the effects model made, by their offsets in the command (each
-    /// reading's walk would make its own copy of the same bytes).
-    texts: std::cell::RefCell<std::collections::HashMap<(u32, u32), BodyText>>,
 }
 
 type Scanned = (Kept, std::rc::Rc<BodyScan>);
@@ -84,9 +78,6 @@ impl Kept {
         }
     }
 }
-
-/// A body's bytes, shared.
-type BodyText = std::rc::Rc<[u8]>;
 
 /// The most body text [`Bodies`] keeps (twice the largest command the guard reads, 1 MiB):
 /// past it, a body is scanned by every reading.
@@ -113,36 +104,6 @@ impl Bodies {
     #[cfg(test)]
     pub(crate) fn kept_bytes(&self) -> usize {
         self.bytes.get()
-    }
-
-    /// Bodies for the command `source` holds.
-    pub(crate) fn of(source: super::Source) -> Bodies {
-        Bodies {
-            source: Some(source),
-            ..Bodies::default()
-        }
-    }
-
-    /// The text of the body at `start..end` of `text`: a part of the command's source
-    /// when `text` is that command, else another reading's copy when it made the same
-    /// bytes from the same offsets (compared, not assumed), else a copy.
-    pub(crate) fn text(&self, text: &[u8], start: u32, end: u32) -> Option<super::Bytes> {
-        let (s, e) = (start as usize, (end as usize).min(text.len()));
-        let bytes = text.get(s..e)?;
-        if let Some(part) = self.source.as_ref().and_then(|src| src.part(text, s, e)) {
-            return Some(part);
-        }
-        let mut texts = self.texts.borrow_mut();
-        match texts.get(&(start, end)) {
-            Some(t) if **t == *bytes => Some(super::Bytes::Own(std::rc::Rc::clone(t))),
-            _ => {
-                let t: std::rc::Rc<[u8]> = bytes.into();
-                if bytes.len() <= MAX_KEPT_BODY_BYTES {
-                    texts.insert((start, end), std::rc::Rc::clone(&t));
-                }
-                Some(super::Bytes::Own(t))
-            }
-        }
     }
 
     /// The scan of `document`: another reading's, when it scanned the same text.

@@ -13,7 +13,6 @@
 //! reading with a [`ReadError`].
 
 mod alias;
-mod effects;
 mod expand;
 mod extent;
 mod grammar;
@@ -21,19 +20,20 @@ mod heredoc;
 mod input;
 mod lexer;
 mod matched;
+mod nested;
 mod old;
 mod prefilter;
-mod syntax;
-mod text;
-mod tree;
-mod word;
+pub(crate) mod syntax;
+pub(crate) mod text;
+pub(crate) mod tree;
+pub(crate) mod word;
 
-pub use effects::{Effect, Taint};
 pub use extent::whole_run;
 pub(crate) use heredoc::MAX_KEPT_BODY_BYTES;
 pub use input::{Deadline, Over, Work, bulk_work, exit_after_verdict, exits_after_verdict};
+pub use nested::Nested;
 pub use prefilter::{may_hold_heredoc, needs_reading};
-pub use text::{Bytes, Pos, Positions, Source, Text, pos};
+pub use text::{Pos, Positions, Source, Text, pos};
 
 /// The shells a command is read as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -473,10 +473,10 @@ pub struct Exec {
 pub struct Reading {
     pub heredocs: Vec<Heredoc>,
     pub exec: Vec<Exec>,
-    /// The commands read, as the grammar read them (for the effects model).
+    /// The commands read, as the grammar read them (for the judge).
     pub events: Vec<tree::Event>,
-    /// What the commands can do beyond what the text shows (see `effects.rs`).
-    pub effects: Vec<Effect>,
+    /// Literal `eval` and `trap` texts, read as programs of their own.
+    pub nested: Vec<Nested>,
     /// The aliases the command has defined so far, when this reading expands them.
     pub aliases: Option<alias::Aliases>,
     /// The constructs seen, for deciding which other shells could read differently.
@@ -640,9 +640,8 @@ pub fn read(command: &str, dialect: Dialect) -> Reading {
 }
 
 /// Reads `command` as `dialect` reads it, charging `work` (which says how deep it may
-/// nest), then judges what its commands can do (the effects model, on the same meter). A
-/// reading that ran out of work, time or stack ends in a limit error, whatever it read
-/// before.
+/// nest). A reading that ran out of work, time or stack ends in a limit error, whatever
+/// it read before.
 pub fn read_with(command: &str, dialect: Dialect, work: &Work) -> Reading {
     read_sharing(command, dialect, work, &Bodies::default())
 }
@@ -651,12 +650,9 @@ pub fn read_with(command: &str, dialect: Dialect, work: &Work) -> Reading {
 /// shell reads alike (the same text, from the same offsets) is scanned once.
 pub(crate) type Bodies = std::rc::Rc<heredoc::Bodies>;
 
-/// Bodies for one command: when `source` holds it (the buffer it was decoded in), the
-/// text of a quoted body is a part of that buffer, not a copy.
-pub(crate) fn bodies_for(source: Option<&Source>) -> Bodies {
-    std::rc::Rc::new(
-        source.map_or_else(heredoc::Bodies::default, |s| heredoc::Bodies::of(s.clone())),
-    )
+/// Bodies for one command.
+pub(crate) fn bodies_for() -> Bodies {
+    std::rc::Rc::new(heredoc::Bodies::default())
 }
 
 /// [`read_with`], sharing the scans of unquoted heredoc bodies with the other readings
@@ -692,9 +688,7 @@ pub(crate) fn read_sharing(
         out.error = Some(e);
     }
     out.exec.sort_by_key(|e| e.at);
-    if out.work.over().is_none() {
-        effects::judge(&mut out, dialect, text.bytes());
-    }
+    nested::read_nested(&mut out, dialect, 0);
     limit_error(&mut out);
     out
 }
@@ -711,48 +705,6 @@ fn limit_error(out: &mut Reading) {
             discard: false,
         });
     }
-}
-
-/// The inner programs of the substitutions text would run, read as an unquoted heredoc
-/// body: `$(…)` and backquotes (offsets into `text`, `start..end` of each program).
-pub fn substitution_spans(text: &[u8]) -> Vec<(usize, usize)> {
-    expand::body_substitutions(&Text::command(text))
-        .iter()
-        .filter_map(|&(at, end, kind)| {
-            let (at, end) = (at as usize, (end as usize).min(text.len()));
-            match kind {
-                SubstKind::Dollar | SubstKind::Process => Some((at + 2, end.saturating_sub(1))),
-                SubstKind::Backtick => Some((at + 1, end.saturating_sub(1))),
-                SubstKind::FunSub => Some((at + 2, end.saturating_sub(1))),
-                _ => None,
-            }
-        })
-        .filter(|(s, e)| s < e)
-        .collect()
-}
-
-/// Reads a text that is not the command itself (what `eval` runs) as `dialect` reads it,
-/// with the aliases the command has defined, charging the command's meter; its commands
-/// are judged by the caller.
-pub(crate) fn read_inner(
-    text: Text<'static>,
-    dialect: Dialect,
-    work: &Work,
-    aliases: Option<alias::Aliases>,
-) -> Reading {
-    let text = std::rc::Rc::new(text);
-    let mut out = Reading {
-        work: work.clone(),
-        aliases: aliases.filter(|_| dialect.aliases),
-        ..Reading::default()
-    };
-    let result = lexer::Reader::new(dialect, text, &mut out, 0, Context::TopLevel).read_program();
-    if let Err(e) = result {
-        out.error = Some(e);
-    }
-    out.exec.sort_by_key(|e| e.at);
-    limit_error(&mut out);
-    out
 }
 
 #[cfg(test)]
@@ -784,28 +736,6 @@ mod tests {
         );
         // Kept by its offsets in the command: no byte of the body was copied.
         assert_eq!(bodies.kept_bytes(), 0);
-    }
-
-    #[test]
-    fn a_quoted_body_of_a_command_with_a_source_is_a_part_of_it_not_a_copy() {
-        let event = b"{\"command\":\"cat <<'E'\nbody\nE\n\"}".to_vec();
-        let buf = std::sync::Arc::new(event);
-        let Some(source) = Source::new(std::sync::Arc::clone(&buf), 12..29) else {
-            panic!("the command is in the buffer");
-        };
-        let bodies = bodies_for(Some(&source));
-        let command = source.bytes();
-        assert_eq!(command, b"cat <<'E'\nbody\nE\n");
-        let part = bodies.text(command, 10, 15);
-        // Bytes 22..27 of the event's own buffer, not a copy of them.
-        let in_buffer = buf.get(22..27).map(<[u8]>::as_ptr);
-        assert!(
-            matches!(&part, Some(Bytes::Part(p)) if Some(p.bytes().as_ptr()) == in_buffer && p.bytes().len() == 5)
-        );
-        assert_eq!(part.as_deref(), Some(&b"body\n"[..]));
-        // The same bytes elsewhere are not the source's command: copied.
-        let elsewhere = command.to_vec();
-        assert!(matches!(bodies.text(&elsewhere, 10, 15), Some(Bytes::Own(b)) if *b == *b"body\n"));
     }
 
     #[test]

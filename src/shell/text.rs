@@ -369,8 +369,8 @@ impl Builder {
     }
 }
 
-/// The command inside the buffer it was decoded in (the hook's event), shared: a heredoc
-/// body's text is a part of it ([`Bytes::Part`]), never a copy. Its fields are private and
+/// The command inside the buffer it was decoded in (the hook's event), shared with the
+/// verdict (the ledger hashes it): never a copy. Its fields are private and
 /// its range is checked when it is made ([`Source::new`]), against a buffer nothing writes
 /// once shared: [`Source::bytes`] is always that range.
 #[derive(Clone, Debug)]
@@ -391,61 +391,6 @@ impl Source {
     /// panic (a deny), not judge an empty text.
     pub fn bytes(&self) -> &[u8] {
         &self.buf[self.range.clone()]
-    }
-
-    /// Bytes `start..end` of the command, shared; `None` when `command` is not this
-    /// source's command (the same bytes at the same address) or the range is not in it.
-    pub(crate) fn part(&self, command: &[u8], start: usize, end: usize) -> Option<Bytes> {
-        if !std::ptr::eq(self.bytes(), command) || start > end || end > command.len() {
-            return None;
-        }
-        let at = self.range.start;
-        Source::new(std::sync::Arc::clone(&self.buf), at + start..at + end).map(Bytes::Part)
-    }
-}
-
-/// Bytes that a value shares rather than copies: its own, or a part of the command's
-/// [`Source`]. Equal when their bytes are.
-#[derive(Clone, Debug)]
-pub enum Bytes {
-    Own(std::rc::Rc<[u8]>),
-    Part(Source),
-}
-
-impl std::ops::Deref for Bytes {
-    type Target = [u8];
-
-    fn deref(&self) -> &[u8] {
-        match self {
-            Bytes::Own(b) => b,
-            Bytes::Part(source) => source.bytes(),
-        }
-    }
-}
-
-impl AsRef<[u8]> for Bytes {
-    fn as_ref(&self) -> &[u8] {
-        self
-    }
-}
-
-impl PartialEq for Bytes {
-    fn eq(&self, other: &Bytes) -> bool {
-        **self == **other
-    }
-}
-
-impl Eq for Bytes {}
-
-impl From<Vec<u8>> for Bytes {
-    fn from(v: Vec<u8>) -> Bytes {
-        Bytes::Own(v.into())
-    }
-}
-
-impl From<&[u8]> for Bytes {
-    fn from(v: &[u8]) -> Bytes {
-        Bytes::Own(v.into())
     }
 }
 

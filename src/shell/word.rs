@@ -70,6 +70,11 @@ pub struct Param {
     /// zsh `${~name}`, `$~name`: the value is a glob pattern (whose qualifiers can run
     /// code).
     pub zsh_glob: bool,
+    /// zsh parameter flags (`(q)`, `(g::)`, `(j:…:)`…): the value may be transformed,
+    /// its bytes changed.
+    pub flags: bool,
+    /// `${a[*]}`, `$*`: the elements joined with the first character of `IFS`.
+    pub joined: bool,
 }
 
 /// What a parameter expansion does with the value.
@@ -166,34 +171,6 @@ impl WordInfo {
         Some(v)
     }
 
-    /// Every parameter expansion in the word, nested ones included (in arguments,
-    /// subscripts, arithmetic).
-    pub fn params(&self) -> Vec<&Param> {
-        let mut out = Vec::new();
-        for p in &self.pieces {
-            match p {
-                Piece::Param(p) => collect_param(p, &mut out),
-                Piece::Arith(a) => collect_arith(a, &mut out),
-                _ => {}
-            }
-        }
-        out
-    }
-
-    /// Every arithmetic text the word evaluates: `$((…))`, subscripts, slice offsets,
-    /// nested ones included, each with the array its subscript indexes, if it is one.
-    pub fn ariths(&self) -> Vec<(Option<&[u8]>, &Arith)> {
-        let mut out = Vec::new();
-        for p in &self.pieces {
-            match p {
-                Piece::Param(p) => param_ariths(p, &mut out),
-                Piece::Arith(a) => arith_ariths(a, &mut out),
-                _ => {}
-            }
-        }
-        out
-    }
-
     /// Every substitution offset in the word, nested ones included.
     pub fn substs(&self) -> Vec<u32> {
         let mut out = Vec::new();
@@ -210,55 +187,6 @@ impl WordInfo {
                 Piece::Lit(_) => {}
             }
         }
-    }
-}
-
-fn collect_param<'a>(p: &'a Param, out: &mut Vec<&'a Param>) {
-    out.push(p);
-    if let Some(a) = &p.arg {
-        out.extend(a.params());
-    }
-    if let Some(s) = &p.subscript {
-        collect_arith(s, out);
-    }
-    for s in &p.slice {
-        collect_arith(s, out);
-    }
-}
-
-fn collect_arith<'a>(a: &'a Arith, out: &mut Vec<&'a Param>) {
-    for p in &a.params {
-        collect_param(p, out);
-    }
-    for s in &a.subscripts {
-        collect_arith(s, out);
-    }
-}
-
-fn param_ariths<'a>(p: &'a Param, out: &mut Vec<(Option<&'a [u8]>, &'a Arith)>) {
-    if let Some(s) = &p.subscript {
-        out.push((Some(&p.name), s));
-        nested_ariths(s, out);
-    }
-    for s in &p.slice {
-        arith_ariths(s, out);
-    }
-    if let Some(a) = &p.arg {
-        out.extend(a.ariths());
-    }
-}
-
-fn arith_ariths<'a>(a: &'a Arith, out: &mut Vec<(Option<&'a [u8]>, &'a Arith)>) {
-    out.push((None, a));
-    nested_ariths(a, out);
-}
-
-fn nested_ariths<'a>(a: &'a Arith, out: &mut Vec<(Option<&'a [u8]>, &'a Arith)>) {
-    for p in &a.params {
-        param_ariths(p, out);
-    }
-    for s in &a.subscripts {
-        arith_ariths(s, out);
     }
 }
 
@@ -340,12 +268,6 @@ pub fn arith(text: &Text<'_>, ends: &dyn SubstEnds) -> Arith {
     p.arith(0, text.len())
 }
 
-/// [`document`] with its literal text kept (escapes and backslash-newlines removed, as the
-/// shell removes them): the pieces the body's expansion is made of, in order.
-pub fn document_kept(text: &Text<'_>, ends: &dyn SubstEnds) -> WordInfo {
-    read_document(text, ends, true)
-}
-
 /// What an unquoted heredoc body's expansion evaluates (see [`document`]).
 #[derive(Debug, Default)]
 pub struct BodyExpansions {
@@ -360,7 +282,17 @@ pub struct BodyExpansions {
     /// A `${…}` word makes a new expansion once bash removes its double quotes
     /// (`${x-"$"(cmd)}`, `${x-$"ab"}`): what it runs or reads is not followed.
     pub requoted: bool,
+    /// The variables its expansions that only stand for a value expand (`$HOME`,
+    /// `${USER:-me}`), at most [`MAX_BODY_NAMES`]; past it, [`BodyExpansions::names_cut`].
+    pub names: Vec<Vec<u8>>,
+    pub names_cut: bool,
+    /// The bytes its literal text holds (escapes removed), as a set: bit `c % 64` of word
+    /// `c / 64` for byte `c`.
+    pub literal_bytes: [u64; 4],
 }
+
+/// Most distinct variable names kept for a body's plain expansions.
+pub const MAX_BODY_NAMES: usize = 64;
 
 /// Reads text a shell expands like a double-quoted string whose quotes are literal (an
 /// unquoted heredoc body): what its expansion evaluates. A parameter expansion that only
@@ -377,18 +309,10 @@ pub fn document(text: &Text<'_>, ends: &dyn SubstEnds) -> BodyExpansions {
         cut: p.cut.get(),
         requoted: p.requoted.get(),
         pieces: info.pieces,
+        names: p.dropped_names.take(),
+        names_cut: p.names_cut.get(),
+        literal_bytes: p.literal.get(),
     }
-}
-
-/// A heredoc body read as the shell expands it, its literal text kept or not.
-fn read_document(text: &Text<'_>, ends: &dyn SubstEnds, keep: bool) -> WordInfo {
-    let mut p = Parser::new(text, ends, keep);
-    p.body = true;
-    let mut info = WordInfo::default();
-    p.word(0, text.len(), Mode::Document, &mut info);
-    // Text bash makes by removing a word's double quotes is not the text read here.
-    info.unread |= p.requoted.get();
-    info
 }
 
 /// Whether removing the double quotes of `word` (the inside of a `${…}` in a body, as bash
@@ -452,6 +376,7 @@ fn inert(piece: &Piece) -> bool {
         p.op,
         ParamOp::Plain | ParamOp::Length | ParamOp::Default | ParamOp::Alternate | ParamOp::Error
     ) && !p.indirect
+        && !p.joined
         && p.subscript.is_none()
         && p.slice.is_empty()
         && !p.zsh_eval
@@ -497,6 +422,12 @@ struct Parser<'a, 't> {
     /// Leave out of the top-level pieces the parameter expansions that only stand for a
     /// value (an unquoted body's scan: [`document`]).
     drop_inert: bool,
+    /// The names of the parameters dropped as inert (distinct, at most
+    /// [`MAX_BODY_NAMES`]).
+    dropped_names: std::cell::RefCell<Vec<Vec<u8>>>,
+    names_cut: std::cell::Cell<bool>,
+    /// The bytes of a body's literal text, as a set (bit `c` of word `c / 64`).
+    literal: std::cell::Cell<[u64; 4]>,
     /// Some expansion was left out as inert.
     dropped: std::cell::Cell<bool>,
     /// Some piece was not read: past [`MAX_PIECES`] in a word, or nested past [`MAX_DEPTH`].
@@ -525,6 +456,9 @@ impl<'a, 't> Parser<'a, 't> {
         Parser {
             t,
             drop_inert: false,
+            dropped_names: std::cell::RefCell::new(Vec::new()),
+            names_cut: std::cell::Cell::new(false),
+            literal: std::cell::Cell::new([0; 4]),
             dropped: std::cell::Cell::new(false),
             cut: std::cell::Cell::new(false),
             body: false,
@@ -548,6 +482,9 @@ impl<'a, 't> Parser<'a, 't> {
     }
 
     fn lit(&self, info: &mut WordInfo, c: u8) {
+        if self.drop_inert && self.depth == 1 {
+            self.literal_byte(c);
+        }
         if !self.keep {
             return;
         }
@@ -560,6 +497,11 @@ impl<'a, 't> Parser<'a, 't> {
 
     fn lits(&self, info: &mut WordInfo, run: &[u8]) {
         self.step(run.len() / BYTES_PER_STEP);
+        if self.drop_inert && self.depth == 1 {
+            for &c in run {
+                self.literal_byte(c);
+            }
+        }
         if !self.keep || run.is_empty() {
             return;
         }
@@ -570,9 +512,41 @@ impl<'a, 't> Parser<'a, 't> {
         }
     }
 
+    /// A byte of a body's literal text (what it holds besides its expansions' values).
+    fn literal_byte(&self, c: u8) {
+        let mut b = self.literal.get();
+        b[usize::from(c >> 6)] |= 1 << (c & 63);
+        self.literal.set(b);
+    }
+
     fn push(&self, info: &mut WordInfo, p: Piece) {
         if self.drop_inert && self.depth == 1 && inert(&p) {
             self.dropped.set(true);
+            // A default's literal word may be the value.
+            if let Piece::Param(q) = &p
+                && let Some(arg) = &q.arg
+            {
+                for piece in &arg.pieces {
+                    if let Piece::Lit(l) = piece {
+                        for &c in l {
+                            self.literal_byte(c);
+                        }
+                    }
+                }
+            }
+            if let Piece::Param(q) = &p
+                && q.op != ParamOp::Length
+                && !self.names_cut.get()
+            {
+                let mut names = self.dropped_names.borrow_mut();
+                if !names.contains(&q.name) {
+                    if names.len() >= MAX_BODY_NAMES {
+                        self.names_cut.set(true);
+                    } else {
+                        names.push(q.name.clone());
+                    }
+                }
+            }
             return;
         }
         if info.pieces.len() >= MAX_PIECES {
@@ -956,6 +930,7 @@ impl<'a, 't> Parser<'a, 't> {
             && let Some(close) = flags_end(b, i + 1, to, &self.cut).map(|c| self.span(i + 1, c))
         {
             let flags = &b[i + 1..close];
+            p.flags = true;
             if flags.contains(&b'P') {
                 p.indirect = true;
             }
@@ -1011,6 +986,7 @@ impl<'a, 't> Parser<'a, 't> {
         if b.get(i) == Some(&b'[') {
             let close = self.span(i + 1, bracket_end(b, i + 1, to));
             let sub = &b[(i + 1).min(close)..close];
+            p.joined |= sub == b"*";
             if p.indirect && matches!(sub, b"@" | b"*") {
                 p.op = ParamOp::Names;
             } else if !matches!(sub, b"@" | b"*") {
@@ -1177,6 +1153,7 @@ impl<'a, 't> Parser<'a, 't> {
 }
 
 fn plain(at: u32, name: Vec<u8>) -> Param {
+    let joined = name == b"*";
     Param {
         at,
         name,
@@ -1187,6 +1164,8 @@ fn plain(at: u32, name: Vec<u8>) -> Param {
         slice: Vec::new(),
         zsh_eval: false,
         zsh_glob: false,
+        flags: false,
+        joined,
     }
 }
 
@@ -1456,16 +1435,31 @@ mod tests {
     #[test]
     fn parameters_with_operators_and_arithmetic_names_are_read() {
         let w = read(&Text::command(b"${x:-$HOME/a}$((i+1))${a[j]}"), &());
-        let names: Vec<String> = w
-            .params()
+        let params: Vec<&Param> = w
+            .pieces
             .iter()
-            .map(|p| String::from_utf8_lossy(&p.name).into_owned())
+            .filter_map(|p| match p {
+                Piece::Param(p) => Some(&**p),
+                _ => None,
+            })
             .collect();
-        assert_eq!(names, ["x", "HOME", "a"]);
-        let arith_names: Vec<Vec<Vec<u8>>> =
-            w.ariths().iter().map(|(_, a)| a.names.clone()).collect();
-        assert!(arith_names.contains(&vec![b"i".to_vec()]));
-        assert!(arith_names.contains(&vec![b"j".to_vec()]));
+        let names: Vec<&[u8]> = params.iter().map(|p| p.name.as_slice()).collect();
+        assert_eq!(names, [&b"x"[..], b"a"]);
+        let inner = params
+            .first()
+            .and_then(|p| p.arg.as_ref())
+            .and_then(|a| a.pieces.first());
+        assert!(matches!(inner, Some(Piece::Param(p)) if p.name == b"HOME"));
+        let arith = w.pieces.iter().find_map(|p| match p {
+            Piece::Arith(a) => Some(a.names.clone()),
+            _ => None,
+        });
+        assert_eq!(arith, Some(vec![b"i".to_vec()]));
+        let sub = params
+            .get(1)
+            .and_then(|p| p.subscript.as_ref())
+            .map(|s| s.names.clone());
+        assert_eq!(sub, Some(vec![b"j".to_vec()]));
     }
 
     #[test]

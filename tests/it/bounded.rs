@@ -406,24 +406,25 @@ fn dense_code_over_the_work_budget_is_denied_by_the_work_limit() {
     limit_reason(&command, "reading work");
 }
 
-/// The effects walk shares the reading's budget: a value that doubles at each assignment
-/// (`x1=$x0$x0`, 2^40 bytes in the end) stops being followed as a literal past 1 MiB, and a
-/// `printf` format reused for many arguments and a long value used many times are work, so
-/// each ends in a verdict instead of running out of memory or time.
+/// The judge keeps a value's texts exactly only while they are few and short (then their
+/// bytes): a value that doubles at each assignment (`x1=$x0$x0`, 2^40 bytes in the end)
+/// and a long value used many times stay small, a `printf` format reused for many
+/// arguments is not multiplied out, and each ends in an allow (nothing evaluates heredoc
+/// text there) instead of running out of memory, time or work.
 #[test]
-fn values_that_multiply_the_input_are_charged_to_the_work_budget() {
+fn values_that_multiply_the_input_stay_bounded() {
     let mut doubling = String::from("x0=1; ");
     for i in 1..=40 {
         doubling.push_str(&format!("x{i}=\"$x{}$x{}\"; ", i - 1, i - 1));
     }
     doubling.push_str("echo \"$x40\"");
-    // The copies charged over the passes a 40-step chain takes end at the work limit:
-    // never out of memory or time.
-    limit_reason(&format!("{doubling}{HEREDOC}"), "reading work");
+    let verdict = check_command(&format!("{doubling}{HEREDOC}"));
+    assert!(verdict.is_allow(), "{verdict:?}");
 
     let long = "a".repeat(1 << 19);
     let uses = "\"$x\" ".repeat(2_000);
-    limit_reason(&format!("x='{long}'; echo {uses}{HEREDOC}"), "reading work");
+    let verdict = check_command(&format!("x='{long}'; echo {uses}{HEREDOC}"));
+    assert!(verdict.is_allow(), "{verdict:?}");
 
     // A 64 KiB format with one `%s`, given 2,000 arguments, would print 128 MiB: it is
     // text the command composes, not followed, and the quoted heredoc stays allowed.
@@ -483,8 +484,8 @@ fn namerefs_referring_to_each_other_are_each_read_once() {
 }
 
 /// The effects walk's shapes from the time red team (round 6), each at a size that took
-/// seconds to minutes, or crashed, before its loop was charged or made linear: each now
-/// ends in a verdict: a deny at the work limit, or an allow.
+/// seconds to minutes, or crashed, in the old effects model: the judge's walk is one pass
+/// and its values are capped, so each is read whole and allowed within the work budget.
 #[test]
 fn the_effects_walk_shapes_of_the_time_red_team_end_in_a_verdict() {
     let n = 3_000;
@@ -556,25 +557,9 @@ fn the_effects_walk_shapes_of_the_time_red_team_end_in_a_verdict() {
             format!("v=$(date)\nunset {}", list(&|_| "$v".into(), " ")),
         ),
     ];
-    // Those whose work grows with the product of the repetitions end at the work limit
-    // (work units, the same on every machine); the others are read whole and allowed.
-    let over_budget = [
-        "every read splits the whole body into fields",
-        "every cat's output kept and joined",
-        "a glob read against every file written",
-        "variables listed by prefix",
-    ];
     for (name, shape) in shapes {
         let verdict = check_command(&format!("{shape}{HEREDOC}"));
-        match verdict.into_denial() {
-            Some(d) => assert!(
-                over_budget.contains(&name)
-                    && d.reason.starts_with("inspection limit: reading work"),
-                "{name}: {}",
-                d.reason
-            ),
-            None => assert!(!over_budget.contains(&name), "{name}: allowed"),
-        }
+        assert!(verdict.is_allow(), "{name}: {verdict:?}");
     }
 }
 
@@ -582,12 +567,16 @@ fn the_effects_walk_shapes_of_the_time_red_team_end_in_a_verdict() {
 /// 1 MiB a value is followed for) is not dropped: not knowing what runs denies. It held a
 /// live heredoc and was allowed when the texts were cleared without a word.
 #[test]
-fn eval_text_too_long_to_follow_denies() {
+fn eval_of_a_variable_is_explicit_and_not_read_whatever_its_text() {
+    // `eval "$a"` names its evaluator: the text it runs is the author's choice (the
+    // promise's explicit side), however long, and is not read as a program.
     let a = format!("cat <<EOF\n$(canary)\nEOF\n#{}", "x".repeat(400_000));
     let command = format!("a='{a}'\neval \"$a\" \"$a\" \"$a\"");
-    let verdict = check_command(&command);
+    assert!(check_command(&command).is_allow());
+    // The same text written in the eval's own words is read, and its heredoc denies.
+    let literal = format!("eval '{a}'");
     assert_eq!(
-        verdict.into_denial().map(|d| d.rule.id()),
-        Some("heredoc-flow")
+        check_command(&literal).into_denial().map(|d| d.rule.id()),
+        Some("heredoc-command-substitution")
     );
 }

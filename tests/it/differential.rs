@@ -3,9 +3,12 @@
 //! canary word only inside heredoc bodies, so a canary run after an allow is a bypass,
 //! whatever the guard thinks of it: no excuse goes through the guard's own code.
 //!
-//! One control, decided by the shells too: an allowed `eval "alias …"` case whose canary
+//! Two controls, decided by the shells too: an allowed `eval "alias …"` case whose canary
 //! also runs with `echo` in place of `eval` ran it as the command's own text (a mutated
-//! operator closed the eval's quotes), and is counted apart from bypasses.
+//! operator closed the eval's quotes), and is counted apart from bypasses; and an allowed
+//! case of a shape that names its evaluator (`eval` of heredoc text, a receiver the
+//! command rebinds: the promise's explicit side) is counted apart only when the same
+//! command without that evaluator runs no canary in any shell.
 //!
 //! Size and seed: `HEREDOC_GUARD_DIFF_CASES` (default 3000) and `HEREDOC_GUARD_DIFF_SEED`.
 //! Every bypass and false denial, with its seed, index and command, goes to
@@ -61,21 +64,43 @@ fn by_design(case: &gen_::Case) -> bool {
             | gen_::Shape::AliasNoShopt
             | gen_::Shape::AliasSpelled
             | gen_::Shape::AliasViaEval
-            // The command that reads the heredoc is not what it is named: a quoted body is
-            // no longer data, whatever it holds.
+            // An alias that comments out the heredoc operator: the body is code.
             | gen_::Shape::AliasComment
+            // Text joined to the operator line, which an author takes for the body.
+            | gen_::Shape::OperatorLineJoined
+    ) || (case.in_paren_substitution() && case.body_unbalanced())
+    // bash 3.2 ends `$(…)` at a body's unbalanced `)` or quote and reads the rest as code.
+}
+
+/// The command names the evaluator of its heredoc text (the promise's explicit side):
+/// `eval` of it, or a receiver it rebinds (`hash -p`, a function named like the command,
+/// `exec <<` before a shell). Decided from the shape the generator built; the canary's
+/// run is then checked against a control without the evaluator ([`explicit_control`]).
+fn explicit(case: &gen_::Case) -> bool {
+    matches!(
+        case.shape,
+        gen_::Shape::EvalFlow
             | gen_::Shape::HashReceiver
             | gen_::Shape::FunctionReceiver
             | gen_::Shape::ExecInput
-            // Heredoc text run as commands.
-            | gen_::Shape::EvalFlow
-            // Text joined to the operator line, which an author takes for the body.
-            | gen_::Shape::OperatorLineJoined
-            // A command this command builds at run time: any line after it may be read
-            // otherwise, whatever it holds.
-            | gen_::Shape::UnknownBefore
-    ) || (case.in_paren_substitution() && case.body_unbalanced())
-    // bash 3.2 ends `$(…)` at a body's unbalanced `)` or quote and reads the rest as code.
+    )
+}
+
+/// The same command without its explicit evaluator (`eval` made `echo`, the rebinding
+/// line dropped, the shell after `exec <<` made `true`): if the shells run the canary in
+/// it too, the heredoc itself ran it, and an allow is a bypass.
+fn explicit_control(case: &gen_::Case) -> Option<String> {
+    let rendered = case.render();
+    match case.shape {
+        gen_::Shape::EvalFlow => rendered
+            .strip_prefix("eval ")
+            .map(|r| format!("echo {r} >/dev/null")),
+        gen_::Shape::HashReceiver | gen_::Shape::FunctionReceiver => {
+            rendered.split_once('\n').map(|(_, rest)| rest.to_owned())
+        }
+        gen_::Shape::ExecInput => rendered.strip_suffix("/bin/sh").map(|r| format!("{r}true")),
+        _ => None,
+    }
 }
 
 #[derive(Default)]
@@ -98,6 +123,9 @@ struct Tally {
     /// Allowed cases whose canary a shell runs as plain command text, before any heredoc
     /// exists (see [`plain_text_runs_it`]).
     plain_text: usize,
+    /// Allowed cases whose canary runs through an evaluator the command names (and not
+    /// without it).
+    explicit: usize,
 }
 
 /// Whether the canary of an `eval "alias …'<<op'"` case runs as plain command text: a
@@ -208,7 +236,13 @@ fn run_suite(seed: u64, count: u64) -> Tally {
                                 *t.ran_in.entry((*r).to_owned()).or_default() += 1;
                             }
                             if !denied {
-                                if plain_text_runs_it(&case, shells, &outcomes, &sandbox) {
+                                let explicit_only = explicit(&case)
+                                    && explicit_control(&case).is_some_and(|control| {
+                                        !shells.iter().any(|s| sandbox.run(s, &control).canary_ran)
+                                    });
+                                if explicit_only {
+                                    t.explicit += 1;
+                                } else if plain_text_runs_it(&case, shells, &outcomes, &sandbox) {
                                     t.plain_text += 1;
                                 } else {
                                     t.bypasses.push(format!("BYPASS (canary ran in {}) {}", ran.join(", "), show()));
@@ -263,6 +297,7 @@ fn run_suite(seed: u64, count: u64) -> Tally {
         total.by_design += t.by_design;
         total.body_as_code += t.body_as_code;
         total.plain_text += t.plain_text;
+        total.explicit += t.explicit;
         total.unverified.extend(t.unverified);
         for (k, v) in t.false_denials {
             total.false_denials.entry(k).or_default().extend(v);
@@ -282,7 +317,7 @@ fn generated_heredoc_commands_never_run_the_canary_past_the_guard() {
     let false_total: usize = t.false_denials.values().map(Vec::len).sum();
     let shells: Vec<&str> = oracle::shells().iter().map(|s| s.name.as_str()).collect();
     let mut report = format!(
-        "differential: seed {seed}, {} cases in {}; canary ran in {} cases ({}); bypasses {} (and {} run as plain command text, by an echo control); benign {}, false denials {} ({:.3}%), denied by design {} (by label) + {} (a shell does not keep the bodies as data); rejected by bash 5.2 or timed out {}\n",
+        "differential: seed {seed}, {} cases in {}; canary ran in {} cases ({}); bypasses {} (and {} run as plain command text, by an echo control; {} run through an evaluator the command names, by a control without it); benign {}, false denials {} ({:.3}%), denied by design {} (by label) + {} (a shell does not keep the bodies as data); rejected by bash 5.2 or timed out {}\n",
         t.cases,
         shells.join(", "),
         t.canary_cases,
@@ -293,6 +328,7 @@ fn generated_heredoc_commands_never_run_the_canary_past_the_guard() {
             .join(", "),
         t.bypasses.len(),
         t.plain_text,
+        t.explicit,
         t.benign,
         false_total,
         100.0 * false_total as f64 / t.benign.max(1) as f64,

@@ -17,6 +17,9 @@ pub struct Case {
     /// Harmless to run in the shells (only `cat`, `true`, builtins and `canary`).
     pub run: bool,
     pub event: bool,
+    /// The command names an evaluator for its heredoc text (`eval`, `source`, a value run
+    /// as a command name…): outside the promise, allowed, and a shell may run the canary.
+    pub explicit: Option<String>,
     pub body: String,
 }
 
@@ -68,6 +71,7 @@ fn parse_file(file: &str, text: &str, out: &mut Vec<Case>) {
                 deny: None,
                 run: false,
                 event: false,
+                explicit: None,
                 body: String::new(),
             });
             in_header = true;
@@ -99,6 +103,10 @@ fn parse_file(file: &str, text: &str, out: &mut Vec<Case>) {
             }
             if content == "### kind: event" {
                 case.event = true;
+                continue;
+            }
+            if let Some(what) = content.strip_prefix("### explicit: ") {
+                case.explicit = Some(what.trim().to_owned());
                 continue;
             }
             assert!(
@@ -152,6 +160,11 @@ fn fixture_tables_hold_at_least_150_command_cases_with_unique_names() {
             "{}: the name must say allows_/denies_ as the expectation does",
             c.name
         );
+        assert!(
+            c.explicit.is_none() || c.deny.is_none(),
+            "{}: a case whose evaluator is explicit is allowed",
+            c.name
+        );
     }
 }
 
@@ -185,6 +198,7 @@ fn guard_denies_every_runnable_fixture_that_a_shell_runs_the_canary_in() {
     let mut problems = Vec::new();
     let mut skipped: Vec<String> = Vec::new();
     let mut ran = 0;
+    let mut explicit_ran = 0;
     for case in load().iter().filter(|c| c.run) {
         let sandbox = Sandbox::new();
         let ran_in: Vec<&str> = shells
@@ -194,7 +208,7 @@ fn guard_denies_every_runnable_fixture_that_a_shell_runs_the_canary_in() {
             .collect();
         let denied = run(&claude_event(&case.body), &ledger).code == Some(2);
         ran += 1;
-        if !ran_in.is_empty() && !denied {
+        if !ran_in.is_empty() && !denied && case.explicit.is_none() {
             problems.push(format!(
                 "{}: BYPASS: the canary ran in {}",
                 case.name,
@@ -213,16 +227,21 @@ fn guard_denies_every_runnable_fixture_that_a_shell_runs_the_canary_in() {
                 skipped.push(case.name.clone());
             }
         }
-        if case.deny.is_none() && !ran_in.is_empty() {
+        // Allowed with the canary running: only where the command itself names the
+        // evaluator (the case says which), outside the promise by design.
+        if case.deny.is_none() && !ran_in.is_empty() && case.explicit.is_none() {
             problems.push(format!(
                 "{}: expects allow, but the canary ran in {}",
                 case.name,
                 ran_in.join(", ")
             ));
         }
+        if !ran_in.is_empty() && !denied {
+            explicit_ran += 1;
+        }
     }
     oracle::tell(&format!(
-        "fixtures run in the shells: {ran} cases{}",
+        "fixtures run in the shells: {ran} cases ({explicit_ran} allowed that run the canary through an evaluator the command names){}",
         if skipped.is_empty() {
             String::new()
         } else {

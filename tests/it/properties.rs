@@ -72,6 +72,11 @@ proptest! {
     #[test]
     fn a_canary_line_in_an_unquoted_body_always_denies(seed in any::<u64>()) {
         let mut case = gen_::case(seed, 0);
+        // A heredoc that only an alias defined by `eval` of text with a substitution in it
+        // makes (a backquoted delimiter inside eval's double quotes) exists only in text
+        // the command computes at run time: explicit evaluation, outside the promise.
+        prop_assume!(!(case.shape == gen_::Shape::AliasViaEval
+            && case.heredocs.iter().any(|h| h.spelling == Spelling::Backquoted)));
         let mut inserted = false;
         for h in &mut case.heredocs {
             if matches!(h.spelling, Spelling::Plain | Spelling::Backquoted) {

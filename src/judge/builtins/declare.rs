@@ -1,0 +1,308 @@
+//! `declare` and its kin (`typeset`, `local`, `export`, `readonly`, zsh's `integer` and
+//! `float`): attributes, and the names and values they assign, fixed or computed.
+
+use super::*;
+use crate::judge::evaluators::Evaluator;
+use crate::judge::facts::{Expr, Target};
+use crate::judge::walk::{Ctx, Out, Walk};
+use crate::shell::tree::Word;
+use crate::shell::word::{Piece, WordInfo};
+
+/// `declare` and its kin: options, then `name`, `name=value`, `name[sub]=value` words.
+pub(super) fn declare(
+    w: &mut Walk<'_>,
+    name: &[u8],
+    raw: &[Word],
+    args: &[WordInfo],
+    lits: &[Option<Vec<u8>>],
+    at: u32,
+    ctx: &Ctx,
+) -> Result<Expr, Out> {
+    let zsh = w.zsh();
+    // bash's export and readonly refuse a subscripted name before evaluating anything, and
+    // give no integer or nameref attribute.
+    let plain = !zsh && matches!(name, b"export" | b"readonly");
+    let mut integer = matches!(name, b"integer" | b"float");
+    let (mut nameref, mut assoc, mut array, mut case, mut functions, mut print, mut tied) =
+        (false, false, false, false, false, args.is_empty(), false);
+    let mut options = true;
+    for (k, (a, l)) in args.iter().zip(lits).enumerate() {
+        let raw_word = raw.get(k);
+        if options {
+            match l.as_deref() {
+                Some(b"--") => {
+                    options = false;
+                    continue;
+                }
+                Some(s) if (s.starts_with(b"-") || s.starts_with(b"+")) && s.len() > 1 => {
+                    let on = s.starts_with(b"-");
+                    for &o in &s[1..] {
+                        match o {
+                            b'i' | b'E' | b'F' if on => integer = true,
+                            b'n' if on => nameref = true,
+                            b'A' if on => assoc = true,
+                            b'a' if on => array = true,
+                            b'l' | b'u' | b'c' if on => case = true,
+                            b'f' | b'F' => functions = true,
+                            b'p' => print = true,
+                            b'T' if zsh => tied = true,
+                            _ => {}
+                        }
+                    }
+                    continue;
+                }
+                Some(_) => options = false,
+                None => {
+                    // An option word computed at run time may give any attribute: one
+                    // that may start with `-` or `+` and is not a quoted `name=value`.
+                    let may_start_option = a
+                        .pieces
+                        .first()
+                        .is_some_and(|p| !matches!(p, Piece::Lit(l) if !l.starts_with(b"-") && !l.starts_with(b"+")));
+                    let assignment = !a.split && split_at_equals(a).is_some();
+                    if !plain && may_start_option && !assignment {
+                        w.facts.any_integer.get_or_insert(at);
+                        w.facts.any_nameref.get_or_insert(at);
+                    }
+                    options = false;
+                }
+            }
+        }
+        if functions {
+            continue;
+        }
+        match l.as_deref() {
+            Some(s) => {
+                let (target, value) = match s.iter().position(|&c| c == b'=') {
+                    Some(eq) => (&s[..eq], Some(&s[eq + 1..])),
+                    None => (s, None),
+                };
+                let target = target.strip_suffix(b"+").unwrap_or(target);
+                let (base, sub) = split_subscript(target);
+                if !crate::shell::syntax::legal_identifier(base) {
+                    continue;
+                }
+                let v = w.var(base);
+                if sub.is_some() {
+                    w.site(a.start, Evaluator::Name, "declare", Expr::lit(target), None);
+                }
+                attributes(w, v, integer, nameref, assoc, array, case, at);
+                if tied {
+                    if let Some(prev) = w.facts.names.get(b"\0tied") {
+                        w.facts.same.push((prev, v));
+                    }
+                    let t = w.var(b"\0tied");
+                    w.facts.same.push((t, v));
+                }
+                let value_expr = match value {
+                    Some(text) => {
+                        // A compound value written as such (`m=(…)`) is read as an
+                        // assignment word: its keys are subscripts.
+                        if let Some(rw) = raw_word
+                            && let Some(asg) = w.assignment(rw)?
+                            && rw.text.bytes().get(
+                                asg.name.len()
+                                    + 1
+                                    + usize::from(
+                                        rw.text.bytes().get(asg.name.len()) == Some(&b'+'),
+                                    ),
+                            ) == Some(&b'(')
+                        {
+                            w.assignment_word(rw, &asg, ctx)?;
+                            if assoc {
+                                w.facts.assoc.push(v);
+                            }
+                            continue;
+                        }
+                        // The word's own value (quotes removed), from the word as read.
+                        let e = value_after_equals(w, a).unwrap_or_else(|| Expr::lit(text));
+                        if array || text.first() == Some(&b'(') {
+                            // A quoted list is read again as words (its subscripts too).
+                            w.site(
+                                a.start,
+                                Evaluator::WordList,
+                                "declare -a with a quoted list",
+                                e.clone(),
+                                None,
+                            );
+                        }
+                        Some(e)
+                    }
+                    None => None,
+                };
+                if nameref {
+                    match value {
+                        Some(t) => {
+                            let (tb, _) = split_subscript(t);
+                            if crate::shell::syntax::legal_identifier(tb) {
+                                let tv = w.var(tb);
+                                w.facts.same.push((v, tv));
+                            }
+                            w.site(a.start, Evaluator::Name, "a nameref", Expr::lit(t), None);
+                        }
+                        None => {
+                            w.site(a.start, Evaluator::Name, "a nameref", Expr::var(v), None);
+                            w.facts.computed_refs.push(v);
+                        }
+                    }
+                    continue;
+                }
+                if let Some(e) = value_expr {
+                    w.assign(Target::Var(v), e, at, ctx);
+                }
+            }
+            None => {
+                // `name=$value` keeps the name fixed; `"$k=$v"`, `"$name"` compute it.
+                match literal_prefix(a) {
+                    Some((target, value)) => {
+                        let (base, sub) = split_subscript(&target);
+                        if !crate::shell::syntax::legal_identifier(base) {
+                            continue;
+                        }
+                        let v = w.var(base);
+                        if sub.is_some() {
+                            w.site(
+                                a.start,
+                                Evaluator::Name,
+                                "declare",
+                                Expr::lit(&target),
+                                None,
+                            );
+                        }
+                        attributes(w, v, integer, nameref, assoc, array, case, at);
+                        let e = w.word_expr(&value);
+                        if nameref {
+                            w.site(a.start, Evaluator::Name, "a nameref", e, None);
+                            w.facts.computed_refs.push(v);
+                            continue;
+                        }
+                        if array || is_quoted_list(&value) {
+                            w.site(
+                                a.start,
+                                Evaluator::WordList,
+                                "declare with a list in a value",
+                                e.clone(),
+                                None,
+                            );
+                        }
+                        if w.facts.arrays.contains(&v) {
+                            w.site(
+                                a.start,
+                                Evaluator::WordList,
+                                "declare of an array with a value",
+                                e.clone(),
+                                None,
+                            );
+                        }
+                        w.assign(Target::Var(v), e, at, ctx);
+                    }
+                    None => {
+                        // The name and the value, split at the first literal `=`.
+                        let (name_part, value_part) = match split_at_equals(a) {
+                            Some((n, v)) => (w.word_expr(&n), Some(w.word_expr(&v))),
+                            None => (w.word_expr(a), None),
+                        };
+                        if plain {
+                            if let Some(v) = value_part {
+                                w.facts.assign(Target::Any, v, at);
+                            }
+                            continue;
+                        }
+                        w.site(
+                            a.start,
+                            Evaluator::Name,
+                            "declare of a name computed at run time",
+                            name_part.clone(),
+                            None,
+                        );
+                        if integer {
+                            w.facts.any_integer.get_or_insert(at);
+                        }
+                        if nameref {
+                            w.facts.any_nameref.get_or_insert(at);
+                        }
+                        if let Some(v) = value_part {
+                            if array || assoc {
+                                w.site(
+                                    a.start,
+                                    Evaluator::WordList,
+                                    "declare -a of a name computed at run time",
+                                    v.clone(),
+                                    None,
+                                );
+                            }
+                            dynamic_assignment(w, name_part, v, at, ctx);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(if print {
+        Expr::unknown()
+    } else {
+        Expr::default()
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn attributes(
+    w: &mut Walk<'_>,
+    v: u32,
+    integer: bool,
+    _nameref: bool,
+    assoc: bool,
+    array: bool,
+    case: bool,
+    at: u32,
+) {
+    if integer {
+        w.facts.integers.push((v, at));
+    }
+    if assoc {
+        w.facts.assoc.push(v);
+    }
+    if array {
+        w.facts.arrays.push(v);
+    }
+    if case {
+        w.facts.case_changed.push(v);
+    }
+}
+
+/// A value whose text starts with `(` (a list `declare` reads again).
+fn is_quoted_list(value: &WordInfo) -> bool {
+    matches!(value.pieces.first(), Some(Piece::Lit(l)) if l.first() == Some(&b'('))
+}
+
+/// The expression of what follows the first `=` of a literal `declare` word.
+fn value_after_equals(w: &mut Walk<'_>, a: &WordInfo) -> Option<Expr> {
+    let (_, value) = literal_prefix(a)?;
+    Some(w.word_expr(&value))
+}
+
+/// A word `name=…` whose name part is literal: the name, and the value as a word.
+fn literal_prefix(w: &WordInfo) -> Option<(Vec<u8>, WordInfo)> {
+    let Some(Piece::Lit(first)) = w.pieces.first() else {
+        return None;
+    };
+    let eq = first.iter().position(|&c| c == b'=')?;
+    let name = first[..eq]
+        .strip_suffix(b"+")
+        .unwrap_or(&first[..eq])
+        .to_vec();
+    let mut rest = vec![Piece::Lit(first[eq + 1..].to_vec())];
+    rest.extend(w.pieces.iter().skip(1).cloned());
+    Some((
+        name,
+        WordInfo {
+            start: w.start,
+            end: w.end,
+            pieces: rest,
+            tilde: w.tilde,
+            unread: w.unread,
+            many: w.many,
+            ..WordInfo::default()
+        },
+    ))
+}

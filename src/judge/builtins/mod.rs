@@ -1,0 +1,486 @@
+//! What a command does, by its name: a table of the builtins of bash and zsh that assign
+//! variables, reach a hidden evaluator or change how later text is read, and what each
+//! prints. Every other command (an external program, a function, a builtin that does none
+//! of these) changes no variable the guard follows, and prints run-time text.
+//!
+//! A command named at run time (`$cmd`, `"$@"`) is explicit evaluation under the promise
+//! (the command runs a value as a command name): not followed. So are `eval`, `source`,
+//! `trap`, `fc`, interpreters, functions and anything that rebinds a name: the reader reads
+//! literal `eval` and `trap` text as programs of their own.
+
+mod declare;
+mod input;
+mod options;
+mod output;
+
+use declare::declare;
+use input::{getopts, mapfile, read};
+use options::{alias, set, setopt, shopt, zsh_assigning};
+use output::{cat, print, program_output};
+
+use super::evaluators::Evaluator;
+use super::facts::{Expr, Target, When};
+use super::value::Val;
+use super::walk::{Ctx, Out, SHELL_STDIN, Walk};
+use crate::shell::tree::{RedirOp, SimpleCommand, Word};
+use crate::shell::word::{Piece, WordInfo};
+
+/// What a command does with its arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Prints its arguments (`echo`, `printf`, zsh `print`); `printf -v`/`print -v` assign.
+    Print,
+    /// `cat`: prints its input or files.
+    Cat,
+    /// `declare`, `typeset`, `local`, `export`, `readonly`, zsh `integer`, `float`.
+    Declare,
+    /// `read` (zsh also `vared`, `getln`): assigns what it reads.
+    Read,
+    /// `mapfile`, `readarray`.
+    Mapfile,
+    Getopts,
+    Let,
+    Unset,
+    /// `test`, `[`: `-v` names a variable.
+    Test,
+    /// `cd`, `pushd`, `popd`, zsh `chdir`: `PWD`, `OLDPWD`, `DIRSTACK`.
+    Cd,
+    Wait,
+    Compgen,
+    Shopt,
+    Set,
+    /// zsh `setopt`, `unsetopt`.
+    Setopt,
+    Emulate,
+    /// `alias`, `unalias`.
+    Alias,
+    /// zsh's builtins that evaluate a numeric argument (`shift`, `return`, `exit`,
+    /// `break`, `continue`); in bash a plain number.
+    Numeric,
+    /// zsh `zparseopts`, `zformat`, `zregexparse`, `zstyle`: assign named variables.
+    ZshAssigning,
+    /// Prints nothing and assigns nothing the guard follows.
+    Quiet,
+    /// Anything else: assigns nothing the guard follows, prints run-time text.
+    Other,
+}
+
+/// The table: a command name and what it does, in bash and in zsh.
+#[rustfmt::skip]
+const TABLE: &[(&[u8], Kind, Kind)] = {
+    use Kind::*;
+    &[
+        (b"echo", Print, Print), (b"printf", Print, Print), (b"print", Other, Print),
+        (b"cat", Cat, Cat),
+        (b"declare", Declare, Declare), (b"typeset", Declare, Declare),
+        (b"local", Declare, Declare), (b"export", Declare, Declare),
+        (b"readonly", Declare, Declare), (b"integer", Other, Declare), (b"float", Other, Declare),
+        (b"read", Read, Read), (b"vared", Other, Read), (b"getln", Other, Read),
+        (b"mapfile", Mapfile, Other), (b"readarray", Mapfile, Other),
+        (b"getopts", Getopts, Getopts), (b"let", Let, Let), (b"unset", Unset, Unset),
+        (b"test", Test, Test), (b"[", Test, Test),
+        (b"cd", Cd, Cd), (b"pushd", Cd, Cd), (b"popd", Cd, Cd), (b"chdir", Other, Cd),
+        (b"wait", Wait, Quiet), (b"compgen", Compgen, Other),
+        (b"shopt", Shopt, Other), (b"set", Set, Set),
+        (b"setopt", Other, Setopt), (b"unsetopt", Other, Setopt), (b"emulate", Other, Emulate),
+        (b"alias", Alias, Alias), (b"unalias", Alias, Alias),
+        (b"shift", Quiet, Numeric), (b"return", Quiet, Numeric), (b"exit", Quiet, Numeric),
+        (b"break", Quiet, Numeric), (b"continue", Quiet, Numeric),
+        (b"zparseopts", Other, ZshAssigning), (b"zformat", Other, ZshAssigning),
+        (b"zregexparse", Other, ZshAssigning), (b"zstyle", Other, ZshAssigning),
+        (b":", Quiet, Quiet), (b"true", Quiet, Quiet), (b"false", Quiet, Quiet),
+        (b"trap", Quiet, Quiet), (b"umask", Quiet, Quiet), (b"ulimit", Quiet, Quiet),
+        (b"kill", Quiet, Quiet), (b"disown", Quiet, Quiet), (b"eval", Other, Other),
+    ]
+};
+
+fn kind(name: &[u8], zsh: bool) -> Kind {
+    // A path runs the program, never a builtin (`/bin/echo` still prints its words).
+    let base = name.rsplit(|&c| c == b'/').next().unwrap_or(name);
+    let path = base.len() != name.len();
+    match TABLE.iter().find(|(n, _, _)| *n == base) {
+        Some((_, b, z)) => {
+            let k = if zsh { *z } else { *b };
+            match (path, k) {
+                (false, k) | (true, k @ (Kind::Print | Kind::Cat | Kind::Quiet)) => k,
+                (true, _) => Kind::Other,
+            }
+        }
+        None => Kind::Other,
+    }
+}
+
+/// Integer variables the shell itself declares: assigning one evaluates the value.
+pub(super) fn integer_special(name: &[u8], zsh: bool) -> bool {
+    if zsh {
+        matches!(
+            name,
+            b"SECONDS"
+                | b"RANDOM"
+                | b"OPTIND"
+                | b"HISTSIZE"
+                | b"SAVEHIST"
+                | b"COLUMNS"
+                | b"LINES"
+                | b"SHLVL"
+                | b"MAILCHECK"
+                | b"KEYTIMEOUT"
+                | b"LISTMAX"
+                | b"ERRNO"
+                | b"FUNCNEST"
+                | b"TRY_BLOCK_ERROR"
+                | b"TRY_BLOCK_INTERRUPT"
+                | b"ZLE_RPROMPT_INDENT"
+        )
+    } else {
+        // RANDOM and SRANDOM from bash 5.1 (taken for every version).
+        matches!(name, b"OPTIND" | b"HISTCMD" | b"RANDOM" | b"SRANDOM")
+    }
+}
+
+/// The literal text of each word (`None` where it expands).
+fn literals(words: &[WordInfo]) -> Vec<Option<Vec<u8>>> {
+    words.iter().map(WordInfo::literal).collect()
+}
+
+/// A simple command after its assignments (`raw`: its words as written, `words`: read):
+/// its name, then what it does. Its output.
+pub(super) fn command(
+    w: &mut Walk<'_>,
+    c: &SimpleCommand,
+    raw: &[Word],
+    words: &[WordInfo],
+    ctx: &Ctx,
+    here: &Ctx,
+    own: Option<usize>,
+) -> Result<Expr, Out> {
+    let zsh = w.zsh();
+    let mut i = 0;
+    let name = loop {
+        let Some(word) = words.get(i) else {
+            // No command: redirections (`exec` alone, `$(< f)`, zsh's `$(<<<x)`).
+            let exec =
+                i > 0 && words.get(i - 1).and_then(WordInfo::value).as_deref() == Some(b"exec");
+            if exec
+                && c.redirects
+                    .iter()
+                    .any(|r| r.op.feeds_input() || r.op == RedirOp::Duplicate)
+            {
+                // Every later command reads what `exec` gave standard input.
+                let s = w.var(SHELL_STDIN);
+                w.facts.assign(Target::Var(s), here.stdin.clone(), c.at);
+                w.facts.assign(Target::Var(s), Expr::unknown(), c.at);
+            }
+            return Ok(here.stdin.clone());
+        };
+        let Some(n) = word.value() else {
+            // A command named at run time: explicit (a value run as a command name). It
+            // may be `alias`, whose definitions may reshape later text; its arguments and
+            // input may be a function's.
+            // The words that may be `alias`'s definitions: its arguments, and the name's own
+            // value when the shell splits it into words.
+            let mut all = Vec::new();
+            let mut args = Expr::default();
+            for (k, a) in words[i..].iter().enumerate() {
+                let e = w.word_expr(a);
+                args.join(e.clone());
+                if k > 0 || a.split {
+                    all.push(e);
+                    all.push(Expr::lit(b" "));
+                }
+            }
+            w.change(
+                c.at,
+                "a command named at run time, which may be alias, with a definition that may reshape later text",
+                When::AliasWords(Expr::glue(all)),
+                ctx,
+            );
+            w.facts
+                .calls
+                .push((std::rc::Rc::from(&b""[..]), args, here.stdin.clone()));
+            return Ok(Expr::unknown());
+        };
+        match n.as_slice() {
+            b"builtin" => {
+                i += 1;
+                if words.get(i).and_then(WordInfo::value).as_deref() == Some(b"--") {
+                    i += 1;
+                }
+            }
+            b"command" => {
+                i += 1;
+                while let Some(o) = words.get(i).and_then(WordInfo::value) {
+                    match o.as_slice() {
+                        b"-p" => i += 1,
+                        b"--" => {
+                            i += 1;
+                            break;
+                        }
+                        o if o.starts_with(b"-") && o.len() > 1 => return Ok(Expr::unknown()),
+                        _ => break,
+                    }
+                }
+            }
+            b"exec" if i + 1 == words.len() => i += 1,
+            w_ if zsh && crate::shell::syntax::ZSH_PRECOMMANDS.contains(&w_) => i += 1,
+            _ => break n,
+        }
+    };
+    let args = &words[i + 1..];
+    let raw_args = raw.get(i + 1..).unwrap_or(&[]);
+    let at = words.get(i).map_or(c.at, |x| x.start);
+    // Its arguments and input are a function's when it is one.
+    let mut all = Expr::default();
+    for a in args {
+        all.join(w.word_expr(a));
+    }
+    w.facts
+        .calls
+        .push((std::rc::Rc::from(name.as_slice()), all, here.stdin.clone()));
+    let lits = literals(args);
+    match kind(&name, zsh) {
+        Kind::Print => print(w, &name, args, &lits, at, ctx),
+        Kind::Cat => Ok(cat(w, args, here)),
+        Kind::Declare => declare(w, &name, raw_args, args, &lits, at, ctx),
+        Kind::Read => {
+            read(w, &name, args, &lits, at, ctx, here, own);
+            Ok(Expr::default())
+        }
+        Kind::Mapfile => {
+            mapfile(w, args, &lits, at, ctx, here);
+            Ok(Expr::default())
+        }
+        Kind::Getopts => {
+            getopts(w, args, &lits, at, ctx);
+            Ok(Expr::default())
+        }
+        Kind::Let => {
+            for a in args {
+                let e = w.word_expr(a);
+                w.site(a.start, Evaluator::Arithmetic, "let", e, None);
+                if let Some(t) = a.literal() {
+                    let x = crate::shell::word::arith(&crate::shell::text::Text::command(&t), &());
+                    for n in x.assigned {
+                        let v = w.var(&n);
+                        w.assign(Target::Var(v), Expr::val(Val::number()), at, ctx);
+                    }
+                }
+            }
+            Ok(Expr::default())
+        }
+        Kind::Unset => {
+            let mut functions = false;
+            for (a, l) in args.iter().zip(&lits) {
+                match l.as_deref() {
+                    Some(b"-f") => functions = true,
+                    Some(o) if o.starts_with(b"-") => {}
+                    _ if functions => {}
+                    _ => {
+                        let e = w.word_expr(a);
+                        w.site(a.start, Evaluator::Name, "unset", e, None);
+                    }
+                }
+            }
+            Ok(Expr::default())
+        }
+        Kind::Test => {
+            for (k, l) in lits.iter().enumerate() {
+                let Some(next) = args.get(k + 1) else { break };
+                match l.as_deref() {
+                    Some(b"-v") => {
+                        let e = w.word_expr(next);
+                        w.site(next.start, Evaluator::Name, "test -v", e, None);
+                    }
+                    Some(b"-t") if zsh => {
+                        let e = w.word_expr(next);
+                        w.site(next.start, Evaluator::Arithmetic, "zsh test -t", e, None);
+                    }
+                    _ => {}
+                }
+            }
+            Ok(Expr::default())
+        }
+        Kind::Cd => {
+            let mut v = Expr::val(Val::env());
+            for a in args {
+                v.join(w.word_expr(a));
+            }
+            for n in [&b"PWD"[..], b"OLDPWD", b"DIRSTACK", b"dirstack"] {
+                let t = w.var(n);
+                w.assign(Target::Var(t), v.clone(), at, ctx);
+            }
+            Ok(Expr::unknown())
+        }
+        Kind::Wait => {
+            for (k, l) in lits.iter().enumerate() {
+                if l.as_deref() == Some(b"-p")
+                    && let Some(t) = args.get(k + 1)
+                {
+                    name_target(w, t, Expr::val(Val::number()), "wait -p", at, ctx);
+                }
+            }
+            Ok(Expr::default())
+        }
+        Kind::Compgen => {
+            let mut k = 0;
+            while k < lits.len() {
+                match lits[k].as_deref() {
+                    Some(b"-W") => {
+                        if let Some(list) = args.get(k + 1) {
+                            let e = w.word_expr(list);
+                            w.site(list.start, Evaluator::WordList, "compgen -W", e, None);
+                        }
+                        k += 2;
+                    }
+                    Some(b"-V") => {
+                        if let Some(t) = args.get(k + 1) {
+                            name_target(w, t, Expr::unknown(), "compgen -V", at, ctx);
+                        }
+                        k += 2;
+                    }
+                    Some(o)
+                        if o.starts_with(b"-") && o.len() == 2 && b"ACFGPSX".contains(&o[1]) =>
+                    {
+                        k += 2
+                    }
+                    _ => k += 1,
+                }
+            }
+            Ok(Expr::unknown())
+        }
+        Kind::Shopt => {
+            shopt(w, &lits, at, ctx);
+            Ok(Expr::default())
+        }
+        Kind::Set => {
+            set(w, args, &lits, at, ctx);
+            Ok(if args.is_empty() {
+                Expr::unknown()
+            } else {
+                Expr::default()
+            })
+        }
+        Kind::Setopt => {
+            setopt(w, &name, &lits, at, ctx);
+            Ok(Expr::default())
+        }
+        Kind::Emulate => {
+            w.change(
+                at,
+                "zsh emulate, which sets options that change how zsh reads later text",
+                When::Always,
+                ctx,
+            );
+            Ok(Expr::default())
+        }
+        Kind::Alias => {
+            alias(w, c, &name, args, &lits, at, ctx)?;
+            Ok(if args.is_empty() {
+                Expr::unknown()
+            } else {
+                Expr::default()
+            })
+        }
+        Kind::Numeric => {
+            if let Some(a) = args.first()
+                && !(name == b"shift"
+                    && a.literal()
+                        .is_some_and(|l| !l.first().is_some_and(u8::is_ascii_digit)))
+            {
+                let e = w.word_expr(a);
+                w.site(
+                    a.start,
+                    Evaluator::Arithmetic,
+                    "a numeric argument of zsh's shift, return, exit, break or continue",
+                    e,
+                    None,
+                );
+            }
+            Ok(Expr::default())
+        }
+        Kind::ZshAssigning => {
+            zsh_assigning(w, &name, args, &lits, at, ctx);
+            Ok(Expr::default())
+        }
+        Kind::Quiet => Ok(Expr::default()),
+        Kind::Other => Ok(program_output(w, &name, args, &lits, here)),
+    }
+}
+
+/// A variable a builtin assigns, named by a word: a fixed name (its subscript evaluated),
+/// or a name computed at run time (a name evaluator; any variable may get the value).
+fn name_target(
+    w: &mut Walk<'_>,
+    t: &WordInfo,
+    value: Expr,
+    what: &'static str,
+    at: u32,
+    ctx: &Ctx,
+) {
+    match t.literal() {
+        Some(n) => {
+            // zsh: `name?prompt` reads into `name`.
+            let n = if w.zsh() {
+                n.split(|&c| c == b'?').next().unwrap_or_default().to_vec()
+            } else {
+                n
+            };
+            let (base, sub) = split_subscript(&n);
+            if sub.is_some() {
+                w.site(t.start, Evaluator::Name, what, Expr::lit(&n), None);
+            }
+            if crate::shell::syntax::legal_identifier(base) {
+                let v = w.var(base);
+                w.assign(Target::Var(v), value, at, ctx);
+            }
+        }
+        None => {
+            let e = w.word_expr(t);
+            w.site(t.start, Evaluator::Name, what, e.clone(), None);
+            dynamic_assignment(w, e, value, at, ctx);
+        }
+    }
+}
+
+/// An assignment to a name computed at run time: any variable may get the value, and the
+/// name may be an alias table's entry (`BASH_ALIASES[x]`, zsh's `aliases[x]`).
+fn dynamic_assignment(w: &mut Walk<'_>, name: Expr, value: Expr, at: u32, ctx: &Ctx) {
+    w.facts.assign(Target::Any, value.clone(), at);
+    w.change(
+        at,
+        "a variable named at run time, which may be an alias table's entry (BASH_ALIASES, zsh's aliases)",
+        When::AliasEntry { name, value },
+        ctx,
+    );
+}
+
+/// `name[sub]` → (`name`, `sub`).
+pub(super) fn split_subscript(s: &[u8]) -> (&[u8], Option<&[u8]>) {
+    match s.iter().position(|&c| c == b'[') {
+        Some(open) if s.last() == Some(&b']') => (&s[..open], Some(&s[open + 1..s.len() - 1])),
+        _ => (s, None),
+    }
+}
+
+/// A word split at its first literal `=` (`"$k=$v"` → `$k`, `$v`), or `None`.
+pub(super) fn split_at_equals(w: &WordInfo) -> Option<(WordInfo, WordInfo)> {
+    let (k, eq) = w.pieces.iter().enumerate().find_map(|(k, p)| match p {
+        Piece::Lit(l) => l.iter().position(|&c| c == b'=').map(|eq| (k, eq)),
+        _ => None,
+    })?;
+    let Some(Piece::Lit(l)) = w.pieces.get(k) else {
+        return None;
+    };
+    let mut name = w.pieces[..k].to_vec();
+    name.push(Piece::Lit(l[..eq].to_vec()));
+    let mut value = vec![Piece::Lit(l[eq + 1..].to_vec())];
+    value.extend(w.pieces[k + 1..].iter().cloned());
+    let part = |pieces| WordInfo {
+        pieces,
+        start: w.start,
+        end: w.end,
+        unread: w.unread,
+        ..WordInfo::default()
+    };
+    Some((part(name), part(value)))
+}

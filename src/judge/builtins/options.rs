@@ -1,0 +1,406 @@
+//! What changes how later text is read: `shopt`, `set`, zsh's `setopt` and `emulate`,
+//! `alias`; and zsh's builtins that assign named variables.
+
+use super::*;
+use crate::judge::facts::{Expr, Target, When};
+use crate::judge::value::ByteSet;
+use crate::judge::walk::{Ctx, Out, Walk};
+use crate::shell::tree::SimpleCommand;
+use crate::shell::word::WordInfo;
+
+/// What turning a `shopt` option on or off does to later text, when the reader does not
+/// follow it (`extglob` and `expand_aliases` are read both ways).
+fn shopt_effect(name: &[u8], on: bool) -> Option<&'static str> {
+    match name {
+        n if n.starts_with(b"compat") && on => {
+            Some("a bash compatibility level, which makes bash read later text as an older version")
+        }
+        b"interactive_comments" if !on => {
+            Some("interactive_comments off, which makes `#` part of words in later text")
+        }
+        _ => None,
+    }
+}
+
+/// The same for `set -o`.
+fn set_option_effect(name: &[u8], on: bool) -> Option<&'static str> {
+    match name {
+        b"posix" if on => {
+            Some("POSIX mode, which turns alias expansion on and changes how later text is read")
+        }
+        b"histexpand" if on => Some("history expansion, which rewrites later text with `!`"),
+        b"keyword" if on => {
+            Some("set -o keyword, which changes how the words of later commands are read")
+        }
+        _ => None,
+    }
+}
+
+pub(super) fn shopt(w: &mut Walk<'_>, lits: &[Option<Vec<u8>>], at: u32, ctx: &Ctx) {
+    let mut set = None;
+    let mut o_mode = false;
+    for s in lits {
+        let Some(s) = s else {
+            w.change(
+                at,
+                "shopt with an option named at run time",
+                When::Always,
+                ctx,
+            );
+            return;
+        };
+        match s.as_slice() {
+            b"-s" => set = Some(true),
+            b"-u" => set = Some(false),
+            b"-o" => o_mode = true,
+            o if o.starts_with(b"-") => {
+                if o.contains(&b's') {
+                    set = Some(true);
+                }
+                if o.contains(&b'u') {
+                    set = Some(false);
+                }
+                if o.contains(&b'o') {
+                    o_mode = true;
+                }
+            }
+            name => {
+                let Some(on) = set else { continue };
+                let what = if o_mode {
+                    set_option_effect(name, on)
+                } else {
+                    shopt_effect(name, on)
+                };
+                if let Some(what) = what {
+                    w.change(at, what, When::Always, ctx);
+                }
+                if o_mode && on && name == b"xtrace" {
+                    w.facts.xtrace.get_or_insert(at);
+                }
+            }
+        }
+    }
+}
+
+pub(super) fn set(
+    w: &mut Walk<'_>,
+    args: &[WordInfo],
+    lits: &[Option<Vec<u8>>],
+    at: u32,
+    ctx: &Ctx,
+) {
+    let zsh = w.zsh();
+    let mut k = 0;
+    while k < lits.len() {
+        let Some(s) = &lits[k] else {
+            // A word computed at run time: an option or a positional parameter.
+            w.change(
+                at,
+                "set with an option named at run time",
+                When::Always,
+                ctx,
+            );
+            let mut v = Expr::default();
+            for a in &args[k..] {
+                v.join(w.word_expr(a));
+            }
+            let p = w.var(b"@");
+            w.facts.assign(Target::Var(p), v, at);
+            return;
+        };
+        if s == b"--" || !(s.starts_with(b"-") || s.starts_with(b"+")) {
+            let start = if s == b"--" { k + 1 } else { k };
+            let mut v = Expr::default();
+            for a in args.iter().skip(start) {
+                v.join(w.word_expr(a));
+            }
+            if start < args.len() {
+                let p = w.var(b"@");
+                w.facts.assign(Target::Var(p), v, at);
+            }
+            return;
+        }
+        let on = s.starts_with(b"-");
+        let letters = &s[1..];
+        if zsh && letters.contains(&b'A') {
+            // zsh `set -A name values`: an array.
+            if let Some(t) = args.get(k + 1) {
+                let mut v = Expr::default();
+                for a in args.iter().skip(k + 2) {
+                    v.join(w.word_expr(a));
+                }
+                name_target(w, t, v, "set -A", at, ctx);
+            }
+            return;
+        }
+        if letters.contains(&b'o') {
+            match lits.get(k + 1) {
+                Some(Some(name)) => {
+                    if let Some(what) = set_option_effect(name, on) {
+                        w.change(at, what, When::Always, ctx);
+                    }
+                    if on && name == b"xtrace" {
+                        w.facts.xtrace.get_or_insert(at);
+                    }
+                    if zsh && on {
+                        zsh_option(w, name, at, ctx);
+                    }
+                    k += 1;
+                }
+                Some(None) => {
+                    w.change(
+                        at,
+                        "set -o with an option named at run time",
+                        When::Always,
+                        ctx,
+                    );
+                    return;
+                }
+                None => {}
+            }
+        }
+        for &l in letters {
+            match l {
+                b'H' if on => w.change(
+                    at,
+                    "set -H, which turns history expansion on for later text",
+                    When::Always,
+                    ctx,
+                ),
+                b'k' if on => w.change(
+                    at,
+                    "set -k, which changes how the words of later commands are read",
+                    When::Always,
+                    ctx,
+                ),
+                b'x' if on => {
+                    w.facts.xtrace.get_or_insert(at);
+                }
+                _ => {}
+            }
+        }
+        k += 1;
+    }
+}
+
+/// A zsh option name, normalized (case and `_` ignored, a leading `no` read as off).
+fn zsh_option(w: &mut Walk<'_>, name: &[u8], at: u32, ctx: &Ctx) -> bool {
+    let plain: Vec<u8> = name
+        .iter()
+        .filter(|&&c| c != b'_')
+        .map(u8::to_ascii_lowercase)
+        .collect();
+    let (on, o) = match plain.strip_prefix(b"no") {
+        Some(rest) if !rest.is_empty() && plain != b"notify" => (false, rest.to_vec()),
+        _ => (true, plain),
+    };
+    match o.as_slice() {
+        b"promptsubst" if on => w.facts.prompt_subst = true,
+        b"globsubst" if on => w.facts.glob_subst = true,
+        b"xtrace" if on => {
+            w.facts.xtrace.get_or_insert(at);
+        }
+        b"errexit" | b"pipefail" | b"nullglob" | b"nomatch" | b"clobber" | b"errreturn"
+        | b"unset" | b"verbose" | b"localoptions" | b"xtrace" | b"promptsubst" | b"globsubst" => {}
+        _ => {
+            w.change(
+                at,
+                "a zsh option, which can change how zsh reads later text",
+                When::Always,
+                ctx,
+            );
+            return false;
+        }
+    }
+    true
+}
+
+pub(super) fn setopt(w: &mut Walk<'_>, name: &[u8], lits: &[Option<Vec<u8>>], at: u32, ctx: &Ctx) {
+    for s in lits {
+        match s {
+            Some(s) if s.starts_with(b"-") || s.starts_with(b"+") => {
+                w.change(
+                    at,
+                    "a zsh option, which can change how zsh reads later text",
+                    When::Always,
+                    ctx,
+                );
+            }
+            Some(s) => {
+                if name == b"unsetopt" {
+                    // Turning an option off: only `no…` spellings turn one on.
+                    let mut off = b"no".to_vec();
+                    off.extend_from_slice(s);
+                    zsh_option(w, &off, at, ctx);
+                } else {
+                    zsh_option(w, s, at, ctx);
+                }
+            }
+            None => {
+                w.change(at, "a zsh option named at run time", When::Always, ctx);
+                w.facts.prompt_subst = true;
+                w.facts.glob_subst = true;
+            }
+        }
+    }
+}
+
+/// `alias`/`unalias`: a literal definition at the top level is followed by the reader
+/// (in the readings that expand aliases); one in a function, or one whose value is not
+/// literal, changes later text in a way the reader does not follow.
+pub(super) fn alias(
+    w: &mut Walk<'_>,
+    c: &SimpleCommand,
+    name: &[u8],
+    args: &[WordInfo],
+    lits: &[Option<Vec<u8>>],
+    at: u32,
+    ctx: &Ctx,
+) -> Result<(), Out> {
+    let zsh = w.zsh();
+    if name == b"unalias" {
+        return Ok(());
+    }
+    if zsh
+        && lits.iter().any(|s| {
+            s.as_deref()
+                .is_some_and(|s| s.starts_with(b"-") && (s.contains(&b'g') || s.contains(&b's')))
+        })
+    {
+        w.change(
+            at,
+            "a zsh global or suffix alias, which is expanded anywhere in text zsh reads later",
+            When::Always,
+            ctx,
+        );
+    }
+    let _ = c;
+    for (a, l) in args.iter().zip(lits) {
+        match l {
+            Some(t) if t.starts_with(b"-") && !t.contains(&b'=') => {}
+            Some(t) => {
+                let Some(eq) = t.iter().position(|&c| c == b'=') else {
+                    continue;
+                };
+                let value = Expr::lit(&t[eq + 1..]);
+                let multiline = t.contains(&b'\n');
+                if ctx.in_function || ctx.read_later || multiline || open_quote(t) {
+                    w.change(at, "an alias defined where the guard does not follow it (in a function or text read later, or one that spans lines)", When::Reshapes(value), ctx);
+                } else {
+                    // Followed in later units; text read again in this one (a
+                    // substitution, eval text) is read with it too.
+                    w.change_in_unit(at, "an alias used in text read again on the line that defines it (a substitution, eval text)", When::Reshapes(value));
+                }
+                let table = w.var(if zsh {
+                    &b"aliases"[..]
+                } else {
+                    b"BASH_ALIASES"
+                });
+                w.facts
+                    .assign(Target::Var(table), Expr::lit(&t[eq + 1..]), at);
+            }
+            None => {
+                let e = w.word_expr(a);
+                let value = match split_at_equals(a) {
+                    Some((_, v)) => w.word_expr(&v),
+                    None => e,
+                };
+                let table = w.var(if zsh {
+                    &b"aliases"[..]
+                } else {
+                    b"BASH_ALIASES"
+                });
+                w.facts.assign(Target::Var(table), value.clone(), at);
+                w.change(
+                    at,
+                    "an alias defined with a value computed at run time",
+                    When::Reshapes(value),
+                    ctx,
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A value with an open quote or a trailing backslash (the reader follows neither).
+fn open_quote(value: &[u8]) -> bool {
+    let mut quote = 0u8;
+    let mut i = 0;
+    while i < value.len() {
+        let c = value[i];
+        match (quote, c) {
+            (0, b'\\') | (b'"', b'\\') => {
+                if i + 1 == value.len() {
+                    return true;
+                }
+                i += 1;
+            }
+            (0, b'\'' | b'"') => quote = c,
+            (q, _) if q != 0 && c == q => quote = 0,
+            _ => {}
+        }
+        i += 1;
+    }
+    quote != 0
+}
+
+/// zsh builtins that assign named variables: `zparseopts` (`-A name`, `-a name`,
+/// `spec=name`), `zformat` (`-f name`, `-a name`), `zregexparse` (its first two
+/// words), `zstyle` (`-s`, `-a`, `-b` … `name`).
+pub(super) fn zsh_assigning(
+    w: &mut Walk<'_>,
+    name: &[u8],
+    args: &[WordInfo],
+    lits: &[Option<Vec<u8>>],
+    at: u32,
+    ctx: &Ctx,
+) {
+    let mut all = Expr::var(w.var(b"@"));
+    for a in args {
+        all.join(w.word_expr(a));
+    }
+    let value = all.part(ByteSet::EMPTY);
+    let mut targets: Vec<&WordInfo> = Vec::new();
+    match name {
+        b"zparseopts" => {
+            for (k, l) in lits.iter().enumerate() {
+                match l.as_deref() {
+                    Some(b"-A" | b"-a" | b"-M") => targets.extend(args.get(k + 1)),
+                    Some(s) if s.contains(&b'=') && !s.starts_with(b"-") => {
+                        let eq = s.iter().rposition(|&c| c == b'=').unwrap_or(0);
+                        let n = &s[eq + 1..];
+                        if crate::shell::syntax::legal_identifier(n) {
+                            let v = w.var(n);
+                            w.assign(Target::Var(v), value.clone(), at, ctx);
+                        }
+                    }
+                    None => dynamic_assignment(w, Expr::default(), value.clone(), at, ctx),
+                    _ => {}
+                }
+            }
+        }
+        b"zformat" => {
+            if let Some(t) = args.get(1) {
+                targets.push(t);
+            }
+        }
+        b"zregexparse" => targets.extend(args.iter().take(2)),
+        b"zstyle"
+            if lits.first().is_some_and(|l| {
+                l.as_deref().is_some_and(|l| {
+                    matches!(l, b"-s" | b"-a" | b"-b" | b"-t" | b"-T" | b"-g" | b"-m")
+                })
+            }) =>
+        {
+            targets.extend(args.get(3));
+            if lits.first().is_some_and(|l| l.as_deref() == Some(b"-g")) {
+                targets.extend(args.get(1));
+            }
+        }
+        _ => {}
+    }
+    for t in targets {
+        name_target(w, t, value.clone(), "a zsh builtin's variable", at, ctx);
+    }
+}

@@ -1,0 +1,378 @@
+//! The hidden evaluators: the rules of bash and zsh that evaluate a value's text although
+//! no word of the command says "run this" (measured in every shell: the team's
+//! `hidden-evaluators.md`). This list, not a list of flows, is what must be complete: a
+//! value that reaches one of these is accepted only when the guard can show what it is.
+//!
+//! Each evaluator judges a [`Val`] by the bytes its heredoc text may hold and by what its
+//! fixed texts name:
+//! - **arithmetic** evaluates a value as an expression: a subscript in it (`a[…]`) is
+//!   expanded (a `$(…)`, a backquote, or in bash 3.2 a backslash-escaped one, runs), and
+//!   every name in it is a variable evaluated in turn;
+//! - a **subscript expanded again** (`(( a[$v] ))` before bash 5.2, `unset "a[$v]"`,
+//!   `read "a[$v]"`): a `$` or a backquote in the value runs, then the subscript is
+//!   arithmetic;
+//! - a **name** (`${!v}`, a nameref, `unset "$v"`, `declare "$v=1"`, `[[ -v $v ]]`): a
+//!   subscript in the value is arithmetic;
+//! - **prompt expansion** (`${v@P}`, `PS4` under `set -x`, zsh `print -P` and `(%%)` with
+//!   `PROMPT_SUBST`), a **word list** expanded again (`compgen -W`, `declare -a "a=($v)"`)
+//!   and zsh's **`(e)`** flag expand the value as a string: a `$` or a backquote in it
+//!   runs;
+//! - a zsh **glob pattern** made of a value (`${~v}`, `GLOB_SUBST`): a qualifier, written
+//!   in parentheses, runs code.
+//!
+//! Text the command fixes is the author's code wherever it is evaluated; what it names
+//! (a variable in arithmetic, an expansion in a prompt) is judged in turn.
+
+use super::value::{ByteSet, Val};
+
+/// Bytes that make an expansion in a subscript or a string: `$`, a backquote, and a
+/// backslash (bash 3.2 removes backslashes from a subscript before it expands it).
+const EXPANDING: ByteSet = ByteSet::of_const(b"$`\\");
+
+/// Bytes that can start a name (an identifier in arithmetic).
+const NAME_START: ByteSet =
+    ByteSet::of_const(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_");
+
+/// What evaluates a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Evaluator {
+    Arithmetic,
+    Subscript,
+    Name,
+    Prompt,
+    WordList,
+    ZshExpansion,
+    ZshGlob,
+}
+
+impl Evaluator {
+    /// A few words for a person: what the evaluator does with the value.
+    pub fn does(self) -> &'static str {
+        match self {
+            Evaluator::Arithmetic => "evaluates it as arithmetic (a subscript in it runs)",
+            Evaluator::Subscript => "expands it again as a subscript (a $(...) in it runs)",
+            Evaluator::Name => "takes it as a variable's name (its subscript runs)",
+            Evaluator::Prompt => "expands it as a prompt (a $(...) in it runs)",
+            Evaluator::WordList => "expands it again as words (a $(...) in it runs)",
+            Evaluator::ZshExpansion => "expands it again (a $(...) in it runs)",
+            Evaluator::ZshGlob => "uses it as a glob pattern (a qualifier in it runs code)",
+        }
+    }
+
+    /// The stable name of the evaluator (explain's JSON).
+    pub fn id(self) -> &'static str {
+        match self {
+            Evaluator::Arithmetic => "arithmetic",
+            Evaluator::Subscript => "subscript",
+            Evaluator::Name => "name",
+            Evaluator::Prompt => "prompt",
+            Evaluator::WordList => "word-list",
+            Evaluator::ZshExpansion => "zsh-expansion",
+            Evaluator::ZshGlob => "zsh-glob",
+        }
+    }
+}
+
+/// Deepest chain of fixed texts followed through the evaluators they reach (a prompt
+/// whose text expands `${w@P}`, whose text…); deeper is dangerous (fail closed).
+const MAX_DEPTH: usize = 8;
+
+/// What the judge knows of the variables a value can name.
+pub(super) trait Refs {
+    /// What variable `name` may hold.
+    fn var(&self, name: &[u8]) -> Val;
+    /// Whether variable `name` holds a value that arithmetic would run heredoc text from
+    /// (the solver's fixed point over every variable).
+    fn arith_dangerous(&self, name: &[u8]) -> bool;
+    /// Whether some such variable has a name made only of these bytes.
+    fn arith_dangerous_named_by(&self, bytes: &ByteSet) -> bool;
+    /// What a fixed text names or runs when it is evaluated as arithmetic.
+    fn arith_refs(&self, text: &[u8]) -> LitRefs;
+    /// The evaluators a fixed text reaches when it is expanded as a string (a prompt, a
+    /// word list): each with the variable it gives them (`None`: a value the guard does
+    /// not know, such as a substitution's output).
+    fn string_refs(&self, text: &[u8]) -> Vec<(Evaluator, Option<Vec<u8>>)>;
+}
+
+/// What a fixed text does when evaluated as arithmetic.
+#[derive(Default)]
+pub(super) struct LitRefs {
+    /// Names it evaluates (identifiers, and parameters expanded in its subscripts).
+    pub names: Vec<Vec<u8>>,
+    /// A substitution in a subscript: its output is evaluated in turn.
+    pub runs: bool,
+}
+
+/// Whether `v`, reaching `e`, can make the shell run heredoc text (or text that may be
+/// heredoc text). `strict`: the evaluator is itself in an unquoted heredoc body, so what
+/// the command fixed runs because heredoc text asked for it: fixed text counts as heredoc
+/// text there.
+pub(super) fn dangerous(e: Evaluator, v: &Val, refs: &dyn Refs, strict: bool) -> bool {
+    if strict && (v.fixed.is_some() || !v.lits.is_empty()) {
+        // The names a fixed text evaluates stay names, judged as they are.
+        if v.lits.iter().any(|l| lit_reaches(e, l, refs, 0)) {
+            return true;
+        }
+        let mut s = v.as_heredoc();
+        s.env = v.env;
+        return reaches(e, &s, refs, 0);
+    }
+    reaches(e, v, refs, 0)
+}
+
+fn reaches(e: Evaluator, v: &Val, refs: &dyn Refs, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return true;
+    }
+    if v.htexts.iter().any(|t| text_reaches(e, t, refs)) {
+        return true;
+    }
+    let lits = || v.lits.iter().any(|l| lit_reaches(e, l, refs, depth));
+    match e {
+        Evaluator::Arithmetic => arith(v, refs) || lits(),
+        Evaluator::Subscript => {
+            v.heredoc.is_some_and(|h| h.any_of(&EXPANDING))
+                || v.fixed.is_some_and(|f| f.any_of(&EXPANDING))
+                || arith(v, refs)
+                || lits()
+        }
+        Evaluator::Name => {
+            v.heredoc
+                .is_some_and(|h| h.has(b'[') && (h.any_of(&EXPANDING) || named(&h, refs)))
+                || v.fixed
+                    .is_some_and(|f| f.has(b'[') && (f.any_of(&EXPANDING) || named(&f, refs)))
+                || lits()
+        }
+        Evaluator::Prompt | Evaluator::WordList | Evaluator::ZshExpansion => {
+            v.heredoc.is_some_and(|h| {
+                h.any_of(&EXPANDING) || (e == Evaluator::WordList && h.has(b'[') && named(&h, refs))
+            }) || v.fixed.is_some_and(|f| f.any_of(&EXPANDING))
+                || lits()
+        }
+        Evaluator::ZshGlob => v.heredoc.is_some_and(|h| h.has(b'(')),
+    }
+}
+
+/// Heredoc text known exactly, reaching `e`: judged by what it says.
+fn text_reaches(e: Evaluator, t: &[u8], refs: &dyn Refs) -> bool {
+    match e {
+        // A subscript that expands something (the text glued to a name may make one), or
+        // a name of a dangerous variable.
+        Evaluator::Arithmetic => subscript_expands(t) || named_in(t, refs),
+        Evaluator::Subscript => {
+            t.iter().any(|c| EXPANDING.has(*c)) || subscript_expands(t) || named_in(t, refs)
+        }
+        Evaluator::Name => {
+            let Some(open) = t.iter().position(|&c| c == b'[') else {
+                return false;
+            };
+            if !crate::shell::syntax::legal_identifier(&t[..open]) {
+                // Not a name: the shell refuses it before it evaluates anything.
+                return false;
+            }
+            // A `]` may be quoted or escaped inside the subscript, and bash 3.2 and zsh
+            // evaluate it even when text follows: from the first `[` to the last `]`.
+            let close = t.iter().rposition(|&c| c == b']').filter(|&c| c > open);
+            let sub = t
+                .get(open + 1..close.unwrap_or(t.len()))
+                .unwrap_or_default();
+            sub.iter().any(|c| EXPANDING.has(*c)) || named_in(sub, refs)
+        }
+        Evaluator::Prompt | Evaluator::WordList | Evaluator::ZshExpansion => {
+            t.iter().any(|c| EXPANDING.has(*c))
+        }
+        Evaluator::ZshGlob => t.contains(&b'('),
+    }
+}
+
+/// Whether a subscript's text expands anything when it is expanded: a `$` or a backquote
+/// that no backslash quotes; or, with a subscript nested in it, one that a backslash
+/// quotes (bash 3.2 removes the backslashes, then expands the nested subscript again).
+fn expands(sub: &[u8]) -> bool {
+    let mut i = 0;
+    while i < sub.len() {
+        match sub[i] {
+            b'\\' => i += 1,
+            b'$' | b'`' => return true,
+            _ => {}
+        }
+        i += 1;
+    }
+    sub.contains(&b'[') && escaped_expansion(sub)
+}
+
+/// Whether heredoc text evaluated as arithmetic names a dangerous variable.
+fn named_in(t: &[u8], refs: &dyn Refs) -> bool {
+    if !t.iter().any(|c| NAME_START.has(*c)) {
+        return false;
+    }
+    refs.arith_refs(t)
+        .names
+        .iter()
+        .any(|n| refs.arith_dangerous(n))
+}
+
+/// Text evaluated as arithmetic, or glued to a name in arithmetic (`$((a$v))`): a `[`
+/// with an expansion after it (a `]` may be quoted or escaped: anything after the first
+/// `[` may be the subscript).
+fn subscript_expands(t: &[u8]) -> bool {
+    t.iter()
+        .position(|&c| c == b'[')
+        .is_some_and(|open| expands(&t[open + 1..]))
+}
+
+/// Whether removing a text's backslashes (a backslash-newline whole, else the backslash)
+/// makes a `$(`.
+fn escaped_expansion(t: &[u8]) -> bool {
+    if !t.contains(&b'\\') {
+        return false;
+    }
+    let mut out = Vec::with_capacity(t.len());
+    let mut i = 0;
+    while i < t.len() {
+        match (t[i], t.get(i + 1)) {
+            (b'\\', Some(b'\n')) => i += 2,
+            (b'\\', Some(&c)) => {
+                out.push(c);
+                i += 2;
+            }
+            (c, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out.windows(2).any(|w| w == b"$(") || out.contains(&b'`')
+}
+
+/// Whether some arithmetic-dangerous variable has a name made of these bytes.
+fn named(bytes: &ByteSet, refs: &dyn Refs) -> bool {
+    bytes.any_of(&NAME_START) && refs.arith_dangerous_named_by(bytes)
+}
+
+/// Arithmetic on `v`'s heredoc and inexact fixed text: a subscript that expands, or a
+/// name of a dangerous variable.
+fn arith(v: &Val, refs: &dyn Refs) -> bool {
+    [v.heredoc, v.fixed]
+        .into_iter()
+        .flatten()
+        .any(|b| (b.has(b'[') && b.any_of(&EXPANDING)) || named(&b, refs))
+}
+
+/// What a fixed text reaches through `e`: what it names, judged in turn.
+fn lit_reaches(e: Evaluator, text: &[u8], refs: &dyn Refs, depth: usize) -> bool {
+    match e {
+        Evaluator::Arithmetic => lit_arith(text, refs),
+        Evaluator::Name => {
+            let Some(open) = text.iter().position(|&c| c == b'[') else {
+                return false;
+            };
+            // From the first `[` to the last `]` (bash 3.2 and zsh evaluate a subscript
+            // with text after it): judged as one subscript.
+            let close = text.iter().rposition(|&c| c == b']').filter(|&c| c > open);
+            let sub = text
+                .get(open + 1..close.unwrap_or(text.len()))
+                .unwrap_or_default();
+            lit_arith(sub, refs) || lit_string(sub, refs, depth)
+        }
+        Evaluator::Subscript => lit_string(text, refs, depth) || lit_arith(text, refs),
+        Evaluator::Prompt | Evaluator::WordList | Evaluator::ZshExpansion => {
+            lit_string(text, refs, depth)
+        }
+        Evaluator::ZshGlob => false,
+    }
+}
+
+/// A fixed text evaluated as arithmetic: a substitution in a subscript (its output is
+/// evaluated), or a name of a dangerous variable.
+fn lit_arith(text: &[u8], refs: &dyn Refs) -> bool {
+    if !text
+        .iter()
+        .any(|c| NAME_START.has(*c) || *c == b'$' || *c == b'`')
+    {
+        return false;
+    }
+    let r = refs.arith_refs(text);
+    r.runs || r.names.iter().any(|n| refs.arith_dangerous(n))
+}
+
+/// A fixed text expanded as a string: the evaluators its own expansions reach, each
+/// judged on the variable it gives them.
+fn lit_string(text: &[u8], refs: &dyn Refs, depth: usize) -> bool {
+    if !text.contains(&b'$') && !text.contains(&b'`') {
+        return false;
+    }
+    refs.string_refs(text)
+        .into_iter()
+        .any(|(inner, name)| match name {
+            Some(n) => reaches(inner, &refs.var(&n), refs, depth + 1),
+            None => true,
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct NoVars;
+    impl Refs for NoVars {
+        fn var(&self, _: &[u8]) -> Val {
+            Val::env()
+        }
+        fn arith_dangerous(&self, _: &[u8]) -> bool {
+            false
+        }
+        fn arith_dangerous_named_by(&self, _: &ByteSet) -> bool {
+            false
+        }
+        fn arith_refs(&self, _: &[u8]) -> LitRefs {
+            LitRefs::default()
+        }
+        fn string_refs(&self, _: &[u8]) -> Vec<(Evaluator, Option<Vec<u8>>)> {
+            Vec::new()
+        }
+    }
+
+    #[test]
+    fn heredoc_text_is_judged_by_its_bytes() {
+        let payload = Val::heredoc(ByteSet::of(b"a[$(canary)]"));
+        let numbers = Val::heredoc(ByteSet::of(b"12 34\n"));
+        let words = Val::heredoc(ByteSet::of(b"name,qty\n"));
+        for e in [Evaluator::Arithmetic, Evaluator::Name, Evaluator::Subscript] {
+            assert!(dangerous(e, &payload, &NoVars, false), "{e:?}");
+            assert!(!dangerous(e, &numbers, &NoVars, false), "{e:?}");
+            assert!(!dangerous(e, &words, &NoVars, false), "{e:?}");
+        }
+        let dollar = Val::heredoc(ByteSet::of(b"$(canary)"));
+        assert!(!dangerous(Evaluator::Arithmetic, &dollar, &NoVars, false));
+        assert!(dangerous(Evaluator::Subscript, &dollar, &NoVars, false));
+        assert!(dangerous(Evaluator::Prompt, &dollar, &NoVars, false));
+        assert!(!dangerous(
+            Evaluator::ZshGlob,
+            &Val::heredoc(ByteSet::of(b"$x *.c")),
+            &NoVars,
+            false
+        ));
+        assert!(dangerous(
+            Evaluator::ZshGlob,
+            &Val::heredoc(ByteSet::of(b"/(e:x:)")),
+            &NoVars,
+            false
+        ));
+        // Run-time text: anything.
+        assert!(dangerous(
+            Evaluator::Arithmetic,
+            &Val::unknown(),
+            &NoVars,
+            false
+        ));
+        // The environment's and fixed numbers: never.
+        assert!(!dangerous(Evaluator::Prompt, &Val::env(), &NoVars, false));
+        assert!(!dangerous(
+            Evaluator::Arithmetic,
+            &Val::number(),
+            &NoVars,
+            true
+        ));
+    }
+}

@@ -1,0 +1,242 @@
+//! What the walk records for the solver: every assignment (a variable and the expression
+//! of its value), every substitution's output, every hidden-evaluator site with the
+//! expression of the value that reaches it, and every change to how later text is read.
+//! Nothing here is judged: the solver computes the values, then each site is judged once.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::evaluators::Evaluator;
+use super::value::{ByteSet, Val};
+
+/// A variable, by its interned name.
+pub(super) type Var = u32;
+
+/// Names, interned.
+#[derive(Default)]
+pub(super) struct Names {
+    ids: HashMap<Rc<[u8]>, Var>,
+    pub(super) names: Vec<Rc<[u8]>>,
+}
+
+impl Names {
+    pub fn id(&mut self, name: &[u8]) -> Var {
+        if let Some(&v) = self.ids.get(name) {
+            return v;
+        }
+        let v = self.names.len() as Var;
+        let rc: Rc<[u8]> = Rc::from(name);
+        self.names.push(Rc::clone(&rc));
+        self.ids.insert(rc, v);
+        v
+    }
+
+    pub fn get(&self, name: &[u8]) -> Option<Var> {
+        self.ids.get(name).copied()
+    }
+
+    pub fn name(&self, v: Var) -> &[u8] {
+        self.names.get(v as usize).map_or(&[], |n| n)
+    }
+
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+}
+
+/// Where a value comes from; an [`Expr`] is the join of some.
+#[derive(Clone, Debug)]
+pub(super) enum Src {
+    /// A value known when it was read.
+    Val(Val),
+    /// What a variable holds (every assignment to it, joined).
+    Var(Var),
+    /// What any variable holds (a name computed at run time).
+    AnyVar,
+    /// The variable that a value names (`${!x}`): a fixed name's variable, else any.
+    Named(Box<Expr>),
+    /// An array's keys: an associative array's are any text assigned, an indexed
+    /// array's numbers.
+    Keys(Var),
+    /// What the substitution at this command offset writes.
+    Subst(u32),
+    /// Heredoc `n`'s text as its command reads it (`first_line`: only its first line).
+    Body { heredoc: usize, first_line: bool },
+    /// Pieces one after another.
+    Glue(Vec<Expr>),
+    /// A part of a value, plus bytes a replacement may add.
+    Part(Box<Expr>, ByteSet),
+    /// A transformation that can make any byte of heredoc text.
+    Wild(Box<Expr>),
+    /// A case change (`${x^^}`, `declare -u`): letters of either case.
+    Cased(Box<Expr>),
+}
+
+/// A value's expression: the join of its sources.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Expr(pub Vec<Src>);
+
+impl Expr {
+    pub fn val(v: Val) -> Expr {
+        Expr(vec![Src::Val(v)])
+    }
+
+    pub fn lit(t: &[u8]) -> Expr {
+        Expr::val(Val::lit(t))
+    }
+
+    pub fn unknown() -> Expr {
+        Expr::val(Val::unknown())
+    }
+
+    pub fn var(v: Var) -> Expr {
+        Expr(vec![Src::Var(v)])
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn join(&mut self, other: Expr) {
+        self.0.extend(other.0);
+    }
+
+    /// Pieces glued: one piece is itself.
+    pub fn glue(mut parts: Vec<Expr>) -> Expr {
+        parts.retain(|p| !p.is_empty());
+        match parts.len() {
+            0 => Expr::lit(b""),
+            1 => parts.pop().unwrap_or_default(),
+            _ => Expr(vec![Src::Glue(parts)]),
+        }
+    }
+
+    pub fn part(self, extra: ByteSet) -> Expr {
+        Expr(vec![Src::Part(Box::new(self), extra)])
+    }
+
+    pub fn wild(self) -> Expr {
+        Expr(vec![Src::Wild(Box::new(self))])
+    }
+}
+
+/// Who an assignment assigns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Target {
+    Var(Var),
+    /// A variable named at run time: any.
+    Any,
+}
+
+/// A hidden evaluator and the value that reaches it.
+#[derive(Debug)]
+pub(super) struct Site {
+    pub at: u32,
+    pub evaluator: Evaluator,
+    /// The construct, for the message (`$((...))`, `${!name}`, `unset`…).
+    pub what: &'static str,
+    pub value: Expr,
+    /// In the unquoted body of this reading's heredoc `n`.
+    pub in_body: Option<usize>,
+    /// A subscript of this array (skipped when it is associative: its keys are text).
+    pub array: Option<Var>,
+    /// Only with this zsh option on (flow-insensitively: anywhere in the command).
+    pub needs: Option<Needs>,
+}
+
+/// A zsh option an evaluator depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Needs {
+    PromptSubst,
+    GlobSubst,
+}
+
+/// A change to how text read after it is read, which the reader does not follow.
+#[derive(Debug)]
+pub(super) struct Change {
+    pub at: u32,
+    pub what: &'static str,
+    /// The input unit it runs in.
+    pub unit: usize,
+    /// When it is a change at all.
+    pub when: When,
+    /// Text read in later units is read with it (else only text read again when it runs:
+    /// substitutions, `eval` text; the reader follows what it defines for later units).
+    pub later_units: bool,
+}
+
+/// When a possible change is one.
+#[derive(Debug)]
+pub(super) enum When {
+    Always,
+    /// An alias's value that may hold bytes that reshape the text after it.
+    Reshapes(Expr),
+    /// An assignment to a name computed at run time: when the name may be an alias
+    /// table's entry and the value may reshape text.
+    AliasEntry {
+        name: Expr,
+        value: Expr,
+    },
+    /// A command named at run time, which may be `alias`: when a word `name=value` of it
+    /// may have a value that reshapes text.
+    AliasWords(Expr),
+}
+
+/// A word the reader gave up on (too long, too deep), where the judge needs its value.
+#[derive(Debug)]
+pub(super) struct Unread {
+    pub at: u32,
+    /// In the unquoted body of this reading's heredoc `n`.
+    pub in_body: Option<usize>,
+    pub what: &'static str,
+}
+
+/// Everything the walk found in one reading.
+#[derive(Default)]
+pub(super) struct Facts {
+    pub names: Names,
+    /// Every assignment: who, what, where.
+    pub assigns: Vec<(Target, Expr, u32)>,
+    pub substs: HashMap<u32, Expr>,
+    pub sites: Vec<Site>,
+    /// Variables with the integer attribute: every value assigned is arithmetic.
+    pub integers: Vec<(Var, u32)>,
+    /// The integer attribute given to a name computed at run time.
+    pub any_integer: Option<u32>,
+    /// The nameref attribute given to a name computed at run time.
+    pub any_nameref: Option<u32>,
+    /// Namerefs whose target is computed: reads are any variable, writes go to any.
+    pub computed_refs: Vec<Var>,
+    /// Variables that are associative arrays.
+    pub assoc: Vec<Var>,
+    /// Variables that are indexed arrays (a quoted list assigned to one is reparsed).
+    pub arrays: Vec<Var>,
+    /// Variables whose case attribute changes the bytes assigned.
+    pub case_changed: Vec<Var>,
+    /// Variables that are one another's (a nameref to a fixed name, zsh's tied arrays).
+    pub same: Vec<(Var, Var)>,
+    /// Calls of commands by a fixed name (empty: named at run time), their arguments and
+    /// their standard input: a function's positional parameters and input.
+    pub calls: Vec<(Rc<[u8]>, Expr, Expr)>,
+    /// Functions defined.
+    pub functions: Vec<Rc<[u8]>>,
+    pub changes: Vec<Change>,
+    /// Text read again when it runs (a substitution, `eval` text), with its unit.
+    pub rereads: Vec<(u32, usize)>,
+    /// The last input unit that holds a command.
+    pub last_unit: usize,
+    /// `set -x` (PS4 is then a prompt expanded before every command).
+    pub xtrace: Option<u32>,
+    /// zsh options that make values evaluate.
+    pub prompt_subst: bool,
+    pub glob_subst: bool,
+    pub unread: Vec<Unread>,
+}
+
+impl Facts {
+    pub fn assign(&mut self, target: Target, value: Expr, at: u32) {
+        if !value.is_empty() {
+            self.assigns.push((target, value, at));
+        }
+    }
+}

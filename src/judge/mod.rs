@@ -1,0 +1,107 @@
+//! The judge: decides, for one reading of a command, whether a shell would run heredoc
+//! text through a hidden evaluator, or read text after a change the reader does not
+//! follow. It never reads shell text itself: it gets the reading's commands from the
+//! reader, with their words read.
+//!
+//! The promise it keeps: text a command's author wrote as heredoc data never runs as code
+//! unless the command itself names an evaluator for it. Hidden evaluation (arithmetic,
+//! subscripts, indirection, prompt expansion, word lists, zsh's flags and qualifiers) is
+//! judged soundly: a value that reaches a hidden evaluator passes only when the guard can
+//! show what it is (text the command fixes, or heredoc text whose bytes cannot make the
+//! evaluator run anything); program and function output, file contents and names assigned
+//! at run time count as heredoc text. Explicit evaluation (`eval`, `source`, interpreters,
+//! a value run as a command name, functions and names the command rebinds) is the
+//! author's choice and is not followed.
+//!
+//! - `walk`: one pass over the commands, recording facts (assignments, outputs, sites);
+//! - `solve`: the values (a fixed point), then each site judged once;
+//! - `evaluators`: the short list of hidden evaluators and what each does with a value;
+//! - `builtins`: the table of what each builtin does;
+//! - `value`: the lattice of values.
+
+mod builtins;
+mod evaluators;
+mod facts;
+mod program;
+mod solve;
+mod value;
+mod walk;
+
+pub use evaluators::Evaluator;
+
+use crate::shell::{Dialect, Reading, Work};
+
+/// What the judge found in one reading.
+#[derive(Debug, Clone)]
+pub enum Found {
+    /// A value that may be heredoc text reaches a hidden evaluator.
+    Evaluation {
+        at: u32,
+        evaluator: Evaluator,
+        /// The construct (`$((...))`, `unset`, `${!name}`…).
+        what: &'static str,
+        /// The value holds run-time text the command does not show (else heredoc text).
+        unknown: bool,
+        /// In the unquoted body of this reading's heredoc `n`.
+        in_body: Option<usize>,
+    },
+    /// A change to how later text is read, which the reader does not follow, before a
+    /// heredoc read after it.
+    Change { at: u32, what: &'static str },
+    /// Expansions of an unquoted body the reader did not follow (too many, too deep, or
+    /// a word bash reads again once it removes its double quotes).
+    Unread {
+        at: u32,
+        in_body: Option<usize>,
+        what: &'static str,
+    },
+}
+
+/// Why the judge stopped before it finished: the meter ran out (a limit, which denies).
+#[derive(Debug, Clone, Copy)]
+pub struct GaveUp;
+
+/// Judges one reading of `text` as dialect `d` reads it, charging `meter`. A reading
+/// without heredocs holds no heredoc text: only what could make one (an alias that
+/// reshapes later text) is judged there.
+pub fn judge(
+    reading: &Reading,
+    d: Dialect,
+    text: &[u8],
+    meter: &Work,
+) -> Result<Vec<Found>, GaveUp> {
+    let prog = program::build(&reading.events);
+    let mut w = walk::Walk::new(
+        d,
+        &prog,
+        &reading.heredocs,
+        Some(text),
+        meter,
+        &reading.nested,
+    );
+    w.run().map_err(|_| GaveUp)?;
+    let facts = w.facts;
+    let mut s = solve::Solver::new(&facts, d, &reading.heredocs, Some(text), meter);
+    s.solve().map_err(|_| GaveUp)?;
+    let found = s.judge(!reading.heredocs.is_empty()).map_err(|_| GaveUp)?;
+    Ok(found
+        .into_iter()
+        .map(|f| match f {
+            solve::Found::Evaluation {
+                at,
+                evaluator,
+                what,
+                unknown,
+                in_body,
+            } => Found::Evaluation {
+                at,
+                evaluator,
+                what,
+                unknown,
+                in_body,
+            },
+            solve::Found::Change { at, what } => Found::Change { at, what },
+            solve::Found::Unread { at, in_body, what } => Found::Unread { at, in_body, what },
+        })
+        .collect())
+}

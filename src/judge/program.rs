@@ -1,0 +1,167 @@
+//! A reading's events (`shell::tree`) as a tree the judge walks: the top-level commands,
+//! each substitution's program, and where each substitution ends.
+
+use std::collections::HashMap;
+
+use crate::shell::tree::{Compound, Event, Redirect, SimpleCommand};
+use crate::shell::word::SubstEnds;
+
+/// The events of a reading, as a tree.
+pub(super) enum Node<'r> {
+    Simple(&'r SimpleCommand),
+    Compound {
+        kind: &'r Compound,
+        at: u32,
+        children: Vec<(Node<'r>, bool)>,
+        redirects: Vec<&'r Redirect>,
+    },
+    Arith(&'r crate::shell::text::Text<'static>),
+    Cond(&'r [crate::shell::tree::Word]),
+    /// A top-level input unit ended.
+    Unit,
+}
+
+/// A reading's program: its top-level commands, each substitution's program, and where
+/// each substitution ends. Each node says whether a pipe feeds it.
+pub(super) struct Prog<'r> {
+    pub(super) root: Vec<(Node<'r>, bool)>,
+    pub(super) substs: HashMap<u32, Vec<(Node<'r>, bool)>>,
+    pub(super) ends: Ends,
+}
+
+pub(super) struct Ends(HashMap<u32, u32>);
+
+impl SubstEnds for Ends {
+    fn end_of(&self, at: u32) -> Option<u32> {
+        self.0.get(&at).copied()
+    }
+}
+
+enum FrameKind<'r> {
+    Root,
+    Compound(&'r Compound, u32),
+    Subst(u32),
+}
+
+struct Frame<'r> {
+    kind: FrameKind<'r>,
+    items: Vec<(Node<'r>, bool)>,
+    pipe: bool,
+}
+
+pub(super) fn build<'r>(events: &'r [Event]) -> Prog<'r> {
+    let mut stack: Vec<Frame<'r>> = vec![Frame {
+        kind: FrameKind::Root,
+        items: Vec::new(),
+        pipe: false,
+    }];
+    let mut substs: HashMap<u32, Vec<(Node<'r>, bool)>> = HashMap::new();
+    let mut ends = HashMap::new();
+    fn push<'r>(stack: &mut [Frame<'r>], node: Node<'r>) {
+        if let Some(top) = stack.last_mut() {
+            let piped = std::mem::take(&mut top.pipe);
+            top.items.push((node, piped));
+        }
+    }
+    fn close_compound<'r>(stack: &mut Vec<Frame<'r>>) {
+        if let Some(Frame {
+            kind: FrameKind::Compound(kind, at),
+            items,
+            ..
+        }) = stack.pop()
+        {
+            push(
+                stack,
+                Node::Compound {
+                    kind,
+                    at,
+                    children: items,
+                    redirects: Vec::new(),
+                },
+            );
+        }
+    }
+    for e in events {
+        match e {
+            Event::Simple(c) => push(&mut stack, Node::Simple(c)),
+            Event::Open(kind, at) => stack.push(Frame {
+                kind: FrameKind::Compound(kind, *at),
+                items: Vec::new(),
+                pipe: false,
+            }),
+            Event::Close(_) => {
+                if matches!(stack.last().map(|f| &f.kind), Some(FrameKind::Compound(..))) {
+                    close_compound(&mut stack);
+                }
+            }
+            Event::Redirect(r) => {
+                if let Some((Node::Compound { redirects, .. }, _)) =
+                    stack.last_mut().and_then(|f| f.items.last_mut())
+                {
+                    redirects.push(r);
+                }
+            }
+            Event::Pipe => {
+                if let Some(top) = stack.last_mut() {
+                    top.pipe = true;
+                }
+            }
+            Event::SubstOpen(at) => stack.push(Frame {
+                kind: FrameKind::Subst(*at),
+                items: Vec::new(),
+                pipe: false,
+            }),
+            Event::SubstClose(at, end) => {
+                if !stack
+                    .iter()
+                    .any(|f| matches!(f.kind, FrameKind::Subst(a) if a == *at))
+                {
+                    continue;
+                }
+                while matches!(stack.last().map(|f| &f.kind), Some(FrameKind::Compound(..))) {
+                    close_compound(&mut stack);
+                }
+                if let Some(Frame {
+                    kind: FrameKind::Subst(a),
+                    items,
+                    ..
+                }) = stack.pop()
+                {
+                    // Text whose offsets are pinned to one command offset has one key for
+                    // all its substitutions: their programs are walked as one.
+                    substs.entry(a).or_default().extend(items);
+                    ends.insert(a, *end);
+                }
+            }
+            Event::Arith(t) => push(&mut stack, Node::Arith(t)),
+            Event::Cond(w) => push(&mut stack, Node::Cond(w)),
+            Event::Unit => {
+                if stack.len() == 1 {
+                    push(&mut stack, Node::Unit);
+                }
+            }
+        }
+    }
+    while stack.len() > 1 {
+        match stack.last().map(|f| &f.kind) {
+            Some(FrameKind::Compound(..)) => close_compound(&mut stack),
+            Some(FrameKind::Subst(_)) => {
+                if let Some(Frame {
+                    kind: FrameKind::Subst(a),
+                    items,
+                    ..
+                }) = stack.pop()
+                {
+                    substs.entry(a).or_default().extend(items);
+                }
+            }
+            _ => break,
+        }
+    }
+    let root = stack.pop().map(|f| f.items).unwrap_or_default();
+    Prog {
+        root,
+        substs,
+        ends: Ends(ends),
+    }
+}

@@ -1,0 +1,971 @@
+//! The solver: the values of the walk's [`Facts`] (every variable joined over every
+//! assignment, every substitution's output), then each hidden-evaluator site judged once
+//! on its value, each change to later text judged against the heredocs it can reach.
+//!
+//! The values only grow and the lattice is finite, so a worklist reaches the fixed point;
+//! every evaluation is charged to the command's meter, and a meter that runs out ends the
+//! judgement as a limit (a deny), never as an allow.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use super::evaluators::{self, Evaluator, LitRefs, Refs};
+use super::facts::{Expr, Facts, Needs, Src, Target, Var, When};
+use super::value::{ByteSet, Val};
+use crate::shell::text::Text;
+use crate::shell::word::{self, Piece};
+use crate::shell::{Dialect, Heredoc, Work};
+
+/// The meter ran out.
+pub(super) struct Out;
+
+/// Text-holding variables the shell sets itself, never assigned by the command: they may
+/// hold the command's own text (and so heredoc text) or another program's.
+fn shell_text_variable(name: &[u8], zsh: bool) -> bool {
+    if zsh {
+        matches!(
+            name,
+            b"functions"
+                | b"functions_source"
+                | b"dis_functions"
+                | b"dis_functions_source"
+                | b"history"
+                | b"historywords"
+                | b"jobtexts"
+                | b"ZSH_EXECUTION_STRING"
+                | b"ZSH_DEBUG_CMD"
+                | b"BUFFER"
+                | b"LBUFFER"
+                | b"RBUFFER"
+                | b"PREBUFFER"
+                | b"CUTBUFFER"
+                | b"killring"
+                | b"match"
+                | b"MATCH"
+                | b"mbegin"
+                | b"mend"
+                | b"reply"
+                | b"REPLY"
+                | b"nameddirs"
+                | b"userdirs"
+                | b"commands"
+                | b"BASH_REMATCH"
+        )
+    } else {
+        matches!(
+            name,
+            b"BASH_COMMAND"
+                | b"BASH_EXECUTION_STRING"
+                | b"COMP_LINE"
+                | b"COMP_WORDS"
+                | b"READLINE_LINE"
+                | b"READLINE_ARGUMENT"
+                | b"BASH_CMDS"
+                | b"BASH_REMATCH"
+                | b"BASH_ARGV"
+        )
+    }
+}
+
+/// Bytes that, in an alias's value, can change how the text after the alias is read
+/// (a heredoc operator, a quote, a comment, a substitution, a line end, a group).
+const RESHAPING: ByteSet = ByteSet::of_const(b"<#'\"\\$`(){}[]\n");
+
+/// One finding of the solver: a site whose value is dangerous, or a change that reaches
+/// a later heredoc.
+#[derive(Debug, Clone)]
+pub(super) enum Found {
+    Evaluation {
+        at: u32,
+        evaluator: Evaluator,
+        what: &'static str,
+        /// The value holds run-time text the command does not show (else: heredoc text).
+        unknown: bool,
+        in_body: Option<usize>,
+    },
+    Change {
+        at: u32,
+        what: &'static str,
+    },
+    Unread {
+        at: u32,
+        in_body: Option<usize>,
+        what: &'static str,
+    },
+}
+
+pub(super) struct Solver<'a> {
+    facts: &'a Facts,
+    d: Dialect,
+    heredocs: &'a [Heredoc],
+    text: Option<&'a [u8]>,
+    meter: &'a Work,
+    /// Each variable's representative (a nameref to a fixed name, tied arrays).
+    rep: Vec<Var>,
+    vals: Vec<Val>,
+    assigned: Vec<bool>,
+    /// What variables named at run time may hold.
+    any: Val,
+    /// Every variable's value, joined.
+    all: Val,
+    substs: HashMap<u32, Val>,
+    bodies: RefCell<HashMap<(usize, bool), ByteSet>>,
+    computed_refs: HashSet<Var>,
+    case_changed: HashSet<Var>,
+    assoc: HashSet<Var>,
+    /// The variables arithmetic would run heredoc text from (a fixed point).
+    arith_dangerous: HashSet<Var>,
+    /// A variable named at run time may hold such a value (part of the same fixed point).
+    any_dangerous: bool,
+    lit_cache: RefCell<HashMap<Rc<[u8]>, Rc<LitRefs>>>,
+}
+
+impl<'a> Solver<'a> {
+    pub fn new(
+        facts: &'a Facts,
+        d: Dialect,
+        heredocs: &'a [Heredoc],
+        text: Option<&'a [u8]>,
+        meter: &'a Work,
+    ) -> Self {
+        let n = facts.names.len();
+        let mut rep: Vec<Var> = (0..n as Var).collect();
+        fn find(rep: &mut [Var], v: Var) -> Var {
+            let mut r = v;
+            while rep[r as usize] != r {
+                r = rep[r as usize];
+            }
+            let mut x = v;
+            while rep[x as usize] != r {
+                let next = rep[x as usize];
+                rep[x as usize] = r;
+                x = next;
+            }
+            r
+        }
+        for &(a, b) in &facts.same {
+            if (a as usize) < n && (b as usize) < n {
+                let (ra, rb) = (find(&mut rep, a), find(&mut rep, b));
+                if ra != rb {
+                    rep[rb as usize] = ra;
+                }
+            }
+        }
+        for v in 0..n as Var {
+            let r = find(&mut rep, v);
+            rep[v as usize] = r;
+        }
+        let canon = |v: Var| rep.get(v as usize).copied().unwrap_or(v);
+        Solver {
+            computed_refs: facts.computed_refs.iter().map(|&v| canon(v)).collect(),
+            case_changed: facts.case_changed.iter().map(|&v| canon(v)).collect(),
+            assoc: facts.assoc.iter().map(|&v| canon(v)).collect(),
+            facts,
+            d,
+            heredocs,
+            text,
+            meter,
+            vals: vec![Val::default(); n],
+            assigned: vec![false; n],
+            rep,
+            any: Val::default(),
+            all: Val::default(),
+            substs: HashMap::new(),
+            bodies: RefCell::new(HashMap::new()),
+            arith_dangerous: HashSet::new(),
+            any_dangerous: false,
+            lit_cache: RefCell::new(HashMap::new()),
+        }
+    }
+
+    fn canon(&self, v: Var) -> Var {
+        self.rep.get(v as usize).copied().unwrap_or(v)
+    }
+
+    fn spend(&self, n: usize) -> Result<(), Out> {
+        if self.meter.charge(n) {
+            Ok(())
+        } else {
+            Err(Out)
+        }
+    }
+
+    /// The value of variable `v` now.
+    fn var_val(&self, v: Var) -> Val {
+        let c = self.canon(v);
+        let mut out = if self.assigned.get(c as usize).copied().unwrap_or(false) {
+            self.vals.get(c as usize).cloned().unwrap_or_default()
+        } else {
+            self.default(c)
+        };
+        out.join(&self.any);
+        if self.computed_refs.contains(&c) {
+            out.join(&self.all);
+            out.join(&Val::env());
+        }
+        if self.case_changed.contains(&c) {
+            out = cased(&out);
+        }
+        out
+    }
+
+    /// The value of a variable the command never assigns.
+    fn default(&self, v: Var) -> Val {
+        let name = self.facts.names.name(v);
+        if shell_text_variable(name, self.d.is_zsh()) {
+            Val::unknown()
+        } else {
+            Val::env()
+        }
+    }
+
+    /// Heredoc `i`'s text as bytes (its first line only, when asked and when that line
+    /// does not go on past a trailing backslash).
+    fn body(&self, i: usize, first_line: bool) -> Result<ByteSet, Out> {
+        if let Some(b) = self.bodies.borrow().get(&(i, first_line)) {
+            return Ok(*b);
+        }
+        let b = match (self.heredocs.get(i), self.text) {
+            (Some(h), Some(text)) => {
+                let (s, e) = (h.body.0 as usize, (h.body.1 as usize).min(text.len()));
+                let body = text.get(s.min(e)..e).unwrap_or_default();
+                let part = if first_line {
+                    match memchr::memchr(b'\n', body) {
+                        Some(nl) if !body[..nl].ends_with(b"\\") => &body[..nl + 1],
+                        _ => body,
+                    }
+                } else {
+                    body
+                };
+                if !self.meter.charge(crate::shell::bulk_work(part.len())) {
+                    return Err(Out);
+                }
+                ByteSet::of(part)
+            }
+            // A body whose text the offsets do not give (text `eval` runs): any byte.
+            _ => ByteSet::ALL,
+        };
+        self.bodies.borrow_mut().insert((i, first_line), b);
+        Ok(b)
+    }
+
+    /// Heredoc `i`'s text as a value: exact when it is short and its offsets give it,
+    /// else its bytes.
+    fn body_val(&self, i: usize, first_line: bool) -> Result<Val, Out> {
+        let bytes = self.body(i, first_line)?;
+        let exact = match (self.heredocs.get(i), self.text) {
+            (Some(h), Some(text)) if h.quoted && !h.strip_tabs => {
+                let (s, e) = (h.body.0 as usize, (h.body.1 as usize).min(text.len()));
+                let body = text.get(s.min(e)..e).unwrap_or_default();
+                let part = if first_line {
+                    match memchr::memchr(b'\n', body) {
+                        Some(nl) if !body[..nl].ends_with(b"\\") => &body[..nl],
+                        _ => body,
+                    }
+                } else {
+                    body
+                };
+                (part.len() <= 4096).then_some(part)
+            }
+            _ => None,
+        };
+        Ok(match exact {
+            Some(t) => Val::heredoc_text(t),
+            None => Val::heredoc(bytes),
+        })
+    }
+
+    /// The value of an expression now.
+    fn eval(&self, e: &Expr) -> Result<Val, Out> {
+        self.spend(e.0.len() + 1)?;
+        let mut out = Val::default();
+        for s in &e.0 {
+            let v = match s {
+                Src::Val(v) => v.clone(),
+                Src::Var(v) => self.var_val(*v),
+                Src::AnyVar => {
+                    let mut v = self.all.clone();
+                    v.join(&self.any);
+                    v.join(&Val::env());
+                    v
+                }
+                Src::Named(inner) => {
+                    let names = self.eval(inner)?;
+                    let mut v = Val::default();
+                    for l in &names.lits {
+                        let (base, _) = super::builtins::split_subscript(l);
+                        match self.facts.names.get(base) {
+                            Some(x) => v.join(&self.var_val(x)),
+                            None => v.join(&Val::env()),
+                        }
+                    }
+                    if names.fixed.is_some() || names.heredoc.is_some() || names.env {
+                        v.join(&self.all);
+                        v.join(&self.any);
+                        v.join(&Val::env());
+                    }
+                    v
+                }
+                Src::Keys(x) => {
+                    if self.assoc.contains(&self.canon(*x)) {
+                        Val::unknown()
+                    } else {
+                        Val::number()
+                    }
+                }
+                Src::Subst(at) => match self.substs.get(at) {
+                    Some(v) => v.trim_newlines(),
+                    None => Val::default(),
+                },
+                Src::Body {
+                    heredoc,
+                    first_line,
+                } => self.body_val(*heredoc, *first_line)?,
+                Src::Glue(parts) => {
+                    let mut acc: Option<Val> = None;
+                    for p in parts {
+                        let v = self.eval(p)?;
+                        acc = Some(match acc {
+                            None => v,
+                            Some(a) => a.glue(&v),
+                        });
+                    }
+                    acc.unwrap_or_default()
+                }
+                Src::Part(inner, extra) => self.eval(inner)?.part(*extra),
+                Src::Wild(inner) => self.eval(inner)?.wild(),
+                Src::Cased(inner) => cased(&self.eval(inner)?),
+            };
+            out.join(&v);
+        }
+        Ok(out)
+    }
+
+    /// The fixed point of every assignment and substitution.
+    pub fn solve(&mut self) -> Result<(), Out> {
+        // Facts: the assignments, the positional parameters of calls, the substitutions.
+        enum F<'e> {
+            Assign(Target, &'e Expr),
+            Subst(u32, &'e Expr),
+        }
+        // A call of a function the command defines (or of a command named at run time,
+        // which may be any) gives it its arguments and its input.
+        let mut calls: Vec<(Target, Expr)> = Vec::new();
+        let functions: HashSet<&[u8]> = self.facts.functions.iter().map(|f| &f[..]).collect();
+        if !functions.is_empty() {
+            let at = self.facts.names.get(b"@");
+            for (name, args, stdin) in &self.facts.calls {
+                if !name.is_empty() && !functions.contains(&name[..]) {
+                    continue;
+                }
+                if let Some(at) = at {
+                    calls.push((Target::Var(at), args.clone()));
+                }
+                if let Some(s) = self.facts.names.get(&super::walk::function_stdin(name)) {
+                    calls.push((Target::Var(s), stdin.clone()));
+                }
+            }
+        }
+        let mut facts: Vec<F<'_>> = Vec::new();
+        for (t, e, _) in &self.facts.assigns {
+            facts.push(F::Assign(*t, e));
+        }
+        for (t, e) in &calls {
+            facts.push(F::Assign(*t, e));
+        }
+        for (at, e) in &self.facts.substs {
+            facts.push(F::Subst(*at, e));
+        }
+        // Dependencies: which facts read a variable, a substitution, or every variable.
+        let mut by_var: HashMap<Var, Vec<usize>> = HashMap::new();
+        let mut by_subst: HashMap<u32, Vec<usize>> = HashMap::new();
+        let mut by_all: Vec<usize> = Vec::new();
+        for (k, f) in facts.iter().enumerate() {
+            let e = match f {
+                F::Assign(_, e) | F::Subst(_, e) => e,
+            };
+            let mut reads = Reads::default();
+            reads.of(e);
+            for v in reads.vars {
+                by_var.entry(self.canon(v)).or_default().push(k);
+            }
+            for s in reads.substs {
+                by_subst.entry(s).or_default().push(k);
+            }
+            if reads.all {
+                by_all.push(k);
+            }
+        }
+        for t in self
+            .facts
+            .assigns
+            .iter()
+            .map(|(t, _, _)| t)
+            .chain(calls.iter().map(|(t, _)| t))
+        {
+            if let Target::Var(v) = t {
+                let c = self.canon(*v) as usize;
+                if let Some(a) = self.assigned.get_mut(c) {
+                    *a = true;
+                }
+            }
+        }
+        if let Some(at) = self.facts.names.get(b"@") {
+            let c = self.canon(at) as usize;
+            if self.assigned.get(c).copied().unwrap_or(false)
+                && let Some(v) = self.vals.get_mut(c)
+            {
+                // The script's own arguments too.
+                v.join(&Val::env());
+            }
+        }
+        let mut queued = vec![true; facts.len()];
+        let mut work: std::collections::VecDeque<usize> = (0..facts.len()).collect();
+        while let Some(k) = work.pop_front() {
+            queued[k] = false;
+            let (changed_var, changed_subst) = match &facts[k] {
+                F::Assign(t, e) => {
+                    let v = self.eval(e)?;
+                    match t {
+                        Target::Var(x) => {
+                            let c = self.canon(*x);
+                            let Some(slot) = self.vals.get_mut(c as usize) else {
+                                continue;
+                            };
+                            let before = slot.clone();
+                            slot.join(&v);
+                            if *slot != before {
+                                let joined = slot.clone();
+                                self.all.join(&joined);
+                                (Some(Some(c)), None)
+                            } else {
+                                (None, None)
+                            }
+                        }
+                        Target::Any => {
+                            let before = self.any.clone();
+                            self.any.join(&v);
+                            if self.any != before {
+                                (Some(None), None)
+                            } else {
+                                (None, None)
+                            }
+                        }
+                    }
+                }
+                F::Subst(at, e) => {
+                    let v = self.eval(e)?;
+                    let slot = self.substs.entry(*at).or_default();
+                    let before = slot.clone();
+                    slot.join(&v);
+                    if *slot != before {
+                        (None, Some(*at))
+                    } else {
+                        (None, None)
+                    }
+                }
+            };
+            let mut push = |list: &[usize], work: &mut std::collections::VecDeque<usize>| {
+                for &j in list {
+                    if !queued[j] {
+                        queued[j] = true;
+                        work.push_back(j);
+                    }
+                }
+            };
+            match changed_var {
+                // One variable changed: what reads it, and what reads every variable.
+                Some(Some(c)) => {
+                    if let Some(list) = by_var.get(&c) {
+                        push(list, &mut work);
+                    }
+                    push(&by_all, &mut work);
+                }
+                // What any variable may hold changed: everything that reads a variable.
+                Some(None) => {
+                    for list in by_var.values() {
+                        push(list, &mut work);
+                    }
+                    push(&by_all, &mut work);
+                }
+                None => {}
+            }
+            if let Some(at) = changed_subst
+                && let Some(list) = by_subst.get(&at)
+            {
+                push(list, &mut work);
+            }
+        }
+        self.dangerous_fixed_point()
+    }
+
+    /// The variables that arithmetic would run heredoc text from: those whose value is
+    /// dangerous by itself, then those that name one, until nothing changes.
+    fn dangerous_fixed_point(&mut self) -> Result<(), Out> {
+        let n = self.facts.names.len() as Var;
+        let candidates: Vec<Var> = (0..n).filter(|&v| self.canon(v) == v).collect();
+        loop {
+            let mut grew = false;
+            if !self.any_dangerous {
+                self.spend(4)?;
+                let any = self.any.clone();
+                if evaluators::dangerous(Evaluator::Arithmetic, &any, self, false) {
+                    self.any_dangerous = true;
+                    grew = true;
+                }
+            }
+            for &v in &candidates {
+                if self.arith_dangerous.contains(&v) {
+                    continue;
+                }
+                self.spend(4)?;
+                let val = self.var_val(v);
+                if evaluators::dangerous(Evaluator::Arithmetic, &val, self, false) {
+                    self.arith_dangerous.insert(v);
+                    grew = true;
+                }
+            }
+            if !grew {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Judges every site (when the reading holds heredoc text) and every change.
+    pub fn judge(&self, heredocs: bool) -> Result<Vec<Found>, Out> {
+        let mut found = Vec::new();
+        if heredocs {
+            self.judge_sites(&mut found)?;
+        }
+        self.judge_changes(&mut found)?;
+        Ok(found)
+    }
+
+    /// The hidden evaluators, each on its value.
+    fn judge_sites(&self, found: &mut Vec<Found>) -> Result<(), Out> {
+        let zsh = self.d.is_zsh();
+        for s in &self.facts.sites {
+            match s.needs {
+                Some(Needs::PromptSubst) if !self.facts.prompt_subst => continue,
+                Some(Needs::GlobSubst) if !self.facts.glob_subst => continue,
+                _ => {}
+            }
+            if let Some(a) = s.array
+                && self.assoc.contains(&self.canon(a))
+            {
+                continue;
+            }
+            let v = self.eval(&s.value)?;
+            self.spend(8)?;
+            if evaluators::dangerous(s.evaluator, &v, self, s.in_body.is_some()) {
+                found.push(Found::Evaluation {
+                    at: s.at,
+                    evaluator: s.evaluator,
+                    what: s.what,
+                    unknown: v.unknown,
+                    in_body: s.in_body,
+                });
+            }
+        }
+        // Attributes: every value an integer variable is given is arithmetic.
+        for &(v, at) in &self.facts.integers {
+            let val = self.var_val(v);
+            if evaluators::dangerous(Evaluator::Arithmetic, &val, self, false) {
+                found.push(Found::Evaluation {
+                    at,
+                    evaluator: Evaluator::Arithmetic,
+                    what: "an integer variable",
+                    unknown: val.unknown,
+                    in_body: None,
+                });
+            }
+        }
+        let mut every = self.all.clone();
+        every.join(&self.any);
+        for v in 0..self.facts.names.len() as Var {
+            if self.canon(v) == v && !self.assigned.get(v as usize).copied().unwrap_or(false) {
+                every.join(&self.default(v));
+            }
+        }
+        if let Some(at) = self.facts.any_integer
+            && evaluators::dangerous(Evaluator::Arithmetic, &every, self, false)
+        {
+            found.push(Found::Evaluation {
+                at,
+                evaluator: Evaluator::Arithmetic,
+                what: "the integer attribute on a name computed at run time",
+                unknown: every.unknown,
+                in_body: None,
+            });
+        }
+        if let Some(at) = self.facts.any_nameref
+            && evaluators::dangerous(Evaluator::Name, &every, self, false)
+        {
+            found.push(Found::Evaluation {
+                at,
+                evaluator: Evaluator::Name,
+                what: "the nameref attribute on a name computed at run time",
+                unknown: every.unknown,
+                in_body: None,
+            });
+        }
+        if let Some(at) = self.facts.xtrace
+            && (!zsh || self.facts.prompt_subst)
+            && let Some(ps4) = self.facts.names.get(b"PS4")
+        {
+            let v = self.var_val(ps4);
+            if evaluators::dangerous(Evaluator::Prompt, &v, self, false) {
+                found.push(Found::Evaluation {
+                    at,
+                    evaluator: Evaluator::Prompt,
+                    what: "PS4 under set -x",
+                    unknown: v.unknown,
+                    in_body: None,
+                });
+            }
+        }
+        for u in &self.facts.unread {
+            found.push(Found::Unread {
+                at: u.at,
+                in_body: u.in_body,
+                what: u.what,
+            });
+        }
+        Ok(())
+    }
+
+    /// The changes to how later text is read, each judged against the text after it.
+    fn judge_changes(&self, found: &mut Vec<Found>) -> Result<(), Out> {
+        let zsh = self.d.is_zsh();
+        // A special variable reached through a nameref or a tied name: its rule too.
+        for (t, e, at) in &self.facts.assigns {
+            let Target::Var(x) = t else { continue };
+            let c = self.canon(*x);
+            if c == *x && self.facts.same.is_empty() {
+                continue;
+            }
+            for (v, name) in self.facts.names.names.iter().enumerate() {
+                let v = v as Var;
+                if v == *x || self.canon(v) != c {
+                    continue;
+                }
+                if let Some((what, reshapes)) = super::walk::special_change(name, zsh)
+                    && (!reshapes || reshapes_text(&self.eval(e)?))
+                    && self.later_text(*at, 0, true, true)
+                {
+                    found.push(Found::Change { at: *at, what });
+                }
+                if super::builtins::integer_special(name, zsh) && self.heredocs_present() {
+                    let val = self.eval(e)?;
+                    if evaluators::dangerous(Evaluator::Arithmetic, &val, self, false) {
+                        found.push(Found::Evaluation {
+                            at: *at,
+                            evaluator: Evaluator::Arithmetic,
+                            what: "an integer variable of the shell",
+                            unknown: val.unknown,
+                            in_body: None,
+                        });
+                    }
+                }
+            }
+        }
+        // Changes to how later text is read: denied when text is read after them.
+        for c in &self.facts.changes {
+            let applies = match &c.when {
+                When::Always => true,
+                When::Reshapes(e) => reshapes_text(&self.eval(e)?),
+                When::AliasEntry { name, value } => {
+                    alias_table_name(&self.eval(name)?) && reshapes_text(&self.eval(value)?)
+                }
+                When::AliasWords(e) => alias_words(&self.eval(e)?),
+            };
+            if applies && self.later_text(c.at, c.unit, c.later_units, false) {
+                found.push(Found::Change {
+                    at: c.at,
+                    what: c.what,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn heredocs_present(&self) -> bool {
+        !self.heredocs.is_empty()
+    }
+}
+
+impl Solver<'_> {
+    /// Whether text is read after a change at `at` in input unit `unit`: a later unit
+    /// that holds a command (when `later_units`), or text read again when it runs (a
+    /// substitution, `eval` text) after it. zsh reads the whole command before it runs
+    /// any of it: only text read again counts. `anywhere`: the change's unit is not known.
+    fn later_text(&self, at: u32, unit: usize, later_units: bool, anywhere: bool) -> bool {
+        let zsh = self.d.is_zsh();
+        if !zsh && later_units && (anywhere || self.facts.last_unit > unit) {
+            return true;
+        }
+        self.facts
+            .rereads
+            .iter()
+            .any(|&(r, u)| r > at && (zsh || anywhere || later_units || u == unit))
+    }
+}
+
+/// Whether a value may reshape the text after an alias whose value it is: a heredoc
+/// operator or a `<` that joins the next one, a comment, a line end, a quote or a
+/// construct it leaves open. Exact texts are judged by what they hold; other text by its
+/// bytes; the environment's text never counts.
+fn reshapes_text(v: &Val) -> bool {
+    v.lits.iter().chain(&v.htexts).any(|t| reshaping_text(t))
+        || [v.heredoc, v.fixed]
+            .into_iter()
+            .flatten()
+            .any(|b| b.any_of(&RESHAPING))
+}
+
+/// An exact alias value that may reshape the text after it.
+fn reshaping_text(t: &[u8]) -> bool {
+    if t.iter().any(|c| matches!(c, b'<' | b'#' | b'\n')) {
+        return true;
+    }
+    // Quotes and a trailing backslash: left open?
+    let (mut quote, mut i) = (0u8, 0);
+    let mut depth: i64 = 0;
+    let mut backquotes = 0usize;
+    while i < t.len() {
+        let c = t[i];
+        match (quote, c) {
+            (0 | b'"', b'\\') => {
+                if i + 1 == t.len() {
+                    return true;
+                }
+                i += 1;
+            }
+            (0, b'\'' | b'"') => quote = c,
+            (q, _) if q != 0 && c == q => quote = 0,
+            (0 | b'"', b'`') => backquotes += 1,
+            (0, b'(' | b'{' | b'[') => depth += 1,
+            (0, b')' | b'}' | b']') => depth -= 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    quote != 0 || depth != 0 || backquotes % 2 == 1
+}
+
+/// Whether a name may be an alias table's entry (`BASH_ALIASES[x]`, zsh's `aliases[x]`).
+fn alias_table_name(v: &Val) -> bool {
+    const TABLES: [&[u8]; 4] = [b"BASH_ALIASES[", b"aliases[", b"galiases[", b"saliases["];
+    v.lits
+        .iter()
+        .chain(&v.htexts)
+        .any(|l| TABLES.iter().any(|t| l.starts_with(t)))
+        || [v.heredoc, v.fixed]
+            .into_iter()
+            .flatten()
+            .any(|b| b.holds_all(b"BASH_ALIASES[]") || b.holds_all(b"aliases[]"))
+}
+
+/// Whether the words of a command named at run time show a definition `name=value` whose
+/// value reshapes text (a `=` with a reshaping byte after it). Only words the command
+/// shows count: a command named at run time with words it computes is explicit
+/// evaluation.
+fn alias_words(v: &Val) -> bool {
+    v.lits.iter().chain(&v.htexts).any(|l| {
+        l.iter()
+            .position(|&c| c == b'=')
+            .is_some_and(|eq| l[eq + 1..].iter().any(|c| RESHAPING.has(*c)))
+    })
+}
+
+/// A value after a case change: its texts' letters in either case.
+fn cased(v: &Val) -> Val {
+    let mut out = v.clone();
+    if let Some(h) = out.heredoc_bytes() {
+        out.htexts.clear();
+        out.heredoc = Some(h.both_cases());
+    }
+    if let Some(f) = out.fixed_bytes() {
+        out.lits.clear();
+        out.fixed = Some(f.both_cases());
+    }
+    out
+}
+
+/// What an expression reads.
+#[derive(Default)]
+struct Reads {
+    vars: Vec<Var>,
+    substs: Vec<u32>,
+    all: bool,
+}
+
+impl Reads {
+    fn of(&mut self, e: &Expr) {
+        for s in &e.0 {
+            match s {
+                Src::Val(_) | Src::Body { .. } => {}
+                Src::Var(v) => self.vars.push(*v),
+                Src::AnyVar | Src::Named(_) => {
+                    self.all = true;
+                    if let Src::Named(inner) = s {
+                        self.of(inner);
+                    }
+                }
+                Src::Keys(v) => self.vars.push(*v),
+                Src::Subst(at) => self.substs.push(*at),
+                Src::Glue(parts) => parts.iter().for_each(|p| self.of(p)),
+                Src::Part(inner, _) | Src::Wild(inner) | Src::Cased(inner) => self.of(inner),
+            }
+        }
+    }
+}
+
+impl Refs for Solver<'_> {
+    fn var(&self, name: &[u8]) -> Val {
+        match self.facts.names.get(name) {
+            Some(v) => self.var_val(v),
+            None => {
+                if shell_text_variable(name, self.d.is_zsh()) {
+                    Val::unknown()
+                } else {
+                    let mut v = Val::env();
+                    v.join(&self.any);
+                    v
+                }
+            }
+        }
+    }
+
+    fn arith_dangerous(&self, name: &[u8]) -> bool {
+        match self.facts.names.get(name) {
+            Some(v) => self.arith_dangerous.contains(&self.canon(v)),
+            None => shell_text_variable(name, self.d.is_zsh()) || self.any_dangerous,
+        }
+    }
+
+    fn arith_dangerous_named_by(&self, bytes: &ByteSet) -> bool {
+        if self.arith_dangerous.iter().any(|&v| {
+            let n = self.facts.names.name(v);
+            crate::shell::syntax::legal_identifier(n) && bytes.holds_all(n)
+        }) {
+            return true;
+        }
+        // A name never assigned that the shell fills with text.
+        let zsh = self.d.is_zsh();
+        const TEXT: [&[u8]; 9] = [
+            b"BASH_COMMAND",
+            b"BASH_EXECUTION_STRING",
+            b"BASH_REMATCH",
+            b"BASH_ARGV",
+            b"BASH_CMDS",
+            b"history",
+            b"functions",
+            b"match",
+            b"reply",
+        ];
+        TEXT.iter()
+            .any(|n| shell_text_variable(n, zsh) && bytes.holds_all(n))
+            || self.any_dangerous
+    }
+
+    fn arith_refs(&self, text: &[u8]) -> LitRefs {
+        let key: Rc<[u8]> = Rc::from(text);
+        if let Some(r) = self.lit_cache.borrow().get(&key) {
+            return LitRefs {
+                names: r.names.clone(),
+                runs: r.runs,
+            };
+        }
+        let _ = self.meter.charge(crate::shell::bulk_work(text.len()));
+        let a = word::arith(&Text::command(text), &());
+        let mut r = LitRefs::default();
+        collect_arith(&a, &mut r, false);
+        let out = LitRefs {
+            names: r.names.clone(),
+            runs: r.runs,
+        };
+        self.lit_cache.borrow_mut().insert(key, Rc::new(r));
+        out
+    }
+
+    fn string_refs(&self, text: &[u8]) -> Vec<(Evaluator, Option<Vec<u8>>)> {
+        let _ = self.meter.charge(crate::shell::bulk_work(text.len()));
+        let doc = word::document(&Text::command(text), &());
+        let mut out = Vec::new();
+        if doc.cut || doc.requoted {
+            out.push((Evaluator::Arithmetic, None));
+        }
+        string_pieces(&doc.pieces, &mut out);
+        out
+    }
+}
+
+/// What arithmetic text evaluates: its names (and the parameters its subscripts expand),
+/// and whether a subscript holds a substitution (its output is evaluated in turn; outside
+/// a subscript `$(…)` is a syntax error there).
+fn collect_arith(a: &word::Arith, r: &mut LitRefs, in_sub: bool) {
+    r.names.extend(a.names.iter().cloned());
+    for p in &a.params {
+        r.names.push(p.name.clone());
+        if in_sub && (p.indirect || p.subscript.is_some() || p.arg.is_some()) {
+            r.runs = true;
+        }
+    }
+    if in_sub && !a.substs.is_empty() {
+        r.runs = true;
+    }
+    for s in &a.subscripts {
+        collect_arith(s, r, true);
+    }
+}
+
+/// The evaluators the expansions of fixed text reach, with the variable each is given.
+fn string_pieces(pieces: &[Piece], out: &mut Vec<(Evaluator, Option<Vec<u8>>)>) {
+    for p in pieces {
+        match p {
+            Piece::Param(p) => {
+                let name = (!p.name.is_empty()).then(|| p.name.clone());
+                if let Some(s) = &p.subscript {
+                    arith_pieces(s, out);
+                }
+                for s in &p.slice {
+                    arith_pieces(s, out);
+                }
+                if p.indirect && p.op != word::ParamOp::Names {
+                    out.push((Evaluator::Name, name.clone()));
+                }
+                if p.op == word::ParamOp::Prompt {
+                    out.push((Evaluator::Prompt, name.clone()));
+                }
+                if p.zsh_eval {
+                    out.push((Evaluator::ZshExpansion, name.clone()));
+                }
+                if let Some(arg) = &p.arg {
+                    string_pieces(&arg.pieces, out);
+                }
+            }
+            Piece::Arith(a) => arith_pieces(a, out),
+            Piece::Subst(_) | Piece::Lit(_) => {}
+        }
+    }
+}
+
+fn arith_pieces(a: &word::Arith, out: &mut Vec<(Evaluator, Option<Vec<u8>>)>) {
+    for n in &a.names {
+        out.push((Evaluator::Arithmetic, Some(n.clone())));
+    }
+    for p in &a.params {
+        out.push((
+            Evaluator::Arithmetic,
+            (!p.name.is_empty()).then(|| p.name.clone()),
+        ));
+    }
+    if !a.substs.is_empty() {
+        out.push((Evaluator::Arithmetic, None));
+    }
+    for s in &a.subscripts {
+        arith_pieces(s, out);
+    }
+}

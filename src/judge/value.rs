@@ -1,0 +1,428 @@
+//! The judge's values: what a variable, a word or a command's output can hold, as far as
+//! a hidden evaluator cares. Four kinds, joined:
+//!
+//! - text the command fixes (its literals, arithmetic results, loop words), kept exactly
+//!   while there are few ([`MAX_LITS`]), else as the bytes it may hold;
+//! - heredoc text, or text that may be heredoc text (program and function output, file
+//!   contents, names assigned at run time), as the bytes it may hold: what an evaluator can
+//!   make of it depends only on which bytes it holds, and the bytes of a part of a text,
+//!   or of texts glued together, are the bytes of the texts;
+//! - the environment's text (a variable the command never assigns): never heredoc text.
+//!
+//! The lattice is finite (a few flags, two sets of 256 bytes, a capped list), so the
+//! solver's joins end.
+
+use std::rc::Rc;
+
+/// Most exact texts kept for one value; past it, their bytes.
+pub(super) const MAX_LITS: usize = 8;
+/// Longest exact text kept; a longer one is kept as its bytes.
+const MAX_LIT_BYTES: usize = 4096;
+
+/// A set of bytes.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub(crate) struct ByteSet([u64; 4]);
+
+impl ByteSet {
+    pub const EMPTY: ByteSet = ByteSet([0; 4]);
+    pub const ALL: ByteSet = ByteSet([u64::MAX; 4]);
+
+    /// The bytes of `text` (word at a time where it can).
+    pub fn of(text: &[u8]) -> ByteSet {
+        let mut s = ByteSet::EMPTY;
+        s.add_all(text);
+        s
+    }
+
+    /// The set of the given bytes (for constants).
+    pub const fn of_const(text: &[u8]) -> ByteSet {
+        let mut s = [0u64; 4];
+        let mut k = 0;
+        while k < text.len() {
+            let b = text[k];
+            s[(b >> 6) as usize] |= 1 << (b & 63);
+            k += 1;
+        }
+        ByteSet(s)
+    }
+
+    /// The set whose bit `c % 64` of word `c / 64` is set for each byte `c`.
+    pub const fn from_words(words: [u64; 4]) -> ByteSet {
+        ByteSet(words)
+    }
+
+    pub fn add_all(&mut self, text: &[u8]) {
+        for &b in text {
+            self.0[(b >> 6) as usize] |= 1 << (b & 63);
+        }
+    }
+
+    pub fn has(&self, b: u8) -> bool {
+        self.0[(b >> 6) as usize] & (1 << (b & 63)) != 0
+    }
+
+    pub fn any_of(&self, other: &ByteSet) -> bool {
+        self.0.iter().zip(other.0.iter()).any(|(a, b)| a & b != 0)
+    }
+
+    /// Every byte of `text` is in the set.
+    pub fn holds_all(&self, text: &[u8]) -> bool {
+        text.iter().all(|&b| self.has(b))
+    }
+
+    pub fn union(self, other: ByteSet) -> ByteSet {
+        ByteSet([
+            self.0[0] | other.0[0],
+            self.0[1] | other.0[1],
+            self.0[2] | other.0[2],
+            self.0[3] | other.0[3],
+        ])
+    }
+
+    /// The set with every ASCII letter's other case added (`declare -u`, `${x^^}`).
+    pub fn both_cases(self) -> ByteSet {
+        let mut s = self;
+        for b in b'a'..=b'z' {
+            if self.has(b) || self.has(b.to_ascii_uppercase()) {
+                s.add_all(&[b, b.to_ascii_uppercase()]);
+            }
+        }
+        s
+    }
+}
+
+/// The bytes of a decimal number (an arithmetic result, a length, a process id).
+pub(crate) const NUMBER: ByteSet = ByteSet::of_const(b"0123456789-");
+
+/// What a value can hold.
+#[derive(Clone, Default, PartialEq, Eq, Debug)]
+pub(crate) struct Val {
+    /// Texts the command fixes, exactly.
+    pub lits: Vec<Rc<[u8]>>,
+    /// Text the command fixes, not kept exactly: the bytes it may hold.
+    pub fixed: Option<ByteSet>,
+    /// Heredoc texts known exactly (a quoted body, its first line), at most
+    /// [`MAX_LITS`].
+    pub htexts: Vec<Rc<[u8]>>,
+    /// Heredoc text not known exactly, or text that may be heredoc text (run-time text):
+    /// the bytes it may hold.
+    pub heredoc: Option<ByteSet>,
+    /// Part of [`Val::heredoc`] is run-time text the command does not show (program or
+    /// function output, a file, a name assigned at run time): for the message only.
+    pub unknown: bool,
+    /// The environment's text.
+    pub env: bool,
+}
+
+impl Val {
+    pub fn lit(text: &[u8]) -> Val {
+        let mut v = Val::default();
+        v.add_lit(Rc::from(text));
+        v
+    }
+
+    pub fn fixed(bytes: ByteSet) -> Val {
+        Val {
+            fixed: Some(bytes),
+            ..Val::default()
+        }
+    }
+
+    pub fn number() -> Val {
+        Val::fixed(NUMBER)
+    }
+
+    pub fn env() -> Val {
+        Val {
+            env: true,
+            ..Val::default()
+        }
+    }
+
+    pub fn heredoc(bytes: ByteSet) -> Val {
+        Val {
+            heredoc: Some(bytes),
+            ..Val::default()
+        }
+    }
+
+    /// Heredoc text known exactly.
+    pub fn heredoc_text(text: &[u8]) -> Val {
+        let mut v = Val::default();
+        v.add_htext(Rc::from(text));
+        v
+    }
+
+    /// Whether the value may hold heredoc text.
+    pub fn has_heredoc(&self) -> bool {
+        self.heredoc.is_some() || !self.htexts.is_empty()
+    }
+
+    /// The bytes of its heredoc text, exact or not.
+    pub fn heredoc_bytes(&self) -> Option<ByteSet> {
+        if self.htexts.is_empty() {
+            return self.heredoc;
+        }
+        let mut b = self.heredoc.unwrap_or_default();
+        for t in &self.htexts {
+            b.add_all(t);
+        }
+        Some(b)
+    }
+
+    fn add_htext(&mut self, t: Rc<[u8]>) {
+        if t.len() > MAX_LIT_BYTES {
+            let b = ByteSet::of(&t);
+            self.heredoc = Some(self.heredoc.map_or(b, |f| f.union(b)));
+            return;
+        }
+        if self.htexts.iter().any(|l| **l == *t) {
+            return;
+        }
+        self.htexts.push(t);
+        if self.htexts.len() > MAX_LITS {
+            let mut b = self.heredoc.unwrap_or_default();
+            for l in self.htexts.drain(..) {
+                b.add_all(&l);
+            }
+            self.heredoc = Some(b);
+        }
+    }
+
+    /// Run-time text the command does not show: possibly heredoc text, any byte.
+    pub fn unknown() -> Val {
+        Val {
+            heredoc: Some(ByteSet::ALL),
+            unknown: true,
+            ..Val::default()
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lits.is_empty()
+            && self.fixed.is_none()
+            && self.heredoc.is_none()
+            && self.htexts.is_empty()
+            && !self.env
+    }
+
+    fn add_lit(&mut self, t: Rc<[u8]>) {
+        if t.len() > MAX_LIT_BYTES {
+            let b = ByteSet::of(&t);
+            self.fixed = Some(self.fixed.map_or(b, |f| f.union(b)));
+            return;
+        }
+        if self.lits.iter().any(|l| **l == *t) {
+            return;
+        }
+        self.lits.push(t);
+        if self.lits.len() > MAX_LITS {
+            let mut b = self.fixed.unwrap_or_default();
+            for l in self.lits.drain(..) {
+                b.add_all(&l);
+            }
+            self.fixed = Some(b);
+        }
+    }
+
+    /// Joins `other` in (either may be what it holds).
+    pub fn join(&mut self, other: &Val) {
+        for l in &other.lits {
+            self.add_lit(Rc::clone(l));
+        }
+        if let Some(f) = other.fixed {
+            self.fixed = Some(self.fixed.map_or(f, |s| s.union(f)));
+        }
+        if let Some(h) = other.heredoc {
+            self.heredoc = Some(self.heredoc.map_or(h, |s| s.union(h)));
+        }
+        for t in &other.htexts {
+            self.add_htext(Rc::clone(t));
+        }
+        self.unknown |= other.unknown;
+        self.env |= other.env;
+    }
+
+    /// Every byte the value's fixed and heredoc text may hold (the environment's text
+    /// is not counted: it is never heredoc text).
+    pub fn bytes(&self) -> ByteSet {
+        let mut b = self.fixed.unwrap_or_default();
+        for l in &self.lits {
+            b.add_all(l);
+        }
+        b.union(self.heredoc_bytes().unwrap_or_default())
+    }
+
+    /// The bytes of the text the command fixes (exact or not).
+    pub fn fixed_bytes(&self) -> Option<ByteSet> {
+        if self.lits.is_empty() {
+            return self.fixed;
+        }
+        let mut b = self.fixed.unwrap_or_default();
+        for l in &self.lits {
+            b.add_all(l);
+        }
+        Some(b)
+    }
+
+    /// `self` then `other`, glued: fixed with fixed stays fixed (exact when both are and
+    /// the texts stay few), the environment's glued to fixed text is the environment's, and
+    /// anything glued to heredoc text is heredoc text holding the bytes of both (the
+    /// environment's part adds none: it is never heredoc text, and what runs from it is
+    /// the environment's).
+    pub fn glue(&self, other: &Val) -> Val {
+        if self.is_empty() {
+            return other.clone();
+        }
+        if other.is_empty() {
+            return self.clone();
+        }
+        let mut out = Val::default();
+        // Fixed × fixed.
+        let exact = !self.lits.is_empty() && !other.lits.is_empty();
+        if exact && self.lits.len() * other.lits.len() <= MAX_LITS {
+            for a in &self.lits {
+                for b in &other.lits {
+                    let mut t = Vec::with_capacity(a.len() + b.len());
+                    t.extend_from_slice(a);
+                    t.extend_from_slice(b);
+                    out.add_lit(Rc::from(t));
+                }
+            }
+        }
+        let (fa, fb) = (self.fixed_bytes(), other.fixed_bytes());
+        let inexact = (exact && self.lits.len() * other.lits.len() > MAX_LITS)
+            || (fa.is_some() && fb.is_some() && (self.fixed.is_some() || other.fixed.is_some()));
+        if inexact && let (Some(a), Some(b)) = (fa, fb) {
+            let f = a.union(b);
+            out.fixed = Some(out.fixed.map_or(f, |s| s.union(f)));
+        }
+        // The environment's with fixed or the environment's: the environment's, and the
+        // fixed text's bytes are still there (glued to heredoc text later, they count).
+        if (self.env && (other.env || fb.is_some())) || (other.env && fa.is_some()) {
+            out.env = true;
+            if let Some(f) = [fa, fb].into_iter().flatten().reduce(ByteSet::union) {
+                out.fixed = Some(out.fixed.map_or(f, |s| s.union(f)));
+            }
+        }
+        // Heredoc text with anything.
+        if self.has_heredoc() || other.has_heredoc() {
+            out.heredoc = Some(self.bytes().union(other.bytes()));
+            out.unknown = self.unknown || other.unknown;
+        }
+        out
+    }
+
+    /// A part of the value (`${x#p}`, `${x:1}`, a field, a line), plus `extra` bytes a
+    /// replacement may add: exact texts become their bytes.
+    pub fn part(&self, extra: ByteSet) -> Val {
+        let mut out = Val {
+            env: self.env,
+            unknown: self.unknown,
+            ..Val::default()
+        };
+        if let Some(f) = self.fixed_bytes() {
+            out.fixed = Some(f.union(extra));
+        }
+        if let Some(h) = self.heredoc_bytes() {
+            out.heredoc = Some(h.union(extra));
+        }
+        out
+    }
+
+    /// The value after a transformation that can make any byte of its text (`${x@E}`,
+    /// `printf %b`, zsh flags): heredoc text may then hold anything.
+    pub fn wild(&self) -> Val {
+        let mut out = self.clone();
+        if out.has_heredoc() {
+            out.htexts.clear();
+            out.heredoc = Some(ByteSet::ALL);
+        }
+        if out.fixed_bytes().is_some() {
+            out.lits.clear();
+            out.fixed = Some(ByteSet::ALL);
+        }
+        out
+    }
+
+    /// The value as text heredoc text makes (assigned by heredoc text run as code): every
+    /// kind becomes heredoc text.
+    pub fn as_heredoc(&self) -> Val {
+        let mut out = Val {
+            unknown: self.unknown,
+            ..Val::default()
+        };
+        for t in self.lits.iter().chain(&self.htexts) {
+            out.add_htext(Rc::clone(t));
+        }
+        if let Some(b) = self
+            .fixed
+            .into_iter()
+            .chain(self.heredoc)
+            .reduce(ByteSet::union)
+        {
+            out.heredoc = Some(out.heredoc.map_or(b, |h| h.union(b)));
+        }
+        out
+    }
+
+    /// Trailing newlines dropped (a command substitution): only exact texts change.
+    pub fn trim_newlines(&self) -> Val {
+        let mut out = self.clone();
+        for l in out.lits.iter_mut().chain(out.htexts.iter_mut()) {
+            let end = l.iter().rposition(|&c| c != b'\n').map_or(0, |k| k + 1);
+            if end != l.len() {
+                *l = Rc::from(&l[..end]);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glued_fixed_texts_stay_exact_and_heredoc_text_takes_every_byte() {
+        let a = Val::lit(b"a[");
+        let b = Val::lit(b"1]");
+        assert_eq!(a.glue(&b).lits, vec![Rc::from(&b"a[1]"[..])]);
+        let h = Val::heredoc(ByteSet::of(b"$(x)"));
+        let g = a.glue(&h);
+        let bytes = g.heredoc.unwrap_or_default();
+        assert!(bytes.has(b'[') && bytes.has(b'$') && bytes.has(b'x'));
+        assert!(g.lits.is_empty());
+        // The environment's glued to heredoc text: the heredoc text's bytes (the
+        // environment's part is never heredoc text).
+        let eh = Val::env().glue(&h);
+        assert!(eh.heredoc.is_some_and(|b| b.has(b'$') && !b.has(b'a')));
+        // The environment's glued to fixed text: the environment's, no heredoc text.
+        let e = Val::env().glue(&a);
+        assert!(e.env && e.heredoc.is_none());
+    }
+
+    #[test]
+    fn many_texts_become_their_bytes() {
+        let mut v = Val::default();
+        for k in 0..(MAX_LITS + 3) {
+            v.join(&Val::lit(format!("x{k}").as_bytes()));
+        }
+        // The texts past the cap are kept as their bytes; what came after starts a new list.
+        assert!(v.lits.len() <= MAX_LITS);
+        assert!(v.fixed.is_some_and(|b| b.has(b'x') && b.has(b'8')));
+    }
+
+    #[test]
+    fn a_part_keeps_the_bytes_and_adds_the_replacement() {
+        let h = Val::heredoc(ByteSet::of(b"abc"));
+        let p = h.part(ByteSet::of(b"["));
+        assert!(p.heredoc.is_some_and(|b| b.has(b'[') && b.has(b'a')));
+        assert!(
+            Val::lit(b"xy")
+                .part(ByteSet::EMPTY)
+                .fixed
+                .is_some_and(|b| b.has(b'y'))
+        );
+    }
+}

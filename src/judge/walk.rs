@@ -1,0 +1,1112 @@
+//! One walk over a reading's commands, recording [`Facts`]: what each assignment assigns,
+//! what each substitution writes, which hidden evaluators each word and builtin reaches
+//! (with the expression of the value), and what changes how later text is read. The walk
+//! is flow-insensitive (a variable holds every value assigned to it anywhere), so one pass
+//! is enough whatever the order, loops and functions of the command.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::builtins;
+use super::evaluators::Evaluator;
+use super::facts::{Change, Expr, Facts, Needs, Site, Src, Target, Unread, Var, When};
+use super::program::{Node, Prog};
+use super::value::{ByteSet, Val};
+use crate::shell::tree::{Compound, RedirOp, Redirect, SimpleCommand, Word};
+use crate::shell::word::{self, Arith, Param, ParamOp, Piece, WordInfo};
+use crate::shell::{Context, Dialect, Heredoc, Nested, Work};
+
+/// The pseudo-variable for what `exec` redirections give every later command's input
+/// (no shell name holds a NUL).
+pub(super) const SHELL_STDIN: &[u8] = b"\0stdin";
+
+/// The pseudo-variable for the input a function's calls give it.
+pub(super) fn function_stdin(name: &[u8]) -> Vec<u8> {
+    let mut v = b"\0stdin:".to_vec();
+    v.extend_from_slice(name);
+    v
+}
+
+/// Where a command runs.
+#[derive(Clone)]
+pub(super) struct Ctx {
+    /// What its standard input carries.
+    pub stdin: Expr,
+    /// Inside a function body, a substitution or text run later: a heredoc here is read
+    /// when it runs.
+    pub read_later: bool,
+    /// Inside a function body (an alias defined here is defined when it is called).
+    pub in_function: bool,
+    /// Fed by a pipe (zsh reads the pipe, then the command's own input redirections).
+    pub piped: bool,
+}
+
+/// The walk's state.
+pub(super) struct Walk<'a> {
+    pub d: Dialect,
+    pub facts: Facts,
+    pub meter: &'a Work,
+    prog: &'a Prog<'a>,
+    heredocs: &'a [Heredoc],
+    /// The text the reading's offsets index (`None`: offsets pinned to one place).
+    text: Option<&'a [u8]>,
+    /// Heredoc index by the offset of its operator.
+    by_op: HashMap<u32, usize>,
+    unit: usize,
+    /// The reading's literal `eval` and `trap` texts, and, by the offset of the command
+    /// that runs each, its unit and its input.
+    nested: &'a [Nested],
+    runs_nested: HashMap<u32, (usize, Expr)>,
+    /// This walk is of such a text: its heredocs' bodies are not in the command's text.
+    in_nested: bool,
+    /// The substitutions being walked (text with pinned offsets has one key for all its
+    /// substitutions: a substitution met inside itself is not walked again).
+    in_substs: Vec<u32>,
+}
+
+/// The body index of an evaluator in a heredoc of `eval` text (not one of the reading's
+/// heredocs: the rules name no heredoc for it).
+pub(super) const NESTED_BODY: usize = usize::MAX;
+
+/// The meter ran out (the walk stops; the verdict is a limit).
+pub(super) struct Out;
+
+impl<'a> Walk<'a> {
+    pub fn new(
+        d: Dialect,
+        prog: &'a Prog<'a>,
+        heredocs: &'a [Heredoc],
+        text: Option<&'a [u8]>,
+        meter: &'a Work,
+        nested: &'a [Nested],
+    ) -> Self {
+        let by_op = heredocs
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (h.op, i))
+            .collect();
+        Walk {
+            d,
+            facts: Facts::default(),
+            meter,
+            prog,
+            heredocs,
+            text,
+            by_op,
+            unit: 0,
+            nested,
+            runs_nested: HashMap::new(),
+            in_nested: false,
+            in_substs: Vec::new(),
+        }
+    }
+
+    pub fn zsh(&self) -> bool {
+        self.d.is_zsh()
+    }
+
+    fn spend(&self, n: usize) -> Result<(), Out> {
+        if self.meter.charge(n) {
+            Ok(())
+        } else {
+            Err(Out)
+        }
+    }
+
+    pub fn var(&mut self, name: &[u8]) -> Var {
+        self.facts.names.id(name)
+    }
+
+    /// Walks the whole program.
+    pub fn run(&mut self) -> Result<(), Out> {
+        if self.zsh() {
+            // zsh's prompt parameters are one with their PROMPT names.
+            for (a, b) in [
+                (&b"PS1"[..], &b"PROMPT"[..]),
+                (b"PS2", b"PROMPT2"),
+                (b"PS3", b"PROMPT3"),
+                (b"PS4", b"PROMPT4"),
+            ] {
+                let (x, y) = (self.var(a), self.var(b));
+                self.facts.same.push((x, y));
+            }
+        }
+        // The shell's own standard input: the environment's, or what an `exec` gives it.
+        let shell_stdin = self.var(SHELL_STDIN);
+        let ctx = Ctx {
+            stdin: Expr(vec![Src::Val(Val::env()), Src::Var(shell_stdin)]),
+            read_later: false,
+            in_function: false,
+            piped: false,
+        };
+        let root = &self.prog.root;
+        self.walk(root, &ctx)?;
+        self.walk_nested(&ctx)
+    }
+
+    /// The literal `eval` and `trap` texts, each walked as if it stood where the command
+    /// that runs it stands (the walk is flow-insensitive: where does not matter), with
+    /// that command's input; each is text read again when it runs.
+    fn walk_nested(&mut self, ctx: &Ctx) -> Result<(), Out> {
+        for n in self.nested {
+            let (unit, stdin) = self
+                .runs_nested
+                .get(&n.at)
+                .cloned()
+                .unwrap_or_else(|| (self.unit, ctx.stdin.clone()));
+            self.facts.rereads.push((n.at, unit));
+            let prog = super::program::build(&n.reading.events);
+            let mut sub = Walk::new(
+                self.d,
+                &prog,
+                &n.reading.heredocs,
+                None,
+                self.meter,
+                &n.reading.nested,
+            );
+            sub.facts = std::mem::take(&mut self.facts);
+            sub.unit = unit;
+            sub.in_nested = true;
+            let c = Ctx {
+                stdin,
+                read_later: true,
+                in_function: ctx.in_function,
+                piped: false,
+            };
+            let result = sub.walk(&prog.root, &c).and_then(|_| sub.walk_nested(&c));
+            self.facts = std::mem::take(&mut sub.facts);
+            result?;
+        }
+        Ok(())
+    }
+
+    /// Walks a list of commands; what they write, one after another.
+    fn walk(&mut self, nodes: &[(Node<'_>, bool)], ctx: &Ctx) -> Result<Expr, Out> {
+        let mut outs: Vec<Expr> = Vec::new();
+        let mut last: Option<Expr> = None;
+        for (node, piped) in nodes {
+            self.spend(1)?;
+            if !matches!(node, Node::Unit) {
+                self.facts.last_unit = self.facts.last_unit.max(self.unit);
+            }
+            let mut c = ctx.clone();
+            c.piped = *piped;
+            if *piped {
+                c.stdin = last.take().unwrap_or_default();
+            } else if let Some(o) = last.take() {
+                outs.push(o);
+            }
+            let out = match node {
+                Node::Simple(cmd) => self.simple(cmd, &c)?,
+                Node::Compound {
+                    kind,
+                    at,
+                    children,
+                    redirects,
+                } => self.compound(kind, *at, children, redirects, &c)?,
+                Node::Arith(t) => {
+                    let a = word::arith(t, &self.prog.ends);
+                    self.spend(t.len() / 16 + 1)?;
+                    self.arith(&a, &c, None, false)?;
+                    Expr::default()
+                }
+                Node::Cond(words) => {
+                    self.cond(words, &c)?;
+                    Expr::default()
+                }
+                Node::Unit => {
+                    self.unit += 1;
+                    continue;
+                }
+            };
+            last = Some(out);
+        }
+        if let Some(o) = last {
+            outs.push(o);
+        }
+        Ok(Expr::glue(outs))
+    }
+
+    /// Reads a word of the program (quotes kept), charging its work.
+    pub fn read(&self, w: &Word) -> Result<WordInfo, Out> {
+        let (info, work) = word::read_counted(&w.text, &self.prog.ends);
+        self.spend(work + 1)?;
+        Ok(info)
+    }
+
+    /// Reads an assignment word (`name=value`, `name=(…)`), when it is one.
+    pub fn assignment(&self, w: &Word) -> Result<Option<word::Assignment>, Out> {
+        self.spend(w.text.len() / 16 + 1)?;
+        Ok(word::assignment(&w.text, &self.prog.ends))
+    }
+
+    /// A substitution's program, run with `ctx`: its output is recorded.
+    fn subst(&mut self, at: u32, ctx: &Ctx) -> Result<(), Out> {
+        self.facts.rereads.push((at, self.unit));
+        let prog = self.prog;
+        let Some(nodes) = prog.substs.get(&at) else {
+            self.facts
+                .substs
+                .entry(at)
+                .or_default()
+                .join(Expr::unknown());
+            return Ok(());
+        };
+        if self.in_substs.contains(&at) {
+            return Ok(());
+        }
+        let mut c = ctx.clone();
+        c.read_later = true;
+        c.piped = false;
+        self.in_substs.push(at);
+        let out = self.walk(nodes, &c);
+        self.in_substs.pop();
+        let out = out?;
+        self.facts.substs.entry(at).or_default().join(out);
+        Ok(())
+    }
+
+    /// Everything a word does when it is expanded: its substitutions run, its assignments
+    /// (`${x:=…}`, `$((x=…))`) assign, and its evaluators see their values.
+    pub fn expand(&mut self, w: &WordInfo, ctx: &Ctx) -> Result<(), Out> {
+        for s in w.substs() {
+            self.subst(s, ctx)?;
+        }
+        if self.zsh() && w.split {
+            // zsh with GLOB_SUBST makes an unquoted expansion a glob pattern.
+            for p in &w.pieces {
+                if let Piece::Param(p) = p {
+                    let v = self.param_expr(p);
+                    self.site_needing(
+                        p.at,
+                        Evaluator::ZshGlob,
+                        "an unquoted expansion under zsh's GLOB_SUBST",
+                        v,
+                        Needs::GlobSubst,
+                    );
+                }
+            }
+        }
+        self.pieces_sites(&w.pieces, ctx, None, None)
+    }
+
+    /// The evaluators in expansion pieces (a word's, or an unquoted body's). In a compound
+    /// array assignment, `array` is the array and its `[k]=` keys are subscripts.
+    fn pieces_sites(
+        &mut self,
+        pieces: &[Piece],
+        ctx: &Ctx,
+        body: Option<usize>,
+        array: Option<Var>,
+    ) -> Result<(), Out> {
+        for p in pieces {
+            match p {
+                Piece::Param(p) => self.param_sites(p, ctx, body)?,
+                Piece::Arith(a) => match array {
+                    Some(v) => self.arith_in(a, ctx, body, true, Some(v))?,
+                    None => self.arith(a, ctx, body, false)?,
+                },
+                Piece::Subst(_) | Piece::Lit(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn param_sites(&mut self, p: &Param, ctx: &Ctx, body: Option<usize>) -> Result<(), Out> {
+        self.spend(1)?;
+        let base = self.param_var(&p.name);
+        if let Some(a) = &p.subscript {
+            let array = (!p.name.is_empty()).then(|| self.var(&p.name));
+            self.arith_in(a, ctx, body, false, array)?;
+        }
+        for s in &p.slice {
+            self.arith(s, ctx, body, false)?;
+        }
+        if let Some(arg) = &p.arg {
+            self.pieces_sites(&arg.pieces, ctx, body, None)?;
+            if p.op == ParamOp::Assign && !p.indirect && !p.name.is_empty() {
+                let v = self.var(&p.name);
+                let value = self.word_expr(arg);
+                self.assign(Target::Var(v), value, p.at, ctx);
+            }
+        }
+        if p.indirect && p.op != ParamOp::Names {
+            self.site(p.at, Evaluator::Name, "${!name}", base.clone(), body);
+        }
+        if p.op == ParamOp::Prompt {
+            self.site(p.at, Evaluator::Prompt, "${name@P}", base.clone(), body);
+        }
+        if p.zsh_eval && self.zsh() {
+            let mut v = base.clone();
+            if let Some(arg) = &p.arg {
+                v.join(self.word_expr(arg));
+            }
+            self.site(p.at, Evaluator::ZshExpansion, "zsh ${(e)name}", v, body);
+        }
+        if p.zsh_glob && self.zsh() {
+            self.site(p.at, Evaluator::ZshGlob, "zsh ${~name}", base, body);
+        }
+        Ok(())
+    }
+
+    /// A site, recorded.
+    pub fn site(
+        &mut self,
+        at: u32,
+        e: Evaluator,
+        what: &'static str,
+        value: Expr,
+        body: Option<usize>,
+    ) {
+        self.facts.sites.push(Site {
+            at,
+            evaluator: e,
+            what,
+            value,
+            in_body: body,
+            array: None,
+            needs: None,
+        });
+    }
+
+    pub fn site_needing(
+        &mut self,
+        at: u32,
+        e: Evaluator,
+        what: &'static str,
+        value: Expr,
+        needs: Needs,
+    ) {
+        self.facts.sites.push(Site {
+            at,
+            evaluator: e,
+            what,
+            value,
+            in_body: None,
+            array: None,
+            needs: Some(needs),
+        });
+    }
+
+    /// Arithmetic text: its names are evaluated, its parameters' values pasted in and
+    /// evaluated, its substitutions run and their output evaluated; in a subscript a
+    /// parameter's value is expanded a second time (bash before 5.2, zsh).
+    pub fn arith(
+        &mut self,
+        a: &Arith,
+        ctx: &Ctx,
+        body: Option<usize>,
+        in_sub: bool,
+    ) -> Result<(), Out> {
+        self.arith_in(a, ctx, body, in_sub, None)
+    }
+
+    fn arith_in(
+        &mut self,
+        a: &Arith,
+        ctx: &Ctx,
+        body: Option<usize>,
+        in_sub: bool,
+        array: Option<Var>,
+    ) -> Result<(), Out> {
+        self.spend(1 + a.names.len() + a.params.len())?;
+        let first = self.facts.sites.len();
+        let e = if in_sub {
+            Evaluator::Subscript
+        } else {
+            Evaluator::Arithmetic
+        };
+        for n in &a.names {
+            let v = self.var(n);
+            self.site(
+                a.at,
+                Evaluator::Arithmetic,
+                "arithmetic",
+                Expr::var(v),
+                body,
+            );
+        }
+        for p in &a.params {
+            self.param_sites(p, ctx, body)?;
+            let v = self.param_expr(p);
+            self.site(p.at, e, "arithmetic", v, body);
+        }
+        for &s in &a.substs {
+            self.subst(s, ctx)?;
+            self.site(a.at, e, "arithmetic", Expr(vec![Src::Subst(s)]), body);
+        }
+        for s in &a.subscripts {
+            self.arith(s, ctx, body, true)?;
+        }
+        for n in &a.assigned {
+            let v = self.var(n);
+            self.assign(Target::Var(v), Expr::val(Val::number()), a.at, ctx);
+        }
+        if let Some(array) = array {
+            for s in &mut self.facts.sites[first..] {
+                s.array = Some(array);
+            }
+        }
+        Ok(())
+    }
+
+    /// The variable a parameter reads (positional parameters are one, `$0` is also
+    /// `BASH_ARGV0`'s).
+    fn param_var(&mut self, name: &[u8]) -> Expr {
+        match name {
+            b"" => Expr::unknown(),
+            b"#" | b"?" | b"$" | b"!" => Expr::val(Val::number()),
+            b"-" => Expr::val(Val::fixed(ByteSet::of(b"abcdefhikmnprstuvxBCEHPT"))),
+            b"@" | b"*" => Expr::var(self.var(b"@")),
+            b"0" => {
+                let mut e = Expr::var(self.var(b"0"));
+                e.join(Expr::var(self.var(b"BASH_ARGV0")));
+                e
+            }
+            n if n.iter().all(u8::is_ascii_digit) => Expr::var(self.var(b"@")),
+            b"argv" if self.d.is_zsh() => Expr::var(self.var(b"@")),
+            b"BASH_ARGV" if !self.d.is_zsh() => Expr::var(self.var(b"@")),
+            n => Expr::var(self.var(n)),
+        }
+    }
+
+    /// What a parameter expansion gives.
+    pub fn param_expr(&mut self, p: &Param) -> Expr {
+        let mut base = self.param_var(&p.name);
+        if p.joined {
+            // Elements joined with IFS's first character.
+            let ifs = self.var(b"IFS");
+            base = Expr::glue(vec![base, Expr::var(ifs)]).part(ByteSet::EMPTY);
+        }
+        let base = if p.indirect && p.op != ParamOp::Names {
+            Expr(vec![Src::Named(Box::new(base))])
+        } else {
+            base
+        };
+        let arg = p.arg.as_ref().map(|a| self.word_expr(a));
+        let v = match p.op {
+            ParamOp::Plain | ParamOp::Error => base,
+            ParamOp::Length => Expr::val(Val::number()),
+            ParamOp::Default | ParamOp::Assign => {
+                let mut v = base;
+                if let Some(a) = arg {
+                    v.join(a);
+                }
+                v
+            }
+            ParamOp::Alternate => {
+                let mut v = Expr::lit(b"");
+                if let Some(a) = arg {
+                    v.join(a);
+                }
+                v
+            }
+            ParamOp::Part => {
+                let text = p.arg.as_ref().and_then(|a| match a.pieces.first() {
+                    Some(Piece::Lit(l)) => Some(l.clone()),
+                    _ => None,
+                });
+                match text.as_deref() {
+                    // `${x@E}` expands escapes: any byte.
+                    Some(t) if t.starts_with(b"@E") => base.wild(),
+                    // Other transforms quote: quotes, `$`, backslashes, `=`, brackets.
+                    Some(t) if t.starts_with(b"@") => base.part(ByteSet::of(b"'\"$\\=[]() -")),
+                    Some(t)
+                        if t.starts_with(b"^") || t.starts_with(b",") || t.starts_with(b"~") =>
+                    {
+                        Expr(vec![Src::Cased(Box::new(base))])
+                    }
+                    _ => match arg {
+                        // A replacement's bytes may be added.
+                        Some(a) => {
+                            Expr::glue(vec![base.part(ByteSet::EMPTY), a]).part(ByteSet::EMPTY)
+                        }
+                        None => base.part(ByteSet::EMPTY),
+                    },
+                }
+            }
+            ParamOp::Prompt => base.wild(),
+            ParamOp::Names => {
+                if p.indirect {
+                    // `${!a[@]}`: an associative array's keys are text, an indexed
+                    // array's numbers.
+                    let v = self.var(&p.name);
+                    Expr(vec![Src::Keys(v)])
+                } else {
+                    // `${!prefix*}`: names of variables.
+                    Expr::val(Val::fixed(ByteSet::of(
+                        b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_",
+                    )))
+                }
+            }
+        };
+        if p.zsh_eval || p.flags { v.wild() } else { v }
+    }
+
+    /// What a word expands to: its pieces glued; a glob can make other words (file names
+    /// are run-time text).
+    pub fn word_expr(&mut self, w: &WordInfo) -> Expr {
+        if w.unread {
+            return Expr::unknown();
+        }
+        let mut parts: Vec<Expr> = Vec::with_capacity(w.pieces.len() + 1);
+        if w.tilde {
+            let mut t = Expr::var(self.var(b"HOME"));
+            t.join(Expr::var(self.var(b"PWD")));
+            t.join(Expr::var(self.var(b"OLDPWD")));
+            t.join(Expr::val(Val::env()));
+            if self.zsh() {
+                // `~name` is a named directory: any parameter holding a path.
+                t.join(Expr(vec![Src::AnyVar]));
+            }
+            parts.push(t);
+        }
+        for p in &w.pieces {
+            parts.push(match p {
+                Piece::Lit(l) => Expr::lit(l),
+                Piece::Param(p) => self.param_expr(p),
+                Piece::Subst(at) => Expr(vec![Src::Subst(*at)]),
+                Piece::Arith(_) => Expr::val(Val::number()),
+            });
+        }
+        let mut e = Expr::glue(parts);
+        if w.brace || !w.breaks.is_empty() {
+            e = e.part(ByteSet::EMPTY);
+        }
+        if w.many && !w.brace {
+            // File names a glob may list: text the command may have made.
+            e.join(Expr::unknown());
+        }
+        e
+    }
+
+    /// An assignment: the value joins the variable's; a special variable's rule applies.
+    pub fn assign(&mut self, target: Target, value: Expr, at: u32, ctx: &Ctx) {
+        if let Target::Var(v) = target {
+            let name: Rc<[u8]> = Rc::clone(&self.facts.names.names[v as usize]);
+            self.special_assignment(&name, &value, at, ctx);
+        }
+        self.facts.assign(target, value, at);
+    }
+
+    /// What assigning a special variable does beyond holding the value (the solver does
+    /// the same for one reached through a nameref).
+    fn special_assignment(&mut self, name: &[u8], value: &Expr, at: u32, ctx: &Ctx) {
+        let zsh = self.zsh();
+        if builtins::integer_special(name, zsh) {
+            self.site(
+                at,
+                Evaluator::Arithmetic,
+                "an integer variable of the shell",
+                value.clone(),
+                None,
+            );
+        }
+        if let Some((what, reshapes)) = special_change(name, zsh) {
+            let when = if reshapes {
+                When::Reshapes(value.clone())
+            } else {
+                When::Always
+            };
+            self.change(at, what, when, ctx);
+        }
+    }
+
+    /// A change to how later text is read.
+    pub fn change(&mut self, at: u32, what: &'static str, when: When, _ctx: &Ctx) {
+        self.facts.changes.push(Change {
+            at,
+            what,
+            unit: self.unit,
+            when,
+            later_units: true,
+        });
+    }
+
+    /// A change the reader follows in later units (a literal alias at the top level): only
+    /// text read again in its own unit is read otherwise.
+    pub fn change_in_unit(&mut self, at: u32, what: &'static str, when: When) {
+        self.facts.changes.push(Change {
+            at,
+            what,
+            unit: self.unit,
+            when,
+            later_units: false,
+        });
+    }
+
+    /// The standard input a command runs with: its context's, and its input redirections
+    /// (bash reads the last; zsh all of them, one after another, after a pipe).
+    fn input(&mut self, redirects: &[&Redirect], ctx: &Ctx) -> Result<Expr, Out> {
+        let mut inputs: Vec<Expr> = Vec::new();
+        for r in redirects {
+            if !self.on_stdin(r) {
+                // Another descriptor: read by `read -u`, `<&n` (run-time text).
+                continue;
+            }
+            let e = match r.op {
+                RedirOp::Heredoc => match self.by_op.get(&r.at) {
+                    Some(&i) => self.body_expr(i, false),
+                    None => Expr::unknown(),
+                },
+                RedirOp::HereString => match &r.target {
+                    Some(t) => {
+                        let i = self.read(t)?;
+                        Expr::glue(vec![self.word_expr(&i), Expr::lit(b"\n")])
+                    }
+                    None => Expr::unknown(),
+                },
+                RedirOp::Input | RedirOp::ReadWrite => {
+                    let null = match &r.target {
+                        Some(t) => self.read(t)?.literal().as_deref() == Some(b"/dev/null"),
+                        None => false,
+                    };
+                    if null {
+                        Expr::lit(b"")
+                    } else {
+                        Expr::unknown()
+                    }
+                }
+                RedirOp::Duplicate => {
+                    // `<&3`, `0<&3`: another descriptor's input (`>&2` gives none).
+                    if !self.duplicates_input(r) {
+                        continue;
+                    }
+                    Expr::unknown()
+                }
+                RedirOp::Output => continue,
+            };
+            inputs.push(e);
+        }
+        if inputs.is_empty() {
+            return Ok(ctx.stdin.clone());
+        }
+        if self.zsh() {
+            // MULTIOS: the pipe, then each input, one stream.
+            if ctx.piped {
+                inputs.insert(0, ctx.stdin.clone());
+            }
+            return Ok(Expr::glue(inputs));
+        }
+        let mut s = Expr::default();
+        for e in inputs {
+            s.join(e);
+        }
+        Ok(s)
+    }
+
+    /// Whether an input redirection is standard input's: no descriptor written, or 0
+    /// (bash reads `00` as 0; zsh takes one digit only, so `10<f` is the word `10` and
+    /// `<f`).
+    fn on_stdin(&self, r: &Redirect) -> bool {
+        match r.fd.as_deref() {
+            None => true,
+            Some(fd) if self.zsh() && fd.len() > 1 && fd.iter().all(u8::is_ascii_digit) => true,
+            Some(fd) => !fd.is_empty() && fd.iter().all(|&c| c == b'0'),
+        }
+    }
+
+    /// Whether a duplication redirection gives input (`<&`), not output (`>&`): its
+    /// operator, where the text's offsets say it (else it counts as input).
+    fn duplicates_input(&self, r: &Redirect) -> bool {
+        self.text
+            .is_none_or(|t| t.get(r.at as usize) != Some(&b'>'))
+    }
+
+    /// What heredoc `i`'s text is as its command reads it: a quoted body as is; an
+    /// unquoted one with its expansions' values glued in.
+    fn body_expr(&mut self, i: usize, first_line: bool) -> Expr {
+        let Some(h) = self.heredocs.get(i) else {
+            return Expr::unknown();
+        };
+        if self.in_nested {
+            // `eval` text's bodies: their bytes are not the command's at their offsets.
+            return Expr::val(Val::heredoc(ByteSet::ALL));
+        }
+        if h.quoted || !h.body_eval.expands {
+            return Expr(vec![Src::Body {
+                heredoc: i,
+                first_line,
+            }]);
+        }
+        let eval = Rc::clone(&h.body_eval);
+        // Its literal text, then the values its expansions give.
+        let literal = Val::heredoc(ByteSet::from_words(eval.literal_bytes));
+        let mut parts = vec![Expr::val(literal)];
+        for n in &eval.names {
+            parts.push(self.param_var(n));
+        }
+        for p in &eval.pieces {
+            parts.push(match p {
+                Piece::Param(p) => self.param_expr(p),
+                Piece::Arith(_) => Expr::val(Val::number()),
+                Piece::Subst(_) | Piece::Lit(_) => Expr::unknown(),
+            });
+        }
+        if eval.names_cut || eval.cut || eval.requoted {
+            parts.push(Expr::unknown());
+        }
+        Expr::glue(parts)
+    }
+
+    /// An unquoted heredoc body's expansions, evaluated when its command runs.
+    fn body(&mut self, op: u32, ctx: &Ctx) -> Result<(), Out> {
+        let Some(&i) = self.by_op.get(&op) else {
+            return Ok(());
+        };
+        let Some(h) = self.heredocs.get(i) else {
+            return Ok(());
+        };
+        if h.quoted {
+            return Ok(());
+        }
+        let i = if self.in_nested { NESTED_BODY } else { i };
+        let eval = Rc::clone(&h.body_eval);
+        // What the scan could not follow denies: expansions it did not read (they may
+        // assign, name a variable or evaluate a subscript), or a word bash reads again once
+        // it removes its double quotes.
+        if eval.cut {
+            self.facts.unread.push(Unread {
+                at: op,
+                in_body: Some(i),
+                what: "more expansions than the guard reads in a body (over 4,096 that assign, name or evaluate, or nested over 64 deep)",
+            });
+        }
+        if eval.requoted {
+            self.facts.unread.push(Unread {
+                at: op,
+                in_body: Some(i),
+                what: "a ${…} word whose double quotes bash removes before it expands the rest (${x-\"$\"(cmd)} runs cmd)",
+            });
+        }
+        self.pieces_sites(&eval.pieces, ctx, Some(i), None)
+    }
+
+    /// A simple command.
+    fn simple(&mut self, c: &SimpleCommand, ctx: &Ctx) -> Result<Expr, Out> {
+        let mut assignments: Vec<word::Assignment> = Vec::new();
+        for w in &c.words {
+            match self.assignment(w)? {
+                Some(a) => assignments.push(a),
+                None => break,
+            }
+        }
+        let mut infos = Vec::with_capacity(c.words.len());
+        for w in &c.words[assignments.len()..] {
+            infos.push(self.read(w)?);
+        }
+        let redirects: Vec<&Redirect> = c.redirects.iter().collect();
+        let here = Ctx {
+            stdin: self.input(&redirects, ctx)?,
+            ..ctx.clone()
+        };
+        // Substitutions in words run with the command's input (a redirection's target is
+        // expanded after the redirections before it).
+        for a in &assignments {
+            for s in a.value.substs() {
+                self.subst(s, &here)?;
+            }
+            if let Some(sub) = &a.subscript {
+                let mut substs = Vec::new();
+                word::arith_substs(sub, &mut substs);
+                for s in substs {
+                    self.subst(s, &here)?;
+                }
+            }
+        }
+        for i in &infos {
+            self.expand(i, &here)?;
+        }
+        for r in &c.redirects {
+            if let Some(t) = &r.target
+                && r.op != RedirOp::Heredoc
+            {
+                let i = self.read(t)?;
+                self.expand(&i, &here)?;
+            }
+        }
+        for (w, a) in c.words.iter().zip(&assignments) {
+            self.assignment_word(w, a, ctx)?;
+        }
+        for r in &c.redirects {
+            if r.op == RedirOp::Heredoc {
+                self.body(r.at, ctx)?;
+            }
+        }
+        if self.nested.iter().any(|n| n.at == c.at) {
+            self.runs_nested
+                .entry(c.at)
+                .or_insert_with(|| (self.unit, here.stdin.clone()));
+        }
+        let words = &c.words[assignments.len()..];
+        let own = if self.in_nested {
+            None
+        } else {
+            self.own_heredoc(c, &here)
+        };
+        let out = builtins::command(self, c, words, &infos, ctx, &here, own)?;
+        let last = infos
+            .last()
+            .map(|l| self.word_expr(l))
+            .or_else(|| assignments.last().map(|a| Expr::lit(&a.name)));
+        if let Some(e) = last {
+            let v = self.var(b"_");
+            self.facts.assign(Target::Var(v), e, c.at);
+        }
+        Ok(out)
+    }
+
+    /// An assignment word (`name=value`, `name[sub]=value`, `name=(…)`): its evaluators
+    /// (the subscript, a compound value's keys), then the assignment.
+    pub fn assignment_word(
+        &mut self,
+        w: &Word,
+        a: &word::Assignment,
+        ctx: &Ctx,
+    ) -> Result<(), Out> {
+        let v = self.var(&a.name);
+        if let Some(sub) = &a.subscript {
+            self.arith_in(sub, ctx, None, false, Some(v))?;
+        }
+        let compound = is_compound(w);
+        if compound {
+            // A list: the variable is an array, and `[k]=` keys are subscripts.
+            self.facts.arrays.push(v);
+            self.pieces_sites(&a.value.pieces, ctx, None, Some(v))?;
+        } else {
+            self.pieces_sites(&a.value.pieces, ctx, None, None)?;
+        }
+        let value = self.word_expr(&a.value);
+        self.assign(Target::Var(v), value, w.start, ctx);
+        Ok(())
+    }
+
+    /// For a command whose standard input is its own quoted heredoc, read from its first
+    /// byte each time it runs (see [`builtins`]'s `read`): that heredoc's index.
+    fn own_heredoc(&self, c: &SimpleCommand, here: &Ctx) -> Option<usize> {
+        if here.piped && self.zsh() {
+            return None;
+        }
+        let inputs: Vec<&Redirect> = c
+            .redirects
+            .iter()
+            .filter(|r| (r.op.feeds_input() || r.op == RedirOp::Duplicate) && self.on_stdin(r))
+            .collect();
+        let [r] = inputs.as_slice() else {
+            return None;
+        };
+        if r.op != RedirOp::Heredoc {
+            return None;
+        }
+        let i = *self.by_op.get(&r.at)?;
+        let h = self.heredocs.get(i)?;
+        if !h.quoted || h.context != Context::TopLevel {
+            return None;
+        }
+        // Something it expands first may read the heredoc's first line.
+        let expands = c
+            .words
+            .iter()
+            .map(|w| w.text.bytes())
+            .chain(
+                c.redirects
+                    .iter()
+                    .filter(|r| r.op != RedirOp::Heredoc)
+                    .filter_map(|r| r.target.as_ref().map(|t| t.text.bytes())),
+            )
+            .any(|b| b.iter().any(|c| matches!(c, b'$' | b'`' | b'(')));
+        (!expands).then_some(i)
+    }
+
+    /// A compound command.
+    fn compound(
+        &mut self,
+        kind: &Compound,
+        at: u32,
+        children: &[(Node<'_>, bool)],
+        redirects: &[&Redirect],
+        ctx: &Ctx,
+    ) -> Result<Expr, Out> {
+        let mut inner = ctx.clone();
+        inner.stdin = self.input(redirects, ctx)?;
+        inner.piped = false;
+        for r in redirects {
+            if let Some(t) = &r.target
+                && r.op != RedirOp::Heredoc
+            {
+                let i = self.read(t)?;
+                self.expand(&i, ctx)?;
+            }
+        }
+        for r in redirects {
+            if r.op == RedirOp::Heredoc {
+                self.body(r.at, ctx)?;
+            }
+        }
+        match kind {
+            Compound::For(var, words) => {
+                let mut v = Expr::default();
+                match words {
+                    Some(ws) => {
+                        for w in ws {
+                            let i = self.read(w)?;
+                            self.expand(&i, ctx)?;
+                            v.join(self.word_expr(&i));
+                        }
+                    }
+                    None => v = Expr::var(self.var(b"@")),
+                }
+                if let Some(var) = var {
+                    match self.read(var)?.value() {
+                        Some(n) => {
+                            let t = self.var(&n);
+                            self.assign(Target::Var(t), v, at, ctx);
+                        }
+                        None => self.facts.assign(Target::Any, v, at),
+                    }
+                }
+            }
+            Compound::Function(name) => {
+                inner.read_later = true;
+                inner.in_function = true;
+                if let Some(n) = self.read(name)?.value() {
+                    // Its input is what its calls give it.
+                    let s = self.var(&function_stdin(&n));
+                    inner.stdin.join(Expr::var(s));
+                    let any = self.var(&function_stdin(b""));
+                    inner.stdin.join(Expr::var(any));
+                    self.facts.functions.push(Rc::from(n));
+                }
+            }
+            Compound::Case(Some(w)) => {
+                let i = self.read(w)?;
+                self.expand(&i, ctx)?;
+            }
+            Compound::Select(var) => {
+                // The answer read from standard input, and the word it picks.
+                let reply = self.var(b"REPLY");
+                self.assign(
+                    Target::Var(reply),
+                    inner.stdin.clone().part(ByteSet::EMPTY),
+                    at,
+                    ctx,
+                );
+                if let Some(var) = var
+                    && let Some(n) = self.read(var)?.value()
+                {
+                    let t = self.var(&n);
+                    self.assign(Target::Var(t), Expr::unknown(), at, ctx);
+                }
+                if self.zsh() {
+                    // zsh expands PS3 as a prompt (with PROMPT_SUBST).
+                    let ps3 = self.var(b"PS3");
+                    self.site_needing(
+                        at,
+                        Evaluator::Prompt,
+                        "zsh's select prompt PS3",
+                        Expr::var(ps3),
+                        Needs::PromptSubst,
+                    );
+                }
+            }
+            Compound::Case(None)
+            | Compound::Group
+            | Compound::Subshell
+            | Compound::Loop
+            | Compound::Coproc => {}
+        }
+        let out = self.walk(children, &inner)?;
+        if matches!(kind, Compound::Function(_)) {
+            // A function's output is what a call writes: not known here.
+            return Ok(Expr::default());
+        }
+        Ok(out)
+    }
+
+    /// `[[ … ]]`: integer comparisons evaluate both sides, `-v` a name; `=~` sets the
+    /// match variables.
+    fn cond(&mut self, words: &[Word], ctx: &Ctx) -> Result<(), Out> {
+        let mut infos = Vec::with_capacity(words.len());
+        for w in words {
+            let i = self.read(w)?;
+            self.expand(&i, ctx)?;
+            infos.push(i);
+        }
+        let op = |k: usize| infos.get(k).and_then(WordInfo::value);
+        let zsh = self.zsh();
+        match infos.len() {
+            3 => {
+                let o = op(1).unwrap_or_default();
+                if matches!(
+                    o.as_slice(),
+                    b"-eq" | b"-ne" | b"-lt" | b"-le" | b"-gt" | b"-ge"
+                ) {
+                    for k in [0, 2] {
+                        let e = self.word_expr(&infos[k]);
+                        self.site(
+                            infos[k].start,
+                            Evaluator::Arithmetic,
+                            "[[ -eq ]] and the other integer comparisons",
+                            e,
+                            None,
+                        );
+                    }
+                }
+                if o == b"=~" {
+                    let v = self.word_expr(&infos[0]).part(ByteSet::EMPTY);
+                    for n in [&b"BASH_REMATCH"[..], b"MATCH", b"match"] {
+                        let t = self.var(n);
+                        self.assign(Target::Var(t), v.clone(), infos[0].start, ctx);
+                    }
+                }
+            }
+            2 => match op(0).as_deref() {
+                Some(b"-v") => {
+                    let e = self.word_expr(&infos[1]);
+                    self.site(infos[1].start, Evaluator::Name, "[[ -v ]]", e, None);
+                }
+                Some(b"-t") if zsh => {
+                    let e = self.word_expr(&infos[1]);
+                    self.site(
+                        infos[1].start,
+                        Evaluator::Arithmetic,
+                        "zsh [[ -t ]]",
+                        e,
+                        None,
+                    );
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// Whether an assignment word's value is a compound list (`name=(…)`).
+fn is_compound(w: &Word) -> bool {
+    let b = w.text.bytes();
+    crate::shell::syntax::assignment(b, false)
+        .is_some_and(|eq| b.get(eq + 1) == Some(&b'(') && b.last() == Some(&b')'))
+}
+
+/// What assigning a special variable changes in how later text is read (and whether
+/// only a value that may reshape text changes it).
+pub(super) fn special_change(name: &[u8], zsh: bool) -> Option<(&'static str, bool)> {
+    Some(match name {
+        b"BASH_ALIASES" if !zsh => ("an alias defined through BASH_ALIASES", true),
+        b"aliases" | b"galiases" | b"saliases" if zsh => {
+            ("an alias defined through zsh's aliases", true)
+        }
+        b"POSIXLY_CORRECT" if !zsh => (
+            "POSIXLY_CORRECT, which turns POSIX mode (and alias expansion) on",
+            false,
+        ),
+        b"BASH_COMPAT" if !zsh => (
+            "BASH_COMPAT, which makes bash read later text as an older version",
+            false,
+        ),
+        b"options" if zsh => ("a zsh option set through $options", false),
+        _ => return None,
+    })
+}

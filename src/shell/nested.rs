@@ -1,0 +1,127 @@
+//! Text a command runs again and spells literally: the words of `eval` and the action of
+//! `trap`, once quotes are removed (`eval 'cat <<E … E'`, `eval $'cat <<E\n…'`). The shell
+//! reads that text as a program when it runs it, so the reader reads it too, as the same
+//! shell, with the aliases the command defined: a heredoc in it is a heredoc like any
+//! other. Text the command composes at run time is explicit evaluation and is not read.
+//!
+//! Every offset of such a reading is the offset of the command that runs it.
+
+use super::text::Text;
+use super::tree::{Event, SimpleCommand};
+use super::word::{self, WordInfo};
+use super::{Context, Dialect, ReadError, Reading, Stop, lexer};
+
+/// A program read from text the command runs again.
+#[derive(Clone, Debug)]
+pub struct Nested {
+    /// The command that runs it.
+    pub at: u32,
+    /// Its text, quotes removed.
+    pub text: Vec<u8>,
+    pub reading: Reading,
+}
+
+/// Deepest chain of `eval` text within `eval` text read.
+const MAX_NESTED: usize = 8;
+
+/// Reads the literal `eval` and `trap` texts of `out`'s commands into `out.nested`.
+pub(super) fn read_nested(out: &mut Reading, dialect: Dialect, depth: usize) {
+    let texts: Vec<(u32, Vec<u8>)> = out
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Simple(c) => literal_text(c).map(|t| (c.at, t)),
+            _ => None,
+        })
+        .collect();
+    for (at, text) in texts {
+        if out.work.over().is_some() {
+            return;
+        }
+        if depth >= MAX_NESTED {
+            out.error = Some(ReadError {
+                cause: Stop::Nesting.cause(),
+                at,
+                limit: Some(Stop::Nesting),
+                discard: false,
+            });
+            return;
+        }
+        if !out.work.charge(text.len() / super::BYTES_PER_WORK + 1) {
+            return;
+        }
+        let reading = read_text(Text::pinned(text.clone(), at), dialect, out, depth + 1);
+        if let Some(e) = reading.error.filter(|e| e.limit.is_some()) {
+            // A limit inside the text is the command's limit.
+            out.error = Some(e);
+        }
+        out.features.merge(reading.features);
+        out.nested.push(Nested { at, text, reading });
+    }
+}
+
+/// Reads `text` as a program of its own, with the aliases `parent` has defined.
+fn read_text(text: Text<'static>, dialect: Dialect, parent: &Reading, depth: usize) -> Reading {
+    let text = std::rc::Rc::new(text);
+    let mut out = Reading {
+        work: parent.work.clone(),
+        aliases: parent.aliases.clone().filter(|_| dialect.aliases),
+        ..Reading::default()
+    };
+    let result = lexer::Reader::new(dialect, text, &mut out, 0, Context::TopLevel).read_program();
+    if let Err(e) = result {
+        out.error = Some(e);
+    }
+    out.exec.sort_by_key(|e| e.at);
+    read_nested(&mut out, dialect, depth);
+    out
+}
+
+/// The text a simple command runs again when it is `eval` or `trap` with literal words.
+fn literal_text(c: &SimpleCommand) -> Option<Vec<u8>> {
+    let first = c
+        .words
+        .iter()
+        .position(|w| super::syntax::assignment(w.text.bytes(), false).is_none())?;
+    let mut words = c
+        .words
+        .get(first..)?
+        .iter()
+        .map(|w| word::read(&w.text, &()));
+    let mut name = words.next()?.literal()?;
+    let mut rest: Vec<WordInfo> = Vec::new();
+    while matches!(
+        name.as_slice(),
+        b"builtin" | b"command" | b"noglob" | b"nocorrect" | b"-"
+    ) {
+        let v = words.next()?.literal()?;
+        name = if matches!(v.as_slice(), b"-p" | b"--") {
+            words.next()?.literal()?
+        } else {
+            v
+        };
+    }
+    rest.extend(words);
+    let lits: Vec<Vec<u8>> = rest.iter().map(WordInfo::literal).collect::<Option<_>>()?;
+    match name.as_slice() {
+        b"eval" => {
+            let args = match lits.first().map(Vec::as_slice) {
+                Some(b"--") => &lits[1..],
+                _ => &lits[..],
+            };
+            (!args.is_empty()).then(|| args.join(&b' '))
+        }
+        b"trap" => {
+            let args = match lits.first().map(Vec::as_slice) {
+                Some(b"--") => &lits[1..],
+                Some(o) if o.starts_with(b"-") && o.len() > 1 => return None,
+                _ => &lits[..],
+            };
+            match args {
+                [action, _signal, ..] if action.as_slice() != b"-" => Some(action.clone()),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
