@@ -20,8 +20,10 @@ use crate::shell::{Dialect, Heredoc, Work};
 /// The meter ran out.
 pub(super) struct Out;
 
-/// Text-holding variables the shell sets itself, never assigned by the command: they may
-/// hold the command's own text (and so heredoc text) or another program's.
+/// Text-holding variables the shell sets itself and the walk does not follow, never
+/// assigned by the command: they may hold the command's own text (and so heredoc text) or
+/// another program's. (`BASH_REMATCH`, `match`, `MATCH`, `REPLY`, `MAPFILE`, `OLDPWD`, `_`
+/// are followed where the shell sets them.)
 fn shell_text_variable(name: &[u8], zsh: bool) -> bool {
     if zsh {
         matches!(
@@ -41,16 +43,9 @@ fn shell_text_variable(name: &[u8], zsh: bool) -> bool {
                 | b"PREBUFFER"
                 | b"CUTBUFFER"
                 | b"killring"
-                | b"match"
-                | b"MATCH"
-                | b"mbegin"
-                | b"mend"
-                | b"reply"
-                | b"REPLY"
                 | b"nameddirs"
                 | b"userdirs"
                 | b"commands"
-                | b"BASH_REMATCH"
         )
     } else {
         matches!(
@@ -62,8 +57,6 @@ fn shell_text_variable(name: &[u8], zsh: bool) -> bool {
                 | b"READLINE_LINE"
                 | b"READLINE_ARGUMENT"
                 | b"BASH_CMDS"
-                | b"BASH_REMATCH"
-                | b"BASH_ARGV"
         )
     }
 }
@@ -854,16 +847,32 @@ impl Refs for Solver<'_> {
         }
         // A name never assigned that the shell fills with text.
         let zsh = self.d.is_zsh();
-        const TEXT: [&[u8]; 9] = [
+        const TEXT: [&[u8]; 25] = [
             b"BASH_COMMAND",
             b"BASH_EXECUTION_STRING",
-            b"BASH_REMATCH",
-            b"BASH_ARGV",
+            b"COMP_LINE",
+            b"COMP_WORDS",
+            b"READLINE_LINE",
+            b"READLINE_ARGUMENT",
             b"BASH_CMDS",
-            b"history",
             b"functions",
-            b"match",
-            b"reply",
+            b"functions_source",
+            b"dis_functions",
+            b"dis_functions_source",
+            b"history",
+            b"historywords",
+            b"jobtexts",
+            b"ZSH_EXECUTION_STRING",
+            b"ZSH_DEBUG_CMD",
+            b"BUFFER",
+            b"LBUFFER",
+            b"RBUFFER",
+            b"PREBUFFER",
+            b"CUTBUFFER",
+            b"killring",
+            b"nameddirs",
+            b"userdirs",
+            b"commands",
         ];
         TEXT.iter()
             .any(|n| shell_text_variable(n, zsh) && bytes.holds_all(n))

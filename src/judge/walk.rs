@@ -1052,9 +1052,20 @@ impl<'a> Walk<'a> {
                         );
                     }
                 }
-                if o == b"=~" {
+                // The matched text: bash's BASH_REMATCH (`=~`), zsh's match variables (`=~`,
+                // and patterns with backreference flags).
+                let matches = o == b"=~" || (zsh && matches!(o.as_slice(), b"=" | b"==" | b"!="));
+                if matches {
                     let v = self.word_expr(&infos[0]).part(ByteSet::EMPTY);
-                    for n in [&b"BASH_REMATCH"[..], b"MATCH", b"match"] {
+                    for n in [
+                        &b"BASH_REMATCH"[..],
+                        b"MATCH",
+                        b"match",
+                        b"mbegin",
+                        b"mend",
+                        b"MBEGIN",
+                        b"MEND",
+                    ] {
                         let t = self.var(n);
                         self.assign(Target::Var(t), v.clone(), infos[0].start, ctx);
                     }
