@@ -11,6 +11,7 @@ use crate::report::Report;
 use crate::rules;
 use crate::shell::{self, Dialect, Reading, Shell};
 use crate::verdict::Denial;
+use std::rc::Rc;
 
 /// Proof that the checked path found nothing to deny. Only this module can make one.
 struct Checked(());
@@ -149,8 +150,8 @@ pub fn hook_process() {
 fn judge(
     command: &str,
     work: &shell::Work,
-    intended: &Reading,
-    shells: &[(Dialect, Reading)],
+    intended: &Rc<Reading>,
+    shells: &[(Dialect, Rc<Reading>)],
 ) -> Result<Report, Denial> {
     let bytes = command.as_bytes();
     if let Some(e) = intended.error {
@@ -187,13 +188,34 @@ fn judge(
         return Err(reason::limit_denial(Limit::of_stop(stop)));
     }
     // The judge, on every reading (charged to the same meter): a judge that gives up is
-    // a limit, which denies.
-    let mut judged = Vec::with_capacity(shells.len() + 1);
+    // a limit, which denies. A reading shared by several dialects is judged once per
+    // family (the judge tells bash from zsh, nothing finer).
+    // No heredoc, in any reading or spelled anywhere in the text: no heredoc text, and
+    // nothing for the judge to keep from running.
+    let no_heredoc = !spells_heredoc(bytes)
+        && std::iter::once(intended)
+            .chain(shells.iter().map(|(_, r)| r))
+            .all(|r| holds_no_heredoc(r));
+    let mut judged: Vec<Rc<Vec<crate::judge::Found>>> = Vec::with_capacity(shells.len() + 1);
+    let mut done: Vec<(*const Reading, bool, Rc<Vec<crate::judge::Found>>)> = Vec::new();
     for (d, r) in std::iter::once((Dialect::new(Shell::Intended), intended))
         .chain(shells.iter().map(|(d, r)| (*d, r)))
     {
+        if no_heredoc {
+            judged.push(Rc::new(Vec::new()));
+            continue;
+        }
+        let key = (Rc::as_ptr(r), d.is_zsh());
+        if let Some((_, _, found)) = done.iter().find(|(p, z, _)| (*p, *z) == key) {
+            judged.push(Rc::clone(found));
+            continue;
+        }
         match crate::judge::judge(r, d, bytes, work) {
-            Ok(found) => judged.push(found),
+            Ok(found) => {
+                let found = Rc::new(found);
+                done.push((key.0, key.1, Rc::clone(&found)));
+                judged.push(found);
+            }
             Err(crate::judge::GaveUp) => return Err(over_limit(work)),
         }
     }
@@ -205,7 +227,7 @@ fn judge(
             .map(|r| r.exec.len() + r.heredocs.len())
             .sum::<usize>()
             * RULE_WORK
-        + judged.iter().map(Vec::len).sum::<usize>() * RULE_WORK;
+        + judged.iter().map(|f| f.len()).sum::<usize>() * RULE_WORK;
     if !work.charge(rules_work) {
         return Err(over_limit(work));
     }
@@ -215,6 +237,23 @@ fn judge(
         return Err(over_limit(work));
     }
     Ok(report)
+}
+
+/// Whether the text spells a heredoc operator: `<<`, its two characters perhaps apart
+/// by backslash-newlines (which the shell removes before it reads the operator).
+fn spells_heredoc(bytes: &[u8]) -> bool {
+    memchr::memchr_iter(b'<', bytes).any(|i| {
+        let mut j = i + 1;
+        while bytes.get(j) == Some(&b'\\') && bytes.get(j + 1) == Some(&b'\n') {
+            j += 2;
+        }
+        bytes.get(j) == Some(&b'<')
+    })
+}
+
+/// Whether a reading, and the eval and trap texts it read, hold no heredoc.
+fn holds_no_heredoc(r: &Reading) -> bool {
+    r.heredocs.is_empty() && r.nested.iter().all(|n| holds_no_heredoc(&n.reading))
 }
 
 /// Whether a heredoc without its closing line sits in backquotes whose text holds, as
@@ -253,77 +292,102 @@ fn over_limit(work: &shell::Work) -> Denial {
     })
 }
 
-type Readings = (Reading, Vec<(Dialect, Reading)>);
+type Readings = (Rc<Reading>, Vec<(Dialect, Rc<Reading>)>);
 
-/// Reads the command as intended and as every shell, all charging `work`; once a reading
-/// reaches a limit, the others are not read (the limit denies).
+/// Reads the command as every shell reads it, and as intended, all charging `work`; once
+/// a reading reaches a limit, the others are not read (the limit denies).
+///
+/// Read once where the shells agree: bash 5.2 is read first, and records every quirk of
+/// the dialect table its reader asked ([`Reading::asked`]); another dialect that differs
+/// from it in none of them would take the very same steps, so it shares that reading
+/// instead of being read again. A large command also shares it when none of the
+/// constructs the versions are measured to read differently appears in it (the features;
+/// a small command is read by every shell that may differ, in microseconds).
 fn read_all_with(command: &str, work: &shell::Work) -> Readings {
     // A body every shell reads alike is scanned once, for all of them.
     let bodies = shell::bodies_for();
-    let read = |d: Dialect| shell::read_sharing(command, d, work, &bodies);
-    let intended = read(Dialect::new(Shell::Intended));
-    let mut shells = Vec::with_capacity(Shell::RUNNING.len() * 2);
+    let read = |d: Dialect| Rc::new(shell::read_sharing(command, d, work, &bodies));
     let at_limit = |r: &Reading| r.error.is_some_and(|e| e.limit.is_some());
+    let base_dialect = Dialect::new(Shell::Bash52);
+    let base = read(base_dialect);
+    let mut shells: Vec<(Dialect, Rc<Reading>)> = Vec::with_capacity(Shell::RUNNING.len() * 2);
+    if at_limit(&base) {
+        shells.push((base_dialect, Rc::clone(&base)));
+        return (base, shells);
+    }
+    let large = command.len() > limits::READ_EVERY_SHELL_BYTES;
+    let same_features = large && !needs_every_shell(&base) && !aliases_here(&base);
+    // The reading of `d`: the base's when it provably takes the same steps.
+    let share_or_read = |d: Dialect, base_d: Dialect, base: &Rc<Reading>| {
+        let same_steps = shell::differences(d, base_d) & base.asked == 0;
+        let same_by_features = same_features && !d.shell.quirks().zsh && d.shell != Shell::Intended;
+        if same_steps || same_by_features {
+            Rc::clone(base)
+        } else {
+            read(d)
+        }
+    };
+    let intended = share_or_read(Dialect::new(Shell::Intended), base_dialect, &base);
     if at_limit(&intended) {
         return (intended, shells);
     }
-    let mut extglob = intended.features.extglob_chars;
-    // A small command is read by every shell whatever its features (microseconds); the
-    // features only spare the readings of a large one that they prove identical.
-    let every = command.len() <= limits::READ_EVERY_SHELL_BYTES
-        || needs_every_shell(&intended)
-        || aliases_here(&intended);
+    let mut extglob = intended.features.extglob_chars || base.features.extglob_chars;
     for s in Shell::RUNNING {
-        // bash 5.2 and zsh are always read: zsh's lexer differs from bash's in plain
-        // words (`}` ends a word, `<` ends a subscript, quotes inside `"${…}"`), so no
-        // feature of the intended reading says zsh reads the command the same.
-        if !every && !s.quirks().read_always {
-            continue;
-        }
-        let r = read(Dialect::new(s));
+        let d = Dialect::new(s);
+        let r = if s == Shell::Bash52 {
+            Rc::clone(&base)
+        } else {
+            share_or_read(d, base_dialect, &base)
+        };
         extglob |= r.features.extglob_chars;
         let stop = at_limit(&r);
-        shells.push((Dialect::new(s), r));
+        shells.push((d, r));
         if stop {
             return (intended, shells);
         }
     }
     let aliases = intended.features.alias_def || shells.iter().any(|(_, r)| r.features.alias_def);
     // extglob is off in `bash -c`, but a user's shell may have it on; alias expansion is
-    // off in `bash -c` and on in Claude Code's shell: read every way that can differ.
-    let mut extra: Vec<Dialect> = Vec::new();
-    for s in Shell::RUNNING
-        .into_iter()
-        .filter(|s| s.quirks().bash_options)
-    {
+    // off in `bash -c` and on in Claude Code's shell: read every way that can differ, each
+    // group with its own bash 5.2 reading as the base.
+    let mut groups: Vec<(bool, bool)> = Vec::new();
+    if extglob {
+        groups.push((true, false));
+    }
+    if aliases {
+        groups.push((false, true));
         if extglob {
-            extra.push(Dialect {
-                shell: s,
-                extglob: true,
-                aliases: false,
-            });
-        }
-        if aliases {
-            extra.push(Dialect {
-                shell: s,
-                extglob: false,
-                aliases: true,
-            });
-            if extglob {
-                extra.push(Dialect {
-                    shell: s,
-                    extglob: true,
-                    aliases: true,
-                });
-            }
+            groups.push((true, true));
         }
     }
-    for d in extra {
-        let r = read(d);
-        let stop = at_limit(&r);
-        shells.push((d, r));
+    for (extglob, aliases) in groups {
+        let variant = |shell| Dialect {
+            shell,
+            extglob,
+            aliases,
+        };
+        let group_base_d = variant(Shell::Bash52);
+        let group_base = read(group_base_d);
+        let stop = at_limit(&group_base);
+        shells.push((group_base_d, Rc::clone(&group_base)));
         if stop {
             break;
+        }
+        for s in Shell::RUNNING
+            .into_iter()
+            .filter(|s| s.quirks().bash_options && *s != Shell::Bash52)
+        {
+            let d = variant(s);
+            let r = if shell::differences(d, group_base_d) & group_base.asked == 0 {
+                Rc::clone(&group_base)
+            } else {
+                read(d)
+            };
+            let stop = at_limit(&r);
+            shells.push((d, r));
+            if stop {
+                return (intended, shells);
+            }
         }
     }
     (intended, shells)

@@ -8,13 +8,14 @@
 use crate::judge::Found;
 use crate::report::{Finding, FindingKind, Heredoc, Report};
 use crate::shell::{self, Dialect, Reading, Run, Shell};
+use std::rc::Rc;
 
 /// Turns the readings of `command` into the report.
 pub fn report(
     command: &str,
     intended: &Reading,
-    shells: &[(Dialect, Reading)],
-    judged: &[Vec<Found>],
+    shells: &[(Dialect, Rc<Reading>)],
+    judged: &[Rc<Vec<Found>>],
 ) -> Report {
     let bytes = command.as_bytes();
     // What each of the intended reading's bodies runs, grouped in one pass.
@@ -258,7 +259,7 @@ pub fn report(
         });
     }
     for (d, r) in std::iter::once((Dialect::new(Shell::Intended), intended))
-        .chain(shells.iter().map(|(d, r)| (*d, r)))
+        .chain(shells.iter().map(|(d, r)| (*d, &**r)))
     {
         nested_findings(bytes, d, &r.nested, &mut findings);
     }
@@ -453,13 +454,13 @@ fn boundary(bytes: &[u8], i: usize, at: usize) -> Finding {
 fn judge_findings(
     bytes: &[u8],
     intended: &Reading,
-    shells: &[(Dialect, Reading)],
-    judged: &[Vec<Found>],
+    shells: &[(Dialect, Rc<Reading>)],
+    judged: &[Rc<Vec<Found>>],
     findings: &mut Vec<Finding>,
 ) {
     let index_of = |op: u32| intended.heredocs.iter().position(|h| h.op == op);
     let readings = std::iter::once((Dialect::new(Shell::Intended), intended))
-        .chain(shells.iter().map(|(d, r)| (*d, r)));
+        .chain(shells.iter().map(|(d, r)| (*d, &**r)));
     // Where each (kind, offset) stands in `findings`: one look-up per finding.
     let mut index: std::collections::HashMap<(FindingKind, usize), usize> = findings
         .iter()
@@ -467,7 +468,7 @@ fn judge_findings(
         .map(|(i, f)| ((f.kind.clone(), f.at), i))
         .collect();
     for ((dialect, reading), found) in readings.zip(judged) {
-        for f in found {
+        for f in found.iter() {
             let (kind, at, heredoc) = match *f {
                 Found::Evaluation {
                     at,

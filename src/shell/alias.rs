@@ -91,6 +91,20 @@ fn followable(value: &[u8]) -> bool {
 /// ([`super::syntax::ZSH_PRECOMMANDS`]: zsh runs `noglob alias p=…` as the builtin). Read
 /// in every dialect: where a shell would not run the builtin, taking the alias as defined
 /// only adds denials.
+/// The names a command that is `alias` or `unalias` may start with.
+const ALIAS_LEADS: &[&[u8]] = &[
+    b"alias",
+    b"unalias",
+    b"builtin",
+    b"command",
+    b"-p",
+    b"--",
+    b"exec",
+    b"noglob",
+    b"nocorrect",
+    b"-",
+];
+
 fn leads_alias(word: &[u8]) -> bool {
     matches!(word, b"builtin" | b"command" | b"-p" | b"--" | b"exec")
         || super::syntax::ZSH_PRECOMMANDS.contains(&word)
@@ -188,6 +202,15 @@ impl Reader<'_, '_> {
                     let mut named = false;
                     let mut leading = true;
                     for w in &c.words {
+                        // A word that cannot be an assignment or one of the names that
+                        // lead to `alias` ends the look without being read.
+                        let raw = w.text.bytes();
+                        if !named
+                            && !raw.contains(&b'=')
+                            && !super::syntax::may_be_one_of(raw, ALIAS_LEADS)
+                        {
+                            break;
+                        }
                         let (info, work) = word::read_counted(&w.text, &());
                         if !self.out.work.charge(work) {
                             return;

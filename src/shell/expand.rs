@@ -454,7 +454,7 @@ impl<'s> Reader<'s, '_> {
     /// failure stays recorded); the intended reading cannot read it, and a limit is a limit.
     fn expansion_failed(&mut self, r: R<()>, depth: usize) -> R<()> {
         match r {
-            Err(e) if e.limit.is_none() && self.d.q().runs => {
+            Err(e) if e.limit.is_none() && self.d.runs() => {
                 self.depth = depth;
                 Ok(())
             }
@@ -506,7 +506,7 @@ impl<'s> Reader<'s, '_> {
                     }
                     Some(b'(') => i = self.dollar_paren(t, i, SubstKind::Dollar)?,
                     Some(b'{') => {
-                        if self.d.q().funsub && b.get(i + 2).copied().is_some_and(funsub_char) {
+                        if b.get(i + 2).copied().is_some_and(funsub_char) && self.d.funsub() {
                             i = self.raw_comsub(t, i, i + 2, b'}', SubstKind::FunSub)?;
                         } else {
                             // Walk the inside; quotes there are read as in a word.
@@ -602,13 +602,12 @@ impl<'s> Reader<'s, '_> {
         // de_backslash: `\$`, `` \` `` and `\\` lose their backslash (and `\"` in quotes). The
         // intended reading keeps `\"` as written, as a reader of the text sees it: where
         // that changes a heredoc's closing line, the readings differ and the guard denies.
-        let unescape_dquote = self.d.q().unescapes_dquote;
         let mut nb = Builder::with_capacity(inner_end.saturating_sub(i + 1));
         let mut j = i + 1;
         while j < inner_end {
             if b[j] == b'\\'
                 && (matches!(b.get(j + 1), Some(b'$' | b'`' | b'\\'))
-                    || (in_dquote && unescape_dquote && b.get(j + 1) == Some(&b'"')))
+                    || (in_dquote && b.get(j + 1) == Some(&b'"') && self.d.unescapes_dquote()))
                 && j + 1 < inner_end
             {
                 j += 1;
@@ -683,7 +682,7 @@ impl<'s> Reader<'s, '_> {
     ) -> R<usize> {
         self.out.features.comsub = true;
         let at = t.origin(i);
-        let end = if self.d.q().comsub == ComsubScanner::MatchedPair {
+        let end = if self.d.comsub() == ComsubScanner::MatchedPair {
             super::old::extract_delimited_32(t.bytes(), from, kind == SubstKind::Dollar)
         } else {
             let depth = self.depth;
@@ -718,7 +717,7 @@ impl<'s> Reader<'s, '_> {
         };
         let consumed = {
             let mut r = Reader::new(
-                self.d,
+                self.d.clone(),
                 Rc::clone(t),
                 &mut scratch,
                 self.depth,
@@ -754,13 +753,13 @@ impl<'s> Reader<'s, '_> {
         self.enter()?;
         self.spend(text.len().div_ceil(super::BYTES_PER_WORK))?;
         let depth = self.depth;
-        let d = self.d;
-        let mut nested = Reader::new(d, Rc::new(text), &mut *self.out, depth, context);
+        let d = self.d.clone();
+        let mut nested = Reader::new(d.clone(), Rc::new(text), &mut *self.out, depth, context);
         let r = nested.read_program();
         self.leave();
         match r {
             // A shell runs what it could read of a substitution and goes on.
-            Err(e) if e.limit.is_none() && d.q().runs => Ok(()),
+            Err(e) if e.limit.is_none() && d.runs() => Ok(()),
             other => other,
         }
     }

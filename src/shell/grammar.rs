@@ -158,7 +158,7 @@ impl Reader<'_, '_> {
                         self.out.heredocs.truncate(mark.1);
                         self.out.events.truncate(mark.2);
                     }
-                    if e.discard && e.limit.is_none() && self.d.q().drops_bad_line {
+                    if e.discard && e.limit.is_none() && self.d.drops_bad_line() {
                         // bash reports it, drops the line, and reads on.
                         self.reset_parser();
                         continue;
@@ -534,7 +534,7 @@ impl Reader<'_, '_> {
             Tok::Case => self.case_command(),
             Tok::While | Tok::Until => {
                 self.compound_list()?;
-                if self.d.is_zsh() && self.peek()? == Tok::Eof {
+                if self.d.zsh() && self.peek()? == Tok::Eof {
                     // zsh runs `while LIST` that the text ends in.
                     self.leave();
                     return Ok(());
@@ -649,7 +649,7 @@ impl Reader<'_, '_> {
     }
 
     fn loop_body(&mut self) -> R<()> {
-        if self.d.is_zsh() && !matches!(self.peek()?, Tok::Do | Tok::LBrace) {
+        if self.d.zsh() && !matches!(self.peek()?, Tok::Do | Tok::LBrace) {
             // zsh's short form: `for i in 1; command`.
             return self.pipeline_command();
         }
@@ -854,12 +854,12 @@ impl Reader<'_, '_> {
             if op.is_none() {
                 Err(self.err("conditional binary operator expected"))
             } else {
-                let saved = self.extended_glob;
+                let saved = self.extglob_forced;
                 if self.parser_state & PST_EXTPAT != 0 {
-                    self.extended_glob = true;
+                    self.extglob_forced = true;
                 }
                 let t = self.read_token();
-                self.extended_glob = saved;
+                self.extglob_forced = saved;
                 self.parser_state &= !(PST_REGEXP | PST_EXTPAT);
                 let t = t?;
                 if Self::cond_word(t) {

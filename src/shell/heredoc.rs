@@ -185,30 +185,37 @@ impl Reader<'_, '_> {
         if self.out.heredocs.len() >= super::MAX_HEREDOCS {
             return Err(self.limit(super::Stop::Heredocs));
         }
-        let zsh = self.d.is_zsh();
+        let zsh = self.d.zsh();
         let unquoted = !p.word.quoted;
         let word = p.word.text.bytes();
-        let mut closing = if unquoted && !self.d.q().always_quote_removal {
+        // Quote removal on an unquoted word changes nothing unless it holds a backslash or
+        // a quote: asked only then.
+        let removed = quote_removal(word);
+        let mut closing = if unquoted && removed != word && !self.d.always_quote_removal() {
             word.to_vec()
         } else {
-            quote_removal(word)
+            removed
         };
         if zsh && p.strip_tabs {
             let n = closing.iter().take_while(|&&c| c == b'\t').count();
             closing.drain(..n);
         }
-        let physical = !self.d.q().joins_closer;
+        // Asked only where it decides: an unquoted body's lines, or a line whose bytes
+        // are not contiguous in the command.
+        let probe = self.d.clone();
+        let physical_cell = std::cell::OnceCell::new();
+        let physical = || *physical_cell.get_or_init(|| !probe.joins_closer());
         let eof_token = (self.parser_state & PST_EOFTOKEN != 0 && self.shell_eof_token != 0)
             .then_some(self.shell_eof_token);
-        let early_end_rule = self.d.q().early_end && eof_token.is_some();
-        let intended_paren_end = self.d.q().paren_ends_heredoc && eof_token.is_some();
+        let early_end_rule = eof_token.is_some() && self.d.early_end();
+        let intended_paren_end = eof_token.is_some() && self.d.paren_ends_heredoc();
         let stream = std::rc::Rc::clone(self.input.stream_rc());
         let mut parts: Vec<Part> = Vec::new();
         let body_start = self.input.next_line_origin();
         let mut body_end = body_start;
         let mut closer = None;
         let mut early_end = false;
-        while let Some(here) = self.input.next_here(unquoted && !physical) {
+        while let Some(here) = self.input.next_here(unquoted && !physical()) {
             let line_start = match &here {
                 Here::Stream { start, .. } => stream.origin(*start),
                 Here::Owned(h) => h.text.origin(0),
@@ -229,14 +236,12 @@ impl Reader<'_, '_> {
                 }
             };
             let contiguous = |from: usize| {
-                !physical
-                    || match (&here, owned) {
-                        (Here::Stream { start, end, .. }, _) => {
-                            stream.contiguous(start + from, *end)
-                        }
-                        (_, Some(t)) => t.contiguous(from, text.len()),
-                        _ => true,
-                    }
+                let as_written = match (&here, owned) {
+                    (Here::Stream { start, end, .. }, _) => stream.contiguous(start + from, *end),
+                    (_, Some(t)) => t.contiguous(from, text.len()),
+                    _ => true,
+                };
+                as_written || !physical()
             };
             let mut off = 0;
             if p.strip_tabs {
@@ -298,7 +303,7 @@ impl Reader<'_, '_> {
         let mut body_eval = std::rc::Rc::default();
         if unquoted {
             let document = document(&stream, parts, body_end);
-            let document = if physical {
+            let document = if physical() {
                 join_lines(document)
             } else {
                 document

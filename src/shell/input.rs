@@ -379,6 +379,19 @@ impl<'s> Input<'s> {
         }
     }
 
+    /// The rest of the current line of the stream, when nothing (a character given back,
+    /// pushed text, an alias) stands in front of it: what the next reads return, up to
+    /// the line's end.
+    pub fn rest_of_line(&self) -> Option<&[u8]> {
+        if self.lookahead.is_some() || !self.saved.is_empty() {
+            return None;
+        }
+        match &self.line {
+            Line::Stream { start, end, .. } => self.stream.bytes().get(start + self.idx..*end),
+            _ => None,
+        }
+    }
+
     /// The command offset of the next character, without reading it.
     pub fn next_origin(&self) -> u32 {
         if let Some((_, o)) = self.lookahead {

@@ -10,7 +10,7 @@ use super::syntax::*;
 use super::text::{Builder, Text};
 use super::tree::Word;
 use super::{
-    Context, Dialect, Exec, ReadError, Reading, Run, SubstKind, ZSH_KEYWORD, ZSH_RBRACE_ASSIGNMENT,
+    Context, Exec, Probe, ReadError, Reading, Run, SubstKind, ZSH_KEYWORD, ZSH_RBRACE_ASSIGNMENT,
     ZSH_WORD_PAREN,
 };
 
@@ -138,7 +138,7 @@ pub struct Pending {
 
 /// The reader of one text (the command, or text derived from it) as one shell.
 pub struct Reader<'s, 'o> {
-    pub(super) d: Dialect,
+    pub(super) d: Probe,
     pub(super) input: Input<'s>,
     pub(super) out: &'o mut Reading,
     pub(super) depth: usize,
@@ -161,7 +161,8 @@ pub struct Reader<'s, 'o> {
     pub(super) need_here_doc: Vec<Pending>,
     pub(super) shell_eof_token: u8,
     pub(super) dstack: Vec<u8>,
-    pub(super) extended_glob: bool,
+    /// Extended patterns are on whatever the dialect says (a `[[ … == … ]]` pattern).
+    pub(super) extglob_forced: bool,
     pub(super) eof_reached: bool,
 
     /// The last word read.
@@ -174,6 +175,8 @@ pub struct Reader<'s, 'o> {
     pub(super) parsed_by_start: std::collections::HashMap<u32, u32>,
     /// Inside text bash reads again: command substitutions keep their text in the word.
     pub(super) want_text: usize,
+    /// Inside an older bash's scan of a substitution's text (nothing read there runs).
+    pub(super) text_scans: usize,
     /// Reading only for where a construct ends (`xparse_dolparen`): words are not expanded.
     pub(super) extent_only: bool,
     /// Command offset of the last token's first character.
@@ -198,7 +201,7 @@ fn legal_number(s: &[u8]) -> Option<i64> {
 
 impl<'s, 'o> Reader<'s, 'o> {
     pub fn new(
-        d: Dialect,
+        d: Probe,
         text: Rc<Text<'s>>,
         out: &'o mut Reading,
         depth: usize,
@@ -225,13 +228,14 @@ impl<'s, 'o> Reader<'s, 'o> {
             need_here_doc: Vec::new(),
             shell_eof_token: 0,
             dstack: Vec::new(),
-            extended_glob: d.extglob,
+            extglob_forced: false,
             eof_reached: false,
             word: Word::empty(),
             peeked: None,
             parsed: Vec::new(),
             parsed_by_start: std::collections::HashMap::new(),
             want_text: 0,
+            text_scans: 0,
             extent_only: false,
             tok_at: 0,
             zsh_math: 0,
@@ -248,7 +252,7 @@ impl<'s, 'o> Reader<'s, 'o> {
 
     /// [`Reader::zsh_unreliable`] for the construct at command offset `at`.
     pub fn zsh_unreliable_at(&mut self, what: &'static str, at: u32) {
-        if self.d.is_zsh() && self.out.unreliable.is_none() {
+        if self.d.zsh() && self.out.unreliable.is_none() {
             self.out.unreliable = Some(what);
             self.out.unreliable_at = at;
         }
@@ -289,7 +293,7 @@ impl<'s, 'o> Reader<'s, 'o> {
         self.word_to_read = None;
         self.peeked = None;
         self.shell_eof_token = 0;
-        self.extended_glob = self.d.extglob;
+        self.extglob_forced = false;
         self.depth = self.base_depth;
         self.zsh_rbrace = None;
         self.input.discard_line();
@@ -366,7 +370,7 @@ impl<'s, 'o> Reader<'s, 'o> {
             | Tok::While
             | Tok::None
             | Tok::DolParen => true,
-            Tok::DolBrace if self.d.q().parse53 => true,
+            Tok::DolBrace if self.d.parse53() => true,
             _ => {
                 self.last_read_token == Tok::Word
                     && matches!(self.token_before_that, Tok::Coproc | Tok::Function)
@@ -486,7 +490,7 @@ impl<'s, 'o> Reader<'s, 'o> {
             loop {
                 match self.getc(false) {
                     None => {
-                        if self.d.q().parse53 {
+                        if self.d.parse53() {
                             self.eof_reached = true;
                             return Ok(Tok::Eof);
                         }
@@ -524,7 +528,7 @@ impl<'s, 'o> Reader<'s, 'o> {
             self.parser_state &= !PST_ASSIGNOK;
             // zsh reads an operator's characters without line continuation (`<<\⏎-E` is
             // `<<` and the word `-E` there; bash joins it into `<<-E`).
-            let join = !self.d.is_zsh();
+            let join = !self.d.zsh();
             let peek = if self.parser_state & PST_CMDSUBST != 0 && ch == self.shell_eof_token {
                 self.getc(false)
             } else {
@@ -591,7 +595,7 @@ impl<'s, 'o> Reader<'s, 'o> {
                 }
             }
             if ch == b'('
-                && self.d.is_zsh()
+                && self.d.zsh()
                 && peek != Some(b')')
                 && ((self.word.start < self.word.end && self.word.end == self.tok_at)
                     || (self.last_read_token == Tok::Word
@@ -613,12 +617,25 @@ impl<'s, 'o> Reader<'s, 'o> {
             {
                 self.parser_state |= PST_ALLOWOPNBRC;
             }
-            let subshell_paren = if self.d.q().parse53 {
-                ch == b'('
-                    && self.parser_state & (PST_CASEPAT | PST_CONDCMD) == 0
-                    && self.last_read_token != Tok::Word
+            // bash 5.3 takes a `(` for a subshell in fewer places: asked only where the two
+            // rules part.
+            let old_rule = ch == b'(' && self.parser_state & PST_CASEPAT == 0;
+            let rule53 = old_rule
+                && self.parser_state & PST_CONDCMD == 0
+                && self.last_read_token != Tok::Word;
+            // `name()`: the `(` and `)` are read at once, and the state the old rule sets
+            // is cleared again by the `)`.
+            let closes_at_once = old_rule != rule53
+                && self
+                    .input
+                    .rest_of_line()
+                    .is_some_and(|r| r.first() == Some(&b')'));
+            let subshell_paren = if old_rule == rule53 || closes_at_once {
+                old_rule
+            } else if self.d.parse53() {
+                rule53
             } else {
-                ch == b'(' && self.parser_state & PST_CASEPAT == 0
+                old_rule
             };
             if subshell_paren {
                 self.parser_state |= PST_SUBSHELL;
@@ -676,7 +693,7 @@ impl<'s, 'o> Reader<'s, 'o> {
         let mut pass_next = false;
         let mut character = Some(first);
         let mut origin = start;
-        let zsh = self.d.is_zsh();
+        let zsh = self.d.zsh();
         // zsh's gettokstr: `{`s not yet closed in this word (`bct`), and the command
         // offset of the word's last character when it is a `}` that closes none of them
         // and no backslash quotes.
@@ -746,7 +763,7 @@ impl<'s, 'o> Reader<'s, 'o> {
                     self.out.features.backquote = true;
                     w.expansion = true;
                     self.parse_matched_pair(c, c, c, P_COMMAND, &mut b)?;
-                    if self.d.q().backquote_quotes_word {
+                    if self.d.backquote_quotes_word() {
                         quoted = true;
                     }
                 } else {
@@ -986,25 +1003,36 @@ impl<'s, 'o> Reader<'s, 'o> {
         }
     }
 
+    /// Whether the text ahead closes an `open` just read plainly, on this line: every bash
+    /// scanner then reads it alike, and the dialect's scanner need not be asked.
+    pub(super) fn plain_ahead(
+        &self,
+        open: u8,
+        close: u8,
+        nest: bool,
+        quotes: bool,
+        command: bool,
+    ) -> bool {
+        self.input
+            .rest_of_line()
+            .is_some_and(|r| super::plain::closes_plainly(r, open, close, nest, quotes, command))
+    }
+
     /// An extended pattern `@(…)`, `!(…)`… in a word, when extglob is on.
     fn word_extglob(&mut self, c: u8, cd: u8, origin: u32, b: &mut Builder) -> R<bool> {
         if !pattern_char(c) {
             return Ok(false);
         }
-        if !self.extended_glob {
-            // Seen, for deciding whether extglob could change the reading.
-            if let Some(p) = self.getc(true) {
-                if p == b'(' {
-                    self.out.features.extglob_chars = true;
-                }
-                self.input.ungetc(p);
-            }
-            return Ok(false);
-        }
+        // Only a pattern character before `(` can start one: where extglob could change
+        // the reading (a feature, and the only place the dialect's extglob is asked).
         if !self.peek_is(b'(') {
             return Ok(false);
         }
         self.out.features.extglob_chars = true;
+        if !(self.extglob_forced || self.d.extglob()) {
+            self.input.ungetc(b'(');
+            return Ok(false);
+        }
         self.dstack.push(b'(');
         b.push(c, origin);
         b.push(b'(', self.input.last_origin());
@@ -1061,7 +1089,6 @@ impl<'s, 'o> Reader<'s, 'o> {
         }
         let peek = self.getc(true);
         let peek_at = self.input.last_origin();
-        let bash32 = self.d.q().matched_pair_32;
         match peek {
             Some(b'(') => {
                 b.push(c, origin);
@@ -1084,7 +1111,7 @@ impl<'s, 'o> Reader<'s, 'o> {
                 w.expansion = true;
                 if p == b'{' {
                     self.out.features.dollar_brace = true;
-                    if self.d.q().funsub && self.peek_funsub_char() {
+                    if self.peek_funsub_char() && self.d.funsub() {
                         self.dstack.push(b'{');
                         let r = self.parse_comsub(
                             cd,
@@ -1098,7 +1125,9 @@ impl<'s, 'o> Reader<'s, 'o> {
                         self.dstack.pop();
                         r?;
                     } else {
-                        let flags = if bash32 {
+                        let flags = if !self.plain_ahead(b'{', b'}', false, false, false)
+                            && self.d.matched_pair_32()
+                        {
                             P_FIRSTCLOSE
                         } else {
                             P_FIRSTCLOSE | P_DOLBRACE
@@ -1107,7 +1136,14 @@ impl<'s, 'o> Reader<'s, 'o> {
                     }
                 } else {
                     self.out.features.arith = true;
-                    self.parse_matched_pair(cd, b'[', b']', if bash32 { 0 } else { P_ARITH }, b)?;
+                    let flags = if !self.plain_ahead(b'[', b']', true, false, false)
+                        && self.d.matched_pair_32()
+                    {
+                        0
+                    } else {
+                        P_ARITH
+                    };
+                    self.parse_matched_pair(cd, b'[', b']', flags, b)?;
                 }
                 Ok(Some(Expansion::Dollar))
             }
@@ -1151,7 +1187,7 @@ impl<'s, 'o> Reader<'s, 'o> {
     fn check_reserved(&mut self, tok: &[u8]) -> Option<Tok> {
         let &(_, t) = RESERVED.iter().find(|(w, _)| *w == tok)?;
         // `coproc` is a reserved word from bash 4.0 on; to bash 3.2 it is a plain word.
-        if t == Tok::Coproc && !self.d.q().coproc_reserved {
+        if t == Tok::Coproc && !self.d.coproc_reserved() {
             return None;
         }
         if self.parser_state & PST_CASEPAT != 0 && t != Tok::Esac {
@@ -1172,15 +1208,14 @@ impl<'s, 'o> Reader<'s, 'o> {
                 self.esacs_needed -= 1;
             }
             Tok::Case => {
+                // bash 5.3's state, kept in every reading (only 5.3's rule reads it).
                 self.parser_state |= PST_CASESTMT;
-                if self.d.q().parse53 {
-                    self.expecting_in_command = Tok::Case;
-                }
+                self.expecting_in_command = Tok::Case;
                 self.out.features.case = true;
             }
             Tok::CondEnd => self.parser_state &= !(PST_CONDCMD | PST_CONDEXPR),
             Tok::CondStart => self.parser_state |= PST_CONDCMD,
-            Tok::For if self.d.q().parse53 => self.expecting_in_command = Tok::For,
+            Tok::For => self.expecting_in_command = Tok::For,
             Tok::LBrace => self.open_brace_count += 1,
             Tok::RBrace if self.open_brace_count > 0 => self.open_brace_count -= 1,
             _ => {}
@@ -1190,15 +1225,18 @@ impl<'s, 'o> Reader<'s, 'o> {
 
     /// `special_case_tokens`.
     fn special_case_tokens(&mut self, tok: &[u8]) -> Option<Tok> {
-        let is53 = self.d.q().parse53;
         if self.last_read_token == Tok::Word
             && matches!(self.token_before_that, Tok::For | Tok::Case | Tok::Select)
             && tok == b"in"
         {
-            let case = if is53 {
-                self.expecting_in_command == Tok::Case
+            let rule53 = self.expecting_in_command == Tok::Case;
+            let old_rule = self.token_before_that == Tok::Case;
+            let case = if rule53 == old_rule {
+                old_rule
+            } else if self.d.parse53() {
+                rule53
             } else {
-                self.token_before_that == Tok::Case
+                old_rule
             };
             if case {
                 self.parser_state |= PST_CASEPAT;
@@ -1214,10 +1252,14 @@ impl<'s, 'o> Reader<'s, 'o> {
             && matches!(self.last_read_token, Tok::Word | Tok::Char(b'\n'))
             && tok == b"in"
         {
-            let case = if is53 {
-                self.expecting_in_command == Tok::Case && self.parser_state & PST_CASESTMT != 0
+            let old_rule = self.parser_state & PST_CASESTMT != 0;
+            let rule53 = self.expecting_in_command == Tok::Case && old_rule;
+            let case = if rule53 == old_rule {
+                old_rule
+            } else if self.d.parse53() {
+                rule53
             } else {
-                self.parser_state & PST_CASESTMT != 0
+                old_rule
             };
             if case {
                 self.parser_state |= PST_CASEPAT;

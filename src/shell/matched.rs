@@ -41,7 +41,7 @@ struct Saved {
     expecting_in_command: Tok,
     need_here_doc: Vec<Pending>,
     shell_eof_token: u8,
-    extended_glob: bool,
+    extglob_forced: bool,
 }
 
 impl Reader<'_, '_> {
@@ -57,7 +57,7 @@ impl Reader<'_, '_> {
             expecting_in_command: self.expecting_in_command,
             need_here_doc: std::mem::take(&mut self.need_here_doc),
             shell_eof_token: self.shell_eof_token,
-            extended_glob: self.extended_glob,
+            extglob_forced: self.extglob_forced,
         }
     }
 
@@ -72,7 +72,7 @@ impl Reader<'_, '_> {
         self.expecting_in_command = s.expecting_in_command;
         self.need_here_doc = s.need_here_doc;
         self.shell_eof_token = s.shell_eof_token;
-        self.extended_glob = s.extended_glob;
+        self.extglob_forced = s.extglob_forced;
     }
 
     /// `parse_matched_pair`: reads up to the `close` that matches, appending what it
@@ -87,14 +87,18 @@ impl Reader<'_, '_> {
     ) -> R<()> {
         self.enter()?;
         let arith = flags & P_ARITH != 0;
-        let zsh_math = arith && self.d.is_zsh();
+        let zsh_math = arith && self.d.zsh();
         if arith {
             self.want_text += 1;
         }
         if zsh_math {
             self.zsh_math += 1;
         }
-        let r = if self.d.q().matched_pair_32 {
+        // Both scanners read single-quoted text to its `'` alike (no escapes in it).
+        let nest = open != close && flags & P_FIRSTCLOSE == 0;
+        let alike = (open == b'\'' && flags & P_ALLOWESC == 0)
+            || self.plain_ahead(open, close, nest, false, flags & P_COMMAND != 0);
+        let r = if !alike && self.d.matched_pair_32() {
             self.matched_pair_32(qc, open, close, flags, b)
         } else {
             self.matched_pair(qc, open, close, flags, b)
@@ -110,7 +114,7 @@ impl Reader<'_, '_> {
     }
 
     fn matched_pair(&mut self, qc: u8, open: u8, close: u8, flags: u32, b: &mut Builder) -> R<()> {
-        let zsh = self.d.is_zsh();
+        let zsh = self.d.zsh();
         // zsh reads `((…))`, `$((…))` and `$[…]` with its `dquote_parse` in math mode
         // (lex.c `cmd_or_math`, `gettok`'s `dbparens`): it counts `(`/`)` and `[`/`]`
         // (an unbalanced one ends the text), a quote is a plain character (`"` quotes
@@ -120,8 +124,6 @@ impl Reader<'_, '_> {
         // not balance), the zsh reading is not followed.
         let zsh_math_level = zsh && flags & P_ARITH != 0;
         let mut zsh_other = 0usize;
-        let v51 = self.d.q().matched_51;
-        let v52 = self.d.q().matched_52;
         let mut dolbrace = if flags & P_DOLBRACE != 0 {
             DolBrace::Param
         } else {
@@ -275,15 +277,16 @@ impl Reader<'_, '_> {
                     let arith = flags & P_ARITH != 0;
                     // `$(`, `${`, `$[` in a subscript or `${…}`; `$(` in arithmetic (5.2+);
                     // `${ cmd; }` in arithmetic (5.3); `<(` in a subscript or `${…}` (5.1+).
-                    dollar_word =
-                        (subscript_or_brace && wasdol && matches!(ch, b'(' | b'{' | b'['))
-                            || (v52 && arith && wasdol && ch == b'(')
-                            || (self.d.q().funsub
-                                && arith
-                                && wasdol
-                                && ch == b'{'
-                                && self.peek_funsub())
-                            || (v51 && subscript_or_brace && tflags & LEX_GTLT != 0 && ch == b'(');
+                    // (Each quirk is asked only where it decides.)
+                    dollar_word = (subscript_or_brace
+                        && wasdol
+                        && matches!(ch, b'(' | b'{' | b'['))
+                        || (arith && wasdol && ch == b'(' && self.d.matched_52())
+                        || (arith && wasdol && ch == b'{' && self.peek_funsub() && self.d.funsub())
+                        || (subscript_or_brace
+                            && tflags & LEX_GTLT != 0
+                            && ch == b'('
+                            && self.d.matched_51());
                 }
             } else if open == b'"' && ch == b'`' {
                 self.out.features.backquote = true;
@@ -317,7 +320,7 @@ impl Reader<'_, '_> {
                     }
                     b'{' => {
                         self.out.features.dollar_brace = true;
-                        if self.d.q().funsub && self.peek_funsub() {
+                        if self.peek_funsub() && self.d.funsub() {
                             self.parse_comsub(
                                 0,
                                 b'{',
@@ -339,7 +342,11 @@ impl Reader<'_, '_> {
                     }
                     _ => {
                         self.out.features.arith = true;
-                        let f = if v52 { rflags | P_ARITH } else { rflags };
+                        let f = if self.d.matched_52() {
+                            rflags | P_ARITH
+                        } else {
+                            rflags
+                        };
                         self.parse_matched_pair(0, b'[', b']', f, b)?;
                     }
                 }
@@ -349,11 +356,9 @@ impl Reader<'_, '_> {
             } else {
                 tflags &= !LEX_GTLT;
             }
-            let set_dol = if v51 {
-                ch == b'$' && tflags & LEX_WASDOL == 0
-            } else {
-                ch == b'$'
-            };
+            // From 5.1 a `$` right after a `$` does not start an expansion: asked only for
+            // `$$`, where the two rules part.
+            let set_dol = ch == b'$' && (tflags & LEX_WASDOL == 0 || !self.d.matched_51());
             if set_dol {
                 tflags |= LEX_WASDOL;
             } else {
@@ -529,7 +534,9 @@ impl Reader<'_, '_> {
                 Some(b'(') => {
                     self.input.ungetc(b'(');
                     self.out.features.arith = true;
-                    let pflags = if self.d.q().matched_pair_32 {
+                    let pflags = if !self.plain_ahead(b'(', b')', true, false, false)
+                        && self.d.matched_pair_32()
+                    {
                         0
                     } else {
                         P_ARITH
@@ -560,13 +567,32 @@ impl Reader<'_, '_> {
         at: u32,
         kind: SubstKind,
     ) -> R<bool> {
-        match self.d.q().comsub {
+        // Plain text to the closing `)` on this line is read alike by every scanner (and
+        // read at once: no alias defined meanwhile can apply, were aliases expanded).
+        // Not inside an older bash's scan of a substitution's text: that scan runs
+        // nothing (what runs is read when the text is expanded).
+        let plain = open == b'('
+            && self.text_scans == 0
+            && !self.d.aliases()
+            && self.plain_ahead(b'(', b')', false, true, true);
+        let scanner = if plain {
+            ComsubScanner::Recursive
+        } else {
+            self.d.comsub()
+        };
+        match scanner {
             ComsubScanner::MatchedPair => {
-                self.parse_matched_pair(qc, open, close, P_COMMAND, b)?;
+                self.text_scans += 1;
+                let r = self.parse_matched_pair(qc, open, close, P_COMMAND, b);
+                self.text_scans -= 1;
+                r?;
                 Ok(false)
             }
             ComsubScanner::Old44 | ComsubScanner::Old51 => {
-                self.old_parse_comsub(qc, open, close, flags, b)?;
+                self.text_scans += 1;
+                let r = self.old_parse_comsub(qc, open, close, flags, b);
+                self.text_scans -= 1;
+                r?;
                 Ok(false)
             }
             ComsubScanner::Recursive => {
@@ -613,8 +639,8 @@ impl Reader<'_, '_> {
         // The text is kept only where bash reads it again (arithmetic, patterns), and, in
         // the intended reading, in a heredoc delimiter (its closing line as written).
         let keep = self.want_text > 0
-            || (self.d.q().keeps_delimiter_text
-                && matches!(self.last_read_token, Tok::LessLess | Tok::LessLessMinus));
+            || (matches!(self.last_read_token, Tok::LessLess | Tok::LessLessMinus)
+                && self.d.keeps_delimiter_text());
         if keep {
             self.input.capture_start();
         }
@@ -623,7 +649,7 @@ impl Reader<'_, '_> {
         let r = self.parse_comsub_program(close);
         let captured = if keep { self.input.capture_end() } else { None };
         if r.is_ok() && !self.need_here_doc.is_empty() {
-            if self.d.is_zsh() {
+            if self.d.zsh() {
                 // zsh gives a heredoc that is still pending at the `)` no body at all, and
                 // reads the lines after as commands (measured, zsh 5.9).
                 self.need_here_doc.clear();
@@ -679,7 +705,7 @@ impl Reader<'_, '_> {
                 Some(true) => Ok(Some(Tok::ArithCmd)),
                 Some(false) => {
                     self.out.features.dparen_subshell = true;
-                    let subshell = if self.d.q().parse53 {
+                    let subshell = if self.d.parse53() {
                         self.parser_state & (PST_CASEPAT | PST_CONDCMD) == 0
                     } else {
                         self.parser_state & PST_CASEPAT == 0
@@ -701,11 +727,12 @@ impl Reader<'_, '_> {
     fn parse_arith_cmd(&mut self) -> R<Option<bool>> {
         let mut b = Builder::default();
         let open_at = self.input.last_origin();
-        let pflags = if self.d.q().matched_pair_32 {
-            0
-        } else {
-            P_ARITH
-        };
+        let pflags =
+            if !self.plain_ahead(b'(', b')', true, false, false) && self.d.matched_pair_32() {
+                0
+            } else {
+                P_ARITH
+            };
         self.parse_matched_pair(0, b'(', b')', pflags, &mut b)?;
         let c = self.input.getc(false);
         let c_at = self.input.last_origin();
@@ -721,7 +748,7 @@ impl Reader<'_, '_> {
         let Some(c) = c else {
             return Ok(None);
         };
-        if self.d.q().parse53 {
+        if self.d.parse53() {
             self.input.ungetc(c);
         }
         // `(` + text + `)` [+ c]: read again as tokens.
@@ -729,11 +756,11 @@ impl Reader<'_, '_> {
         let mut p = Builder::with_capacity(text.len() + 2);
         p.push(b'(', open_at);
         p.push_text(&text, 0, text.len());
-        if !self.d.q().parse53 {
+        if !self.d.parse53() {
             p.push(c, c_at);
         }
         let pushed = p.finish(c_at);
-        if self.d.q().heredoc_from_stream {
+        if self.d.heredoc_from_stream() {
             // bash reads the heredoc lines of this text from the input after it, not from
             // the text: past modelling, and never what the text shows.
             let b = pushed.bytes();

@@ -22,6 +22,7 @@ mod lexer;
 mod matched;
 mod nested;
 mod old;
+mod plain;
 mod prefilter;
 pub(crate) mod syntax;
 pub(crate) mod text;
@@ -101,7 +102,6 @@ impl Shell {
                 bash: None,
                 runs: false,
                 zsh: false,
-                read_always: false,
                 bash_options: false,
                 funsub: true,
                 parse53: true,
@@ -124,7 +124,6 @@ impl Shell {
                 bash: Some("3.2"),
                 runs: true,
                 zsh: false,
-                read_always: false,
                 bash_options: true,
                 funsub: false,
                 parse53: false,
@@ -147,7 +146,6 @@ impl Shell {
                 bash: Some("4.4"),
                 runs: true,
                 zsh: false,
-                read_always: false,
                 bash_options: true,
                 funsub: false,
                 parse53: false,
@@ -170,7 +168,6 @@ impl Shell {
                 bash: Some("5.1"),
                 runs: true,
                 zsh: false,
-                read_always: false,
                 bash_options: true,
                 funsub: false,
                 parse53: false,
@@ -193,7 +190,6 @@ impl Shell {
                 bash: Some("5.2"),
                 runs: true,
                 zsh: false,
-                read_always: true,
                 bash_options: true,
                 funsub: false,
                 parse53: false,
@@ -216,7 +212,6 @@ impl Shell {
                 bash: Some("5.3"),
                 runs: true,
                 zsh: false,
-                read_always: false,
                 bash_options: true,
                 funsub: true,
                 parse53: true,
@@ -239,7 +234,6 @@ impl Shell {
                 bash: None,
                 runs: true,
                 zsh: true,
-                read_always: true,
                 bash_options: false,
                 funsub: false,
                 parse53: false,
@@ -273,8 +267,6 @@ pub(crate) struct Quirks {
     pub runs: bool,
     /// zsh's language: its lexer, its expansions and its builtins.
     pub zsh: bool,
-    /// Read for every command (no feature of the intended reading says it reads the same).
-    pub read_always: bool,
     /// bash's `extglob` and `expand_aliases` change its reading (each is read both ways).
     pub bash_options: bool,
     /// bash 5.3's `${ cmd; }` and `${| cmd; }`.
@@ -347,6 +339,181 @@ impl Dialect {
     pub(crate) fn is_zsh(self) -> bool {
         self.q().zsh
     }
+}
+
+/// The quirks a reading consults, one bit each (see [`Probe`]).
+pub(crate) mod quirk {
+    pub const ZSH: u32 = 1 << 0;
+    pub const RUNS: u32 = 1 << 1;
+    pub const FUNSUB: u32 = 1 << 2;
+    pub const PARSE53: u32 = 1 << 3;
+    pub const EARLY_END: u32 = 1 << 4;
+    pub const JOINS_CLOSER: u32 = 1 << 5;
+    pub const HEREDOC_FROM_STREAM: u32 = 1 << 6;
+    pub const ALWAYS_QUOTE_REMOVAL: u32 = 1 << 7;
+    pub const COMSUB: u32 = 1 << 8;
+    pub const COPROC_RESERVED: u32 = 1 << 9;
+    pub const BACKQUOTE_QUOTES_WORD: u32 = 1 << 10;
+    pub const MATCHED_PAIR_32: u32 = 1 << 11;
+    pub const MATCHED_51: u32 = 1 << 12;
+    pub const MATCHED_52: u32 = 1 << 13;
+    pub const DROPS_BAD_LINE: u32 = 1 << 14;
+    pub const UNESCAPES_DQUOTE: u32 = 1 << 15;
+    pub const PAREN_ENDS_HEREDOC: u32 = 1 << 16;
+    pub const KEEPS_DELIMITER_TEXT: u32 = 1 << 17;
+    pub const EXTGLOB: u32 = 1 << 18;
+}
+
+/// A dialect as the reader consults it: every quirk the reader asks is recorded, so a
+/// reading says which of the ways the shells differ it depended on. A reading whose
+/// record holds none of the quirks in which another dialect differs is, by construction,
+/// that dialect's reading too: the reader's only dependence on the dialect is through
+/// these questions (its fields are private to this type).
+#[derive(Clone, Debug)]
+pub(crate) struct Probe {
+    d: Dialect,
+    asked: std::rc::Rc<std::cell::Cell<u32>>,
+}
+
+impl Probe {
+    pub fn new(d: Dialect) -> Probe {
+        Probe {
+            d,
+            asked: std::rc::Rc::new(std::cell::Cell::new(0)),
+        }
+    }
+
+    fn ask<T>(&self, bit: u32, v: T) -> T {
+        self.asked.set(self.asked.get() | bit);
+        v
+    }
+
+    /// The quirks asked so far (by this reading and the readings it started).
+    pub fn asked(&self) -> u32 {
+        self.asked.get()
+    }
+
+    pub fn zsh(&self) -> bool {
+        self.ask(quirk::ZSH, self.d.q().zsh)
+    }
+    pub fn runs(&self) -> bool {
+        self.ask(quirk::RUNS, self.d.q().runs)
+    }
+    pub fn funsub(&self) -> bool {
+        self.ask(quirk::FUNSUB, self.d.q().funsub)
+    }
+    pub fn parse53(&self) -> bool {
+        self.ask(quirk::PARSE53, self.d.q().parse53)
+    }
+    pub fn early_end(&self) -> bool {
+        self.ask(quirk::EARLY_END, self.d.q().early_end)
+    }
+    pub fn joins_closer(&self) -> bool {
+        self.ask(quirk::JOINS_CLOSER, self.d.q().joins_closer)
+    }
+    pub fn heredoc_from_stream(&self) -> bool {
+        self.ask(quirk::HEREDOC_FROM_STREAM, self.d.q().heredoc_from_stream)
+    }
+    pub fn always_quote_removal(&self) -> bool {
+        self.ask(quirk::ALWAYS_QUOTE_REMOVAL, self.d.q().always_quote_removal)
+    }
+    pub fn comsub(&self) -> ComsubScanner {
+        self.ask(quirk::COMSUB, self.d.q().comsub)
+    }
+    pub fn coproc_reserved(&self) -> bool {
+        self.ask(quirk::COPROC_RESERVED, self.d.q().coproc_reserved)
+    }
+    pub fn backquote_quotes_word(&self) -> bool {
+        self.ask(
+            quirk::BACKQUOTE_QUOTES_WORD,
+            self.d.q().backquote_quotes_word,
+        )
+    }
+    pub fn matched_pair_32(&self) -> bool {
+        self.ask(quirk::MATCHED_PAIR_32, self.d.q().matched_pair_32)
+    }
+    pub fn matched_51(&self) -> bool {
+        self.ask(quirk::MATCHED_51, self.d.q().matched_51)
+    }
+    pub fn matched_52(&self) -> bool {
+        self.ask(quirk::MATCHED_52, self.d.q().matched_52)
+    }
+    pub fn drops_bad_line(&self) -> bool {
+        self.ask(quirk::DROPS_BAD_LINE, self.d.q().drops_bad_line)
+    }
+    pub fn unescapes_dquote(&self) -> bool {
+        self.ask(quirk::UNESCAPES_DQUOTE, self.d.q().unescapes_dquote)
+    }
+    pub fn paren_ends_heredoc(&self) -> bool {
+        self.ask(quirk::PAREN_ENDS_HEREDOC, self.d.q().paren_ends_heredoc)
+    }
+    pub fn keeps_delimiter_text(&self) -> bool {
+        self.ask(quirk::KEEPS_DELIMITER_TEXT, self.d.q().keeps_delimiter_text)
+    }
+    pub fn extglob(&self) -> bool {
+        self.ask(quirk::EXTGLOB, self.d.extglob)
+    }
+
+    /// Whether alias expansion is on (the reading's alias table says it; not a quirk
+    /// two readings of one group differ in).
+    pub fn aliases(&self) -> bool {
+        self.d.aliases
+    }
+}
+
+/// The quirks in which two dialects differ, as [`quirk`] bits.
+pub(crate) fn differences(a: Dialect, b: Dialect) -> u32 {
+    let (x, y) = (a.q(), b.q());
+    let mut bits = 0;
+    let mut differ = |bit: u32, same: bool| {
+        if !same {
+            bits |= bit;
+        }
+    };
+    differ(quirk::ZSH, x.zsh == y.zsh);
+    differ(quirk::RUNS, x.runs == y.runs);
+    differ(quirk::FUNSUB, x.funsub == y.funsub);
+    differ(quirk::PARSE53, x.parse53 == y.parse53);
+    differ(quirk::EARLY_END, x.early_end == y.early_end);
+    differ(quirk::JOINS_CLOSER, x.joins_closer == y.joins_closer);
+    differ(
+        quirk::HEREDOC_FROM_STREAM,
+        x.heredoc_from_stream == y.heredoc_from_stream,
+    );
+    differ(
+        quirk::ALWAYS_QUOTE_REMOVAL,
+        x.always_quote_removal == y.always_quote_removal,
+    );
+    differ(quirk::COMSUB, x.comsub == y.comsub);
+    differ(
+        quirk::COPROC_RESERVED,
+        x.coproc_reserved == y.coproc_reserved,
+    );
+    differ(
+        quirk::BACKQUOTE_QUOTES_WORD,
+        x.backquote_quotes_word == y.backquote_quotes_word,
+    );
+    differ(
+        quirk::MATCHED_PAIR_32,
+        x.matched_pair_32 == y.matched_pair_32,
+    );
+    differ(quirk::MATCHED_51, x.matched_51 == y.matched_51);
+    differ(quirk::MATCHED_52, x.matched_52 == y.matched_52);
+    differ(quirk::DROPS_BAD_LINE, x.drops_bad_line == y.drops_bad_line);
+    differ(
+        quirk::UNESCAPES_DQUOTE,
+        x.unescapes_dquote == y.unescapes_dquote,
+    );
+    differ(
+        quirk::PAREN_ENDS_HEREDOC,
+        x.paren_ends_heredoc == y.paren_ends_heredoc,
+    );
+    differ(
+        quirk::KEEPS_DELIMITER_TEXT,
+        x.keeps_delimiter_text == y.keeps_delimiter_text,
+    );
+    differ(quirk::EXTGLOB, a.extglob == b.extglob);
+    bits
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -477,6 +644,9 @@ pub struct Reading {
     pub events: Vec<tree::Event>,
     /// Literal `eval` and `trap` texts, read as programs of their own.
     pub nested: Vec<Nested>,
+    /// The quirks the reading consulted ([`quirk`] bits): another dialect that differs in
+    /// none of them reads the command the same.
+    pub asked: u32,
     /// The aliases the command has defined so far, when this reading expands them.
     pub aliases: Option<alias::Aliases>,
     /// The constructs seen, for deciding which other shells could read differently.
@@ -576,7 +746,7 @@ pub struct ReadError {
 /// Deepest nesting of constructs the reader follows.
 pub const MAX_NESTING: usize = 1_000;
 /// Most heredocs in one command, nested ones included.
-pub const MAX_HEREDOCS: usize = 1_000;
+pub const MAX_HEREDOCS: usize = 1 << 14;
 /// The most work the readings of one command may do together, in units of roughly 10 ns
 /// (measured): a token is [`TOKEN_WORK`] units, a character scanned one at a time by the
 /// older bash's scanners [`CHAR_WORK`], a step of an expansion 1, and text read again
@@ -665,6 +835,7 @@ pub(crate) fn read_sharing(
     bodies: &Bodies,
 ) -> Reading {
     let bytes = command.as_bytes();
+
     let text = std::rc::Rc::new(if bodies.serves(bytes) {
         Text::checked_command(bytes)
     } else {
@@ -676,8 +847,9 @@ pub(crate) fn read_sharing(
         aliases: dialect.aliases.then(alias::Aliases::default),
         ..Reading::default()
     };
+    let probe = Probe::new(dialect);
     let result = lexer::Reader::new(
-        dialect,
+        probe.clone(),
         std::rc::Rc::clone(&text),
         &mut out,
         0,
@@ -688,8 +860,9 @@ pub(crate) fn read_sharing(
         out.error = Some(e);
     }
     out.exec.sort_by_key(|e| e.at);
-    nested::read_nested(&mut out, dialect, 0);
+    nested::read_nested(&mut out, &probe, 0);
     limit_error(&mut out);
+    out.asked = probe.asked();
     out
 }
 

@@ -9,7 +9,7 @@
 use super::text::Text;
 use super::tree::{Event, SimpleCommand};
 use super::word::{self, WordInfo};
-use super::{Context, Dialect, ReadError, Reading, Stop, lexer};
+use super::{Context, Probe, ReadError, Reading, Stop, lexer};
 
 /// A program read from text the command runs again.
 #[derive(Clone, Debug)]
@@ -25,7 +25,7 @@ pub struct Nested {
 const MAX_NESTED: usize = 8;
 
 /// Reads the literal `eval` and `trap` texts of `out`'s commands into `out.nested`.
-pub(super) fn read_nested(out: &mut Reading, dialect: Dialect, depth: usize) {
+pub(super) fn read_nested(out: &mut Reading, dialect: &Probe, depth: usize) {
     let texts: Vec<(u32, Vec<u8>)> = out
         .events
         .iter()
@@ -61,14 +61,15 @@ pub(super) fn read_nested(out: &mut Reading, dialect: Dialect, depth: usize) {
 }
 
 /// Reads `text` as a program of its own, with the aliases `parent` has defined.
-fn read_text(text: Text<'static>, dialect: Dialect, parent: &Reading, depth: usize) -> Reading {
+fn read_text(text: Text<'static>, dialect: &Probe, parent: &Reading, depth: usize) -> Reading {
     let text = std::rc::Rc::new(text);
     let mut out = Reading {
         work: parent.work.clone(),
-        aliases: parent.aliases.clone().filter(|_| dialect.aliases),
+        aliases: parent.aliases.clone().filter(|_| dialect.aliases()),
         ..Reading::default()
     };
-    let result = lexer::Reader::new(dialect, text, &mut out, 0, Context::TopLevel).read_program();
+    let result =
+        lexer::Reader::new(dialect.clone(), text, &mut out, 0, Context::TopLevel).read_program();
     if let Err(e) = result {
         out.error = Some(e);
     }
@@ -83,6 +84,22 @@ fn literal_text(c: &SimpleCommand) -> Option<Vec<u8>> {
         .words
         .iter()
         .position(|w| super::syntax::assignment(w.text.bytes(), false).is_none())?;
+    // Only a command named one of these can be `eval` or `trap`: others are not read.
+    let raw = c.words.get(first)?.text.bytes();
+    if !super::syntax::may_be_one_of(
+        raw,
+        &[
+            b"eval",
+            b"trap",
+            b"builtin",
+            b"command",
+            b"noglob",
+            b"nocorrect",
+            b"-",
+        ],
+    ) {
+        return None;
+    }
     let mut words = c
         .words
         .get(first..)?
@@ -101,7 +118,21 @@ fn literal_text(c: &SimpleCommand) -> Option<Vec<u8>> {
             v
         };
     }
+    if !matches!(name.as_slice(), b"eval" | b"trap") {
+        return None;
+    }
     rest.extend(words);
+    if name.as_slice() == b"trap" {
+        // Only the action is read: the signals may be computed (`trap 'code' $sig`).
+        let mut args = rest.iter();
+        let mut action = args.next()?.literal()?;
+        if action.as_slice() == b"--" {
+            action = args.next()?.literal()?;
+        } else if action.starts_with(b"-") && action.len() > 1 {
+            return None;
+        }
+        return (action.as_slice() != b"-" && args.next().is_some()).then_some(action);
+    }
     let lits: Vec<Vec<u8>> = rest.iter().map(WordInfo::literal).collect::<Option<_>>()?;
     match name.as_slice() {
         b"eval" => {
@@ -110,17 +141,6 @@ fn literal_text(c: &SimpleCommand) -> Option<Vec<u8>> {
                 _ => &lits[..],
             };
             (!args.is_empty()).then(|| args.join(&b' '))
-        }
-        b"trap" => {
-            let args = match lits.first().map(Vec::as_slice) {
-                Some(b"--") => &lits[1..],
-                Some(o) if o.starts_with(b"-") && o.len() > 1 => return None,
-                _ => &lits[..],
-            };
-            match args {
-                [action, _signal, ..] if action.as_slice() != b"-" => Some(action.clone()),
-                _ => None,
-            }
         }
         _ => None,
     }

@@ -48,7 +48,7 @@ impl Reader<'_, '_> {
         flags: u32,
         b: &mut Builder,
     ) -> R<()> {
-        let v51 = self.d.q().matched_51;
+        let v51 = self.d.matched_51();
         let mut count = 1usize;
         let mut tflags = LEX_RESWDOK;
         if flags & P_COMMAND != 0 && qc != b'\'' && qc != b'"' && flags & P_DQUOTE == 0 {

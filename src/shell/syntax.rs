@@ -81,6 +81,30 @@ pub fn legal_identifier(s: &[u8]) -> bool {
     }
 }
 
+/// Whether a word whose text is `raw` may, once read, have one of `names` as its value:
+/// a test before the word is read. Quotes and backslashes are dropped and the rest
+/// compared; a word with `$` (ANSI-C or locale quoting, an expansion) always may.
+pub fn may_be_one_of(raw: &[u8], names: &[&[u8]]) -> bool {
+    if raw.contains(&b'$') {
+        return true;
+    }
+    let mut buf = [0u8; 16];
+    let mut n = 0;
+    for &c in raw {
+        if matches!(c, b'\'' | b'"' | b'\\') {
+            continue;
+        }
+        let Some(slot) = buf.get_mut(n) else {
+            // Longer than any name.
+            return false;
+        };
+        *slot = c;
+        n += 1;
+    }
+    let plain = &buf[..n];
+    names.contains(&plain)
+}
+
 /// Skips a `[…]` subscript starting at `s[i] == '['`; returns the index of the `]` or
 /// past the end (subst.c `skipsubscript`, simplified to brackets and quotes).
 pub fn skip_subscript(s: &[u8], i: usize) -> usize {

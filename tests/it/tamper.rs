@@ -115,8 +115,8 @@ fn commands_naming_the_guard_beyond_the_limits_are_denied_as_limits() {
 
     let many = format!(
         "echo settings {}\n{}",
-        "cat <<E ".repeat(2_000),
-        "E\n".repeat(2_000)
+        "cat <<E ".repeat(heredoc_guard::reader::MAX_HEREDOCS + 1),
+        "E\n".repeat(heredoc_guard::reader::MAX_HEREDOCS + 1)
     );
     let reason = check_command(&many).into_denial().expect("denied").reason;
     assert!(
