@@ -10,6 +10,7 @@ use crate::reason;
 use crate::report::Report;
 use crate::rules;
 use crate::shell::{self, Dialect, Reading, Shell};
+use crate::tamper;
 use crate::verdict::Denial;
 
 /// Proof that the checked path found nothing to deny. Only this module can make one.
@@ -17,15 +18,13 @@ struct Checked(());
 
 /// Checks a shell command: the whole guard for one Bash command.
 pub fn check_command(command: &str) -> Verdict {
-    check_from(command, None)
+    check_from(command, None, &tamper::Ctx::of_process(None))
 }
 
-/// [`check_command`], for a command that `source` holds (the event it was decoded in).
-fn check_from(command: &str, source: Option<&shell::Source>) -> Verdict {
-    if let Some(denial) = crate::tamper::check(command) {
-        return Verdict::deny(denial);
-    }
-    match inspect_from(command, source) {
+/// [`check_command`], for a command that `source` holds (the event it was decoded in), run
+/// where `tamper` says.
+fn check_from(command: &str, source: Option<&shell::Source>, tamper: &tamper::Ctx) -> Verdict {
+    match inspect_from(command, source, Some(tamper)) {
         Ok(report) => verdict_for(&report),
         Err(denial) => Verdict::deny(denial),
     }
@@ -52,18 +51,30 @@ pub(crate) fn verdict_for(report: &Report) -> Verdict {
 /// stack. Only a command that nests deeper is read again, on a thread with a stack for
 /// [`shell::MAX_NESTING`] levels.
 pub fn inspect(command: &str) -> Result<Report, Denial> {
-    inspect_from(command, None)
+    inspect_from(command, None, None)
+}
+
+/// [`inspect`] with the `guard-tamper` rule too (run in this process's directory), as
+/// the hook decides: for `explain`.
+pub(crate) fn inspect_guarded(command: &str) -> Result<Report, Denial> {
+    inspect_from(command, None, Some(&tamper::Ctx::of_process(None)))
 }
 
 /// [`inspect`], for a command that `source` holds: its bodies' texts are parts of it.
-fn inspect_from(command: &str, source: Option<&shell::Source>) -> Result<Report, Denial> {
+/// With `tamper`, the `guard-tamper` rule runs on the readings, before the others; a line
+/// that needs no reading is read when it may concern the guard.
+fn inspect_from(
+    command: &str,
+    source: Option<&shell::Source>,
+    tamper: Option<&tamper::Ctx>,
+) -> Result<Report, Denial> {
     let deadline = if shell::exits_after_verdict() {
         shell::Deadline::at_thread_cpu(limits::MAX_TIME, limits::MAX_CPU)
     } else {
         shell::Deadline::after(limits::MAX_TIME, limits::MAX_CPU)
     };
     let bytes = command.as_bytes();
-    if !shell::needs_reading(bytes) {
+    if !shell::needs_reading(bytes) && !tamper.is_some_and(|t| tamper::may_concern(bytes, t)) {
         return Ok(Report::default());
     }
     if bytes.len() > limits::MAX_COMMAND_BYTES {
@@ -76,9 +87,9 @@ fn inspect_from(command: &str, source: Option<&shell::Source>) -> Result<Report,
             shell::pos(bytes, at as u32),
         ));
     }
-    match inspect_within(command, source, deadline, limits::SMALL_STACK_DEPTH) {
+    match inspect_within(command, source, tamper, deadline, limits::SMALL_STACK_DEPTH) {
         Attempt::Done(result) => result,
-        Attempt::Deeper => inspect_on_large_stack(command, source, deadline),
+        Attempt::Deeper => inspect_on_large_stack(command, source, tamper, deadline),
     }
 }
 
@@ -110,6 +121,7 @@ pub fn large_stack_readings() -> usize {
 fn inspect_on_large_stack(
     command: &str,
     source: Option<&shell::Source>,
+    tamper: Option<&tamper::Ctx>,
     deadline: shell::Deadline,
 ) -> Result<Report, Denial> {
     // The CPU time the first attempt left, counted from now on the reading thread.
@@ -121,7 +133,7 @@ fn inspect_on_large_stack(
             .stack_size(READ_STACK_BYTES)
             .spawn_scoped(scope, || {
                 let deadline = deadline.on_this_thread(cpu_left);
-                match inspect_within(command, source, deadline, shell::MAX_NESTING) {
+                match inspect_within(command, source, tamper, deadline, shell::MAX_NESTING) {
                     Attempt::Done(result) => result,
                     Attempt::Deeper => Err(reason::limit_denial(Limit::Nesting)),
                 }
@@ -139,6 +151,7 @@ fn inspect_on_large_stack(
 fn inspect_within(
     command: &str,
     source: Option<&shell::Source>,
+    tamper: Option<&tamper::Ctx>,
     deadline: shell::Deadline,
     max_depth: usize,
 ) -> Attempt {
@@ -147,7 +160,7 @@ fn inspect_within(
     if work.over() == Some(shell::Over::Depth) {
         return Attempt::Deeper;
     }
-    let result = judge(command, &work, &intended, &shells);
+    let result = judge(command, &work, &intended, &shells, tamper);
     if shell::exits_after_verdict() {
         // The process ends after this verdict: freeing the readings one by one would
         // only delay it (up to tens of milliseconds for the largest).
@@ -164,12 +177,14 @@ pub fn hook_process() {
 }
 
 /// The denials the readings force (errors, limits, a heredoc without its closing line),
-/// then the rules, charged to the same meter before they run.
+/// then `guard-tamper` (with `tamper`), then the rules, charged to the same meter before
+/// they run.
 fn judge(
     command: &str,
     work: &shell::Work,
     intended: &Reading,
     shells: &[(Dialect, Reading)],
+    tamper: Option<&tamper::Ctx>,
 ) -> Result<Report, Denial> {
     let bytes = command.as_bytes();
     if let Some(e) = intended.error {
@@ -204,6 +219,14 @@ fn judge(
         .find_map(|(_, r)| r.error.and_then(|e| e.limit))
     {
         return Err(reason::limit_denial(Limit::of_stop(stop)));
+    }
+    if let Some(ctx) = tamper {
+        let readings: Vec<&Reading> = std::iter::once(intended)
+            .chain(shells.iter().map(|(_, r)| r))
+            .collect();
+        if let Some(denial) = tamper::check(command, &readings, ctx) {
+            return Err(denial);
+        }
     }
     // The rules' work, known before they run: linear in the command, the readings' runs
     // and heredocs (limits before work).
@@ -391,7 +414,8 @@ pub fn check_event(mut bytes: Vec<u8>) -> EventVerdict {
         Ok(Some(range)) => match shell::Source::new(std::sync::Arc::new(bytes), range) {
             Some(source) => match std::str::from_utf8(source.bytes()) {
                 Ok(command) => {
-                    let verdict = check_from(command, Some(&source));
+                    let here = tamper::Ctx::of_process(context.cwd.as_deref());
+                    let verdict = check_from(command, Some(&source), &here);
                     (verdict, Some(source))
                 }
                 Err(_) => (

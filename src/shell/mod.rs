@@ -25,8 +25,8 @@ mod old;
 mod prefilter;
 mod syntax;
 mod text;
-mod tree;
-mod word;
+pub(crate) mod tree;
+pub(crate) mod word;
 
 pub use effects::{Effect, Taint};
 pub use extent::whole_run;
