@@ -43,14 +43,15 @@ mod paths;
 mod switches;
 #[cfg(test)]
 mod tests;
+mod walk;
 
 use std::path::{Path, PathBuf};
 
 use crate::shell::Reading;
 use crate::verdict::{Denial, Rule};
-use commands::{Action, Walker};
 use hooks::Places;
 use paths::Target;
+use walk::{Action, Walker};
 
 /// What the check knows of the place the command runs in: where it is, and where the
 /// guard and the agents' settings are.
@@ -224,7 +225,7 @@ fn judge(action: &Action, places: &Places<'_>, switch: Option<&str>, ctx: &Ctx) 
         Action::Guard(what) => Some(what.clone()),
         Action::Unread => Some(format!(
             "run shell text nested deeper than heredoc-guard reads ({} levels), naming its files",
-            commands::MAX_DEPTH
+            walk::MAX_DEPTH
         )),
         Action::Touch { target, how, by } => {
             let shown = target.shown();
@@ -324,20 +325,24 @@ fn code(
 ) -> Option<String> {
     let has = |s: &str| memchr::memmem::find(text, s.as_bytes()).is_some();
     let writes = WRITES.iter().any(|w| has(w)) || has("> \"") || has(">\"");
+    // Code that removes whole trees: a directory it names counts for what is below it.
+    let trees = ["rmtree", "rmSync", "rm_rf", "remove_dir", "recursive"]
+        .iter()
+        .any(|w| has(w));
     if writes {
         for t in named {
             let shown = t.shown();
-            if let Some(what) = managed(t, false, ctx) {
+            if let Some(what) = managed(t, trees, ctx) {
                 return Some(format!(
                     "run {by} code that writes files and names {shown}, {what}"
                 ));
             }
-            if binary(t, false, places, ctx) {
+            if binary(t, trees, places, ctx) {
                 return Some(format!(
                     "run {by} code that writes files and names {shown}, the guard's binary"
                 ));
             }
-            if hook_file(t, false, places, ctx).is_some() {
+            if hook_file(t, trees, places, ctx).is_some() {
                 return Some(format!(
                     "run {by} code that writes files and names {shown}, which holds heredoc-guard's hook"
                 ));

@@ -132,6 +132,17 @@ fn with_the_hook_installed_changing_the_guard_or_its_files_is_denied_however_lai
             "sudo rm /etc/claude-code/managed-settings.d/heredoc-guard.json",
             "echo x >> /etc/codex/requirements.toml",
             "git checkout -- ~/.claude/settings.json",
+            "cp -r /tmp/fake/. ~/.claude/",
+            "rsync -a /tmp/fake/ ~/.codex",
+            "python3 -c \"import shutil, os; shutil.rmtree(os.path.expanduser('~/.claude'))\"",
+            "> ~/.claude/settings.json",
+            "exec 3>~/.claude/settings.json",
+            "bash <<< 'rm ~/.claude/settings.json'",
+            "printf 'rm ~/.codex/hooks.json' | sh",
+            "mv ~/.claude/settings.json{,.bak}",
+            "find ~/.claude -delete",
+            "chmod -R 000 ~/.claude",
+            "vim -c ':%d|x' ~/.claude/settings.json",
         ],
     );
 }
@@ -198,6 +209,9 @@ fn with_the_hook_installed_reading_and_other_files_pass() {
             "ls 2>/dev/null; echo done >&2",
             "git checkout main",
             "rm -rf ./*",
+            "cp -r /tmp/templates ~/",
+            "cp -r ~/.claude ~/backup",
+            "python3 -c \"import os; open(os.path.expanduser('~/.claude/CLAUDE.md'), 'w').write('x')\"",
             "rm -rf ~/.*/cache",
         ],
     );

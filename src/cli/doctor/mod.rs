@@ -16,6 +16,7 @@ mod codex;
 pub mod matcher;
 pub mod probe;
 pub mod report;
+mod switches;
 
 use report::{Check, Report, Section};
 
