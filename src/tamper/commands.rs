@@ -38,6 +38,27 @@ pub(super) enum Kind {
     Gio,
 }
 
+/// Whether a line of `words` (as written, nothing computed) running a command of `kind`
+/// can be one the rule denies: the words each command's handler below needs are there.
+pub(super) fn concerns(kind: Kind, words: &[&str]) -> bool {
+    let has = |w: &[&str]| words.iter().any(|x| w.contains(x));
+    match kind {
+        Kind::Wrapper | Kind::Cd => false,
+        Kind::Git => has(&["checkout", "restore", "rm", "mv"]),
+        // Naming heredoc-guard or the running binary: found by the caller.
+        Kind::PackageManager | Kind::Claude => false,
+        Kind::Codex => has(&["features"]),
+        Kind::Find => has(&["-delete", "-exec", "-execdir", "-ok", "-okdir"]),
+        Kind::Sed => words.iter().any(|w| {
+            w.starts_with("--in-place")
+                || (w.starts_with('-') && !w.starts_with("--") && w.contains('i'))
+        }),
+        Kind::Awk => words.iter().any(|w| w.contains("inplace")),
+        Kind::Source => has(&["/dev/stdin", "/proc/self/fd/0", "/dev/fd/0"]),
+        _ => true,
+    }
+}
+
 /// The kind of the command named `name` (a basename).
 pub(super) fn kind(name: &str, ctx: &Ctx) -> Option<Kind> {
     Some(match name {

@@ -194,20 +194,70 @@ pub(crate) fn check(command: &str, readings: &[&Reading], ctx: &Ctx) -> Option<D
 }
 
 /// Whether a one-line command the reader need not read (no newline, heredoc, quote,
-/// escape or expansion: every word is as written) may concern the guard: it writes
-/// through a redirection, or a word is a command the rule looks at. Such a line is then
-/// read, so that [`check`] sees it.
+/// escape or expansion: every word is as written) may concern the guard: it writes a file
+/// through a redirection (not `2>&1`, not `/dev/null`), or a word is a command the rule
+/// looks at, with the words that make it one (`git checkout`, `sed -i`, `find -delete`,
+/// a package manager naming heredoc-guard, …). Such a line is then read, so that [`check`]
+/// sees it; the others cannot be denied by it.
 pub(crate) fn may_concern(line: &[u8], ctx: &Ctx) -> bool {
-    memchr::memchr(b'>', line).is_some()
-        || line
-            .split(|c| c.is_ascii_whitespace() || b";&|()<".contains(c))
+    if writes_a_file(line) || ctx.names_guard(line) {
+        return true;
+    }
+    line.split(|c| b";&|()".contains(c)).any(|segment| {
+        let words: Vec<&str> = segment
+            .split(|c| c.is_ascii_whitespace() || b"<>".contains(c))
+            .filter(|w| !w.is_empty())
             .filter_map(|w| std::str::from_utf8(w).ok())
-            .any(|w| {
-                let name = w.rsplit('/').next().unwrap_or(w);
-                ctx.is_exe(w)
-                    || commands::kind(name, ctx)
-                        .is_some_and(|k| k != commands::Kind::Wrapper && k != commands::Kind::Cd)
-            })
+            .collect();
+        // The command's name: its first word past assignments; past a wrapper (whose
+        // options may take values), any later word.
+        let mut after_wrapper = false;
+        for (i, w) in words.iter().enumerate() {
+            let name = w.rsplit('/').next().unwrap_or(w);
+            let kind = commands::kind(name, ctx);
+            if kind == Some(commands::Kind::Wrapper) {
+                after_wrapper = true;
+                continue;
+            }
+            if !after_wrapper && w.contains('=') && i + 1 < words.len() {
+                continue;
+            }
+            if kind.is_some_and(|k| commands::concerns(k, &words)) {
+                return true;
+            }
+            if !after_wrapper {
+                return false;
+            }
+        }
+        false
+    })
+}
+
+/// Whether a line (as written) redirects output to a file other than `/dev/null`.
+fn writes_a_file(line: &[u8]) -> bool {
+    memchr::memchr_iter(b'>', line).any(|at| {
+        let rest = &line[at + 1..];
+        let rest = rest
+            .strip_prefix(b">")
+            .or_else(|| rest.strip_prefix(b"|"))
+            .unwrap_or(rest);
+        let start = rest
+            .iter()
+            .position(|c| !c.is_ascii_whitespace())
+            .unwrap_or(rest.len());
+        let target: Vec<u8> = rest[start..]
+            .iter()
+            .copied()
+            .take_while(|c| !c.is_ascii_whitespace() && !b";&|()<>".contains(c))
+            .collect();
+        // `>&1`, `>&-`: a descriptor (`>&file` writes a file).
+        let dup = rest.get(start) == Some(&b'&')
+            && rest
+                .get(start + 1)
+                .is_none_or(|c| c.is_ascii_digit() || *c == b'-');
+        let empty_dup = rest.get(start) == Some(&b'&');
+        !(dup || (target.is_empty() && !empty_dup) || target == b"/dev/null")
+    })
 }
 
 fn denial(what: &str) -> Denial {

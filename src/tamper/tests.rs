@@ -265,3 +265,35 @@ fn codex_trust_and_a_project_install_are_files_that_hold_the_hook() {
         &["cat ~/.codex/config.toml", "rm -rf .claude/commands"],
     );
 }
+
+#[test]
+fn a_plain_line_is_read_only_when_it_may_concern_the_guard() {
+    let ctx = Home::new().ctx();
+    for line in [
+        "git status --short && cargo test --quiet 2>&1 | tail -20",
+        "ls -la > /dev/null 2>&1",
+        "npm install",
+        "source venv/bin/activate",
+        "sed -n 1,20p src/main.rs",
+        "find . -name x",
+        "cd ~/.claude",
+        "git commit -m x",
+    ] {
+        assert!(!super::may_concern(line.as_bytes(), &ctx), "{line}");
+    }
+    for line in [
+        "rm x",
+        "git checkout x",
+        "echo hi > f",
+        "cargo build >&out",
+        "npm uninstall -g heredoc-guard",
+        "claude plugin disable heredoc-guard@heredoc-guard",
+        "codex features disable hooks",
+        "sed -i s/a/b/ f",
+        "find ~ -delete",
+        "python3 fix.py",
+        "heredoc-guard uninstall claude",
+    ] {
+        assert!(super::may_concern(line.as_bytes(), &ctx), "{line}");
+    }
+}
