@@ -64,7 +64,8 @@ pub(super) fn kind(name: &str, ctx: &Ctx) -> Option<Kind> {
     Some(match name {
         "heredoc-guard" => Kind::Guard,
         "sudo" | "doas" | "env" | "command" | "exec" | "nohup" | "nice" | "ionice" | "time"
-        | "timeout" | "stdbuf" | "setsid" | "builtin" | "busybox" | "xargs" => Kind::Wrapper,
+        | "timeout" | "stdbuf" | "setsid" | "builtin" | "busybox" | "xargs" | "npx" | "bunx"
+        | "pnpx" => Kind::Wrapper,
         "rm" | "unlink" | "shred" | "srm" | "trash" | "trash-put" | "rmdir" | "wipe" => {
             Kind::Remove
         }
@@ -763,6 +764,7 @@ fn skip_wrappers(args: &[Arg], ctx: &Ctx) -> usize {
             "timeout" => &["-s", "--signal", "-k", "--kill-after"],
             "stdbuf" => &["-i", "-o", "-e"],
             "xargs" => &["-I", "-n", "-P", "-d", "-L", "-s", "-E", "-a", "--arg-file"],
+            "npx" | "bunx" | "pnpx" => &["-p", "--package", "-c", "--call"],
             _ => &[],
         };
         while let Some(o) = args.get(at) {

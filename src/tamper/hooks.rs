@@ -143,6 +143,15 @@ fn known_files(ctx: &Ctx) -> Vec<PathBuf> {
             hook_dirs.extend(paths::hook_dirs(dir));
         }
     }
+    // The installed Claude Code plugins' hook files (the guard's plugin among them).
+    let registries: Vec<PathBuf> = candidates
+        .iter()
+        .filter(|c| c.ends_with("plugins/installed_plugins.json"))
+        .cloned()
+        .collect();
+    for registry in registries {
+        candidates.extend(plugin_hook_files(&registry));
+    }
     for dir in &hook_dirs {
         let Ok(entries) = std::fs::read_dir(dir) else {
             continue;
@@ -161,6 +170,29 @@ fn known_files(ctx: &Ctx) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+/// The `hooks/hooks.json` of each plugin `installed_plugins.json` lists (`plugins.<key>[]
+/// .installPath`).
+fn plugin_hook_files(registry: &Path) -> Vec<PathBuf> {
+    let Content::Bytes(bytes) = read_small(registry) else {
+        return Vec::new();
+    };
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+        return Vec::new();
+    };
+    let Some(plugins) = v.get("plugins").and_then(serde_json::Value::as_object) else {
+        return Vec::new();
+    };
+    plugins
+        .values()
+        .filter_map(serde_json::Value::as_array)
+        .flatten()
+        .filter_map(|e| e.get("installPath")?.as_str())
+        .map(|p| Path::new(p).join("hooks/hooks.json"))
+        .filter(|p| p.is_absolute())
+        .take(MAX_LISTED)
+        .collect()
 }
 
 /// What reading a file gave.

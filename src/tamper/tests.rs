@@ -127,6 +127,7 @@ fn with_the_hook_installed_changing_the_guard_or_its_files_is_denied_however_lai
             "mv ~/bin /tmp/x",
             "rm -rf ~/*",
             "npm uninstall -g heredoc-guard",
+            "npx -y heredoc-guard uninstall claude",
             "claude plugin disable heredoc-guard@heredoc-guard",
             "codex features disable hooks",
             "sudo rm /etc/claude-code/managed-settings.d/heredoc-guard.json",
@@ -296,4 +297,39 @@ fn a_plain_line_is_read_only_when_it_may_concern_the_guard() {
     ] {
         assert!(super::may_concern(line.as_bytes(), &ctx), "{line}");
     }
+}
+
+#[test]
+fn the_guard_s_claude_plugin_is_protected_where_it_is_installed() {
+    let home = Home::new();
+    let dir = home
+        .path()
+        .join(".claude/plugins/cache/heredoc-guard/heredoc-guard/0.1.0");
+    let hook = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "heredoc-guard"}]}]}});
+    home.write(
+        ".claude/plugins/cache/heredoc-guard/heredoc-guard/0.1.0/hooks/hooks.json",
+        &hook.to_string(),
+    );
+    home.write(
+        ".claude/plugins/installed_plugins.json",
+        &serde_json::json!({"version": 2, "plugins": {"heredoc-guard@heredoc-guard": [
+            {"scope": "user", "installPath": dir, "version": "0.1.0"}]}})
+        .to_string(),
+    );
+    denied(
+        &home,
+        &[
+            "rm -rf ~/.claude/plugins/cache/heredoc-guard",
+            "echo '{}' > ~/.claude/plugins/installed_plugins.json",
+            "rm -rf ~/.claude/plugins",
+        ],
+    );
+    passed(
+        &home,
+        &[
+            "rm -rf ~/.claude/plugins/cache/other",
+            "cat ~/.claude/plugins/installed_plugins.json",
+        ],
+    );
 }
