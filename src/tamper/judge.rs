@@ -24,7 +24,7 @@ pub(super) fn judge(
             walk::MAX_DEPTH
         )),
         Action::Touch { target, how, by } => {
-            let shown = target.shown();
+            let (shown, by) = (target.shown(), paths::clip(by));
             if let Some(what) = managed(target, how.recursive(), ctx) {
                 return Some(format!("{by} {shown}, {what}"));
             }
@@ -78,7 +78,9 @@ pub(super) fn judge(
                 })
             })
         }
-        Action::Code { by, text, named } => code(by, text, named, places, switch, ctx),
+        Action::Code { by, text, named } => {
+            code(&paths::clip(by), text, named, places, switch, ctx)
+        }
     }
 }
 

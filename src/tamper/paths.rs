@@ -29,21 +29,19 @@ impl Target {
     }
 }
 
-/// A path for a reason, at most 120 characters.
+/// A path (or a command's name) for a reason, at most [`SHOWN_CHARS`] characters: the
+/// reason stays short however long the command's words are.
 pub(super) fn clip(s: &str) -> String {
-    if s.chars().count() <= 120 {
+    let n = s.chars().count();
+    if n <= SHOWN_CHARS {
         return s.to_owned();
     }
-    let tail: String = s
-        .chars()
-        .rev()
-        .take(117)
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
+    let tail: String = s.chars().skip(n - (SHOWN_CHARS - 3)).collect();
     format!("...{tail}")
 }
+
+/// Most characters of a path or name a reason shows.
+pub(super) const SHOWN_CHARS: usize = 80;
 
 /// Most texts one word's brace expansion is followed to.
 const MAX_BRACE_TEXTS: usize = 64;

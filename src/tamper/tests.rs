@@ -333,3 +333,20 @@ fn the_guard_s_claude_plugin_is_protected_where_it_is_installed() {
         ],
     );
 }
+
+#[test]
+fn a_reason_stays_short_however_long_the_paths_and_names() {
+    let home = Home::new().hooked();
+    let long = "d/".repeat(400);
+    for command in [
+        format!("rm -rf ~/{long}{}.claude", "../".repeat(400)),
+        format!(
+            "python3{} -c \"import shutil, os; shutil.rmtree(os.path.expanduser('~/{long}{}.claude'))\"",
+            "9".repeat(500),
+            "../".repeat(400)
+        ),
+    ] {
+        let reason = home.verdict(&command).expect("denied");
+        assert!(reason.chars().count() <= 600, "{reason}");
+    }
+}
