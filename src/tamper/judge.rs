@@ -23,27 +23,8 @@ pub(super) fn judge(
             "run shell text nested deeper than heredoc-guard reads ({} levels), naming its files",
             walk::MAX_DEPTH
         )),
-        Action::Touch { target, how, by } => {
-            let (shown, by) = (target.shown(), paths::clip(by));
-            if let Some(what) = managed(target, how.recursive(), ctx) {
-                return Some(format!("{by} {shown}, {what}"));
-            }
-            if binary(target, how.recursive(), places, ctx) {
-                return Some(format!("{by} {shown}, the guard's binary"));
-            }
-            if let Some(held) = hook_file(target, how.recursive(), places, ctx) {
-                return Some(match held {
-                    None => format!("{by} {shown}, which holds heredoc-guard's hook"),
-                    Some(k) => format!("{by} {shown}, which holds {k} with heredoc-guard's hook"),
-                });
-            }
-            let s = switch?;
-            (how.writes_content() && settings_file(target, places, ctx)).then(|| {
-                format!(
-                    "{by} {shown} with {s}, which switches the agents' hooks off (the guard's too)"
-                )
-            })
-        }
+        Action::Touch { target, how, by } => touch(target, *how, places, switch, ctx)
+            .map(|what| format!("{} {}{what}", paths::clip(by), target.shown())),
         Action::Find {
             starts,
             names,
@@ -82,6 +63,37 @@ pub(super) fn judge(
             code(&paths::clip(by), text, named, places, switch, ctx)
         }
     }
+}
+
+/// What writing, moving or removing `t` does to the guard: the end of the reason after
+/// the command and the path.
+fn touch(
+    t: &Target,
+    how: walk::How,
+    places: &Places<'_>,
+    switch: Option<&str>,
+    ctx: &Ctx,
+) -> Option<String> {
+    let recursive = how.recursive();
+    if let Some(what) = managed(t, recursive, ctx) {
+        return Some(format!(", {what}"));
+    }
+    // A path that is not there holds nothing and is above nothing: only a new binary on
+    // PATH, or settings written with a switch-off, concern the guard there.
+    let absent = matches!(t, Target::Exact(p)
+        if std::fs::symlink_metadata(p).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound));
+    if binary(t, recursive && !absent, places, ctx) {
+        return Some(", the guard's binary".to_owned());
+    }
+    if !absent && let Some(held) = hook_file(t, recursive, places, ctx) {
+        return Some(match held {
+            None => ", which holds heredoc-guard's hook".to_owned(),
+            Some(k) => format!(", which holds {k} with heredoc-guard's hook"),
+        });
+    }
+    let s = switch?;
+    (how.writes_content() && settings_file(t, absent, places, ctx))
+        .then(|| format!(" with {s}, which switches the agents' hooks off (the guard's too)"))
 }
 
 /// Markers of code that writes, moves or removes files (Python, JavaScript, Ruby, Perl,
@@ -168,7 +180,7 @@ fn code(
     let settings_dir = [".claude", ".codex", ".gemini", ".copilot", ".github"]
         .iter()
         .any(|d| has(d));
-    (settings_dir || named.iter().any(|t| settings_file(t, places, ctx))).then(|| {
+    (settings_dir || named.iter().any(|t| settings_file(t, false, places, ctx))).then(|| {
         format!(
             "run {by} code that shows {s} and names an agent's settings, which switches hooks off"
         )
@@ -284,11 +296,11 @@ fn hook_file(
 
 /// Whether `t` is a settings file an agent reads (by its place), or a pattern matching one
 /// the guard knows.
-fn settings_file(t: &Target, places: &Places<'_>, ctx: &Ctx) -> bool {
+fn settings_file(t: &Target, absent: bool, places: &Places<'_>, ctx: &Ctx) -> bool {
     match t {
         Target::Exact(p) => {
             paths::settings_shape(p, &ctx.homes)
-                || std::fs::canonicalize(p).is_ok_and(|r| places.known().contains(&r))
+                || (!absent && std::fs::canonicalize(p).is_ok_and(|r| places.known().contains(&r)))
         }
         Target::Pattern(p) => places
             .known()

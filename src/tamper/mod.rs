@@ -173,12 +173,15 @@ pub(crate) fn check(command: &str, readings: &[&Reading], ctx: &Ctx) -> Option<D
             break;
         }
     }
-    if walker.over {
-        return Some(crate::reason::limit_denial(match work.over() {
+    let over = || {
+        Some(crate::reason::limit_denial(match work.over() {
             Some(crate::shell::Over::Time) => crate::limits::Limit::Time,
             Some(crate::shell::Over::Depth) => crate::limits::Limit::Nesting,
             _ => crate::limits::Limit::Work,
-        }));
+        }))
+    };
+    if walker.over {
+        return over();
     }
     if walker.actions.is_empty() {
         return None;
@@ -186,12 +189,28 @@ pub(crate) fn check(command: &str, readings: &[&Reading], ctx: &Ctx) -> Option<D
     let switch = switches::find(command.as_bytes())
         .or_else(|| walker.shown.iter().find_map(|t| switches::find(t)));
     let places = Places::new(ctx);
-    let what = walker
-        .actions
-        .iter()
-        .find_map(|a| judge::judge(a, &places, switch, ctx))?;
-    Some(denial(&what))
+    let mut judged = std::collections::HashSet::new();
+    for action in &walker.actions {
+        // The same path changed the same way is judged once.
+        if let walk::Action::Touch { target, how, .. } = action
+            && !judged.insert((target, *how))
+        {
+            continue;
+        }
+        // Judging looks at the disk (a few `stat`s, a small file read once): charged.
+        if !work.charge(JUDGE_WORK) {
+            return over();
+        }
+        if let Some(what) = judge::judge(action, &places, switch, ctx) {
+            return Some(denial(&what));
+        }
+    }
+    None
 }
+
+/// The work one action's judging is charged (in the reader's units, about a microsecond
+/// each: the `stat`s and the one read it may take).
+const JUDGE_WORK: usize = 256;
 
 /// Whether a one-line command the reader need not read (no newline, heredoc, quote,
 /// escape or expansion: every word is as written) may concern the guard: it writes a file

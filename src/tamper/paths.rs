@@ -11,7 +11,7 @@ use std::path::{Component, Path, PathBuf};
 use crate::shell::word::{ParamOp, Piece, WordInfo};
 
 /// A path a command names.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Target {
     /// One path, absolute and normalised.
     Exact(PathBuf),

@@ -24,7 +24,7 @@ use crate::shell::word::{self, SubstEnds, WordInfo};
 use crate::shell::{Dialect, Reading, Shell, Text, Work};
 
 /// How a command changes a path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum How {
     /// Writes it (a redirection, `tee`, `cp`/`mv`/`ln` onto it, `dd of=`, `truncate`).
     Write,
