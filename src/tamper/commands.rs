@@ -36,6 +36,7 @@ pub(super) enum Kind {
     Claude,
     Codex,
     Gio,
+    Mount,
 }
 
 /// Whether a line of `words` (as written, nothing computed) running a command of `kind`
@@ -90,6 +91,7 @@ pub(super) fn kind(name: &str, ctx: &Ctx) -> Option<Kind> {
         "claude" => Kind::Claude,
         "codex" => Kind::Codex,
         "gio" => Kind::Gio,
+        "mount" => Kind::Mount,
         n if n.starts_with("python") || n.starts_with("pypy") => Kind::Interpreter,
         n if ctx.is_exe_name(n) => Kind::Guard,
         _ => return None,
@@ -104,6 +106,15 @@ impl Walker<'_> {
         stdin: &[Vec<u8>],
         depth: usize,
     ) -> Option<String> {
+        // `env -S 'TEXT'`: TEXT split into a command and run.
+        if let Some(i) = args
+            .iter()
+            .position(|a| a.is("-S") || a.is("--split-string"))
+            && args[..i].iter().any(|a| basename(a.v()) == "env")
+            && let Some(text) = args.get(i + 1).and_then(|a| a.value.clone())
+        {
+            self.nested(text.as_bytes(), depth);
+        }
         let at = skip_wrappers(args, self.ctx);
         let name_arg = args.get(at)?;
         let full = name_arg.value.clone()?;
@@ -213,6 +224,16 @@ impl Walker<'_> {
                 }
             }
             Some(Kind::Gio) => self.gio(rest),
+            Some(Kind::Mount) => {
+                // What is mounted hides what is below the mount point.
+                let ops = operands_with(
+                    rest,
+                    &["-o", "-t", "-O", "-L", "-U", "--options", "--types"],
+                );
+                if let Some(&i) = ops.last() {
+                    self.touch(&rest[i], How::WriteInto, &name, None);
+                }
+            }
             Some(Kind::Wrapper) | None => {}
         }
         Some(name)
@@ -319,6 +340,8 @@ impl Walker<'_> {
             }
             None => (ops.clone(), None),
         };
+        let moves =
+            moves || (name == "rsync" && rest.iter().any(|a| a.is("--remove-source-files")));
         if moves {
             for &s in &sources {
                 self.touch(&rest[s], How::MoveAway, name, None);
@@ -556,7 +579,12 @@ impl Walker<'_> {
                 .collect(),
         };
         for d in dirs {
-            if self.cwds.len() < super::walk::MAX_CWDS && !self.cwds.contains(&d) {
+            if !self.cwds.contains(&d) {
+                // Past the most followed, the oldest `cd` is forgotten (never the event's
+                // directory): a later relative path is read from the latest ones.
+                if self.cwds.len() >= super::walk::MAX_CWDS {
+                    self.cwds.remove(1.min(self.cwds.len() - 1));
+                }
                 self.cwds.push(d);
             }
         }

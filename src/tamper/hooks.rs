@@ -30,8 +30,8 @@ use super::paths;
 /// Most bytes of a file read to see whether it holds the hook; a larger file counts as
 /// holding it (settings files are a few kilobytes).
 pub(super) const MAX_FILE_BYTES: u64 = 512 * 1024;
-/// Most `*.json` files listed in one hooks directory.
-const MAX_LISTED: usize = 64;
+/// Most `*.json` files listed in one hooks directory (and plugins followed).
+const MAX_LISTED: usize = 256;
 /// Most directories above the working directory looked at as projects.
 const MAX_ANCESTORS: usize = 32;
 

@@ -29,9 +29,11 @@
 //! the guard runs, so some install of it is in force, and no agent task needs it.
 //!
 //! Paths: `~`, `$HOME`, `${HOME}`, `$PWD` and the agents' home variables resolve from the
-//! guard's environment, relative paths from the event's `cwd` and every directory a literal
-//! `cd` names. It is a check of the text, not a sandbox: a path the command computes (a
-//! substitution, a variable), content it does not show (a file written by a program, a
+//! guard's environment, a variable the command gives a literal value (an assignment,
+//! `export`, a `for` loop) to each of its values, `$(command -v X)` to X on PATH, relative
+//! paths from the event's `cwd` and every directory a literal `cd` names. It is a check of
+//! the text, not a sandbox: a path the command computes otherwise (a substitution, a
+//! function's argument), content it does not show (a file written by a program, a
 //! value from a variable), a script it writes first and runs, and the agents' own file
 //! tools (Claude Code's Write and Edit, Codex's apply_patch), which the hook is not called
 //! for, are not covered. Against an agent that means to switch the guard off, the answer

@@ -47,21 +47,38 @@ pub(super) const SHOWN_CHARS: usize = 80;
 const MAX_BRACE_TEXTS: usize = 64;
 
 /// The texts a word stands for, and whether they are globs: its literal pieces, a `~` at
-/// its start, the variables `var` knows and the substitutions `subst` knows (by offset)
-/// replaced, brace expansion made. `None` when a piece is computed otherwise (a
-/// substitution or a variable they do not know, `~user`).
+/// its start, the variables `var` knows (each value it may hold) and the substitutions
+/// `subst` knows (by offset) replaced, brace expansion made. `None` when a piece is
+/// computed otherwise (a substitution or a variable they do not know, `~user`), or it
+/// stands for more than [`MAX_BRACE_TEXTS`] texts through its variables.
 pub(super) fn texts(
     info: &WordInfo,
-    var: &dyn Fn(&[u8]) -> Option<String>,
+    var: &dyn Fn(&[u8]) -> Vec<String>,
     subst: &dyn Fn(u32) -> Option<String>,
 ) -> Option<(Vec<String>, bool)> {
     if info.unread || !info.breaks.is_empty() || info.process {
         return None;
     }
-    let mut out: Vec<u8> = Vec::new();
+    let mut outs: Vec<Vec<u8>> = vec![Vec::new()];
+    let append = |outs: &mut Vec<Vec<u8>>, values: &[String]| -> Option<()> {
+        if values.is_empty() || outs.len() * values.len() > MAX_BRACE_TEXTS {
+            return None;
+        }
+        *outs = outs
+            .iter()
+            .flat_map(|o| {
+                values.iter().map(move |v| {
+                    let mut n = o.clone();
+                    n.extend_from_slice(v.as_bytes());
+                    n
+                })
+            })
+            .collect();
+        Some(())
+    };
     for p in &info.pieces {
         match p {
-            Piece::Lit(l) => out.extend_from_slice(l),
+            Piece::Lit(l) => outs.iter_mut().for_each(|o| o.extend_from_slice(l)),
             Piece::Param(p)
                 if !p.indirect
                     && p.subscript.is_none()
@@ -73,29 +90,60 @@ pub(super) fn texts(
                         ParamOp::Plain | ParamOp::Default | ParamOp::Assign | ParamOp::Error
                     ) =>
             {
-                out.extend_from_slice(var(&p.name)?.as_bytes());
+                append(&mut outs, &var(&p.name))?;
             }
-            Piece::Subst(at) => out.extend_from_slice(subst(*at)?.as_bytes()),
+            Piece::Subst(at) => append(&mut outs, &[subst(*at)?])?,
             _ => return None,
         }
     }
-    let mut text = String::from_utf8_lossy(&out).into_owned();
-    if info.tilde {
-        let rest = text.strip_prefix('~')?;
-        if !(rest.is_empty() || rest.starts_with('/')) {
-            return None;
+    let home = var(b"HOME");
+    let mut texts = Vec::with_capacity(outs.len());
+    for o in outs {
+        let mut text = String::from_utf8_lossy(&o).into_owned();
+        if info.tilde {
+            let rest = text.strip_prefix('~')?;
+            if !(rest.is_empty() || rest.starts_with('/')) {
+                return None;
+            }
+            text = format!("{}{rest}", home.first()?);
         }
-        text = format!("{}{rest}", var(b"HOME")?);
+        texts.push(text);
     }
-    let texts = if info.brace {
+    if info.brace {
         let mut all = Vec::new();
-        expand_braces(&text, &mut all);
-        all
-    } else {
-        vec![text]
-    };
+        for t in &texts {
+            expand_braces(t, &mut all);
+        }
+        if all.len() >= MAX_BRACE_TEXTS {
+            // More words than followed: the word as a glob with each `{…}` as `*`, which
+            // matches every one of them (and more).
+            return Some((texts.iter().map(|t| braces_as_stars(t)).collect(), true));
+        }
+        let glob = info.many && all.iter().any(|t| is_glob(t));
+        return Some((all, glob));
+    }
     let glob = info.many && texts.iter().any(|t| is_glob(t));
     Some((texts, glob))
+}
+
+/// `text` with each outermost `{…}` replaced by `*`.
+fn braces_as_stars(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '{' => {
+                if depth == 0 {
+                    out.push('*');
+                }
+                depth += 1;
+            }
+            '}' if depth > 0 => depth -= 1,
+            _ if depth > 0 => {}
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// Bash's brace expansion of `text` (`a{b,c}d` → `abd`, `acd`), nested; ranges and
@@ -418,6 +466,7 @@ mod tests {
         let mut all = Vec::new();
         expand_braces("a{1..3}b", &mut all);
         assert_eq!(all, ["a{1..3}b"]);
+        assert_eq!(braces_as_stars("/h/.c{a,b{c,d}}/x{1,2}"), "/h/.c*/x*");
     }
 
     #[test]

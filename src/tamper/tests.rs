@@ -102,6 +102,10 @@ fn with_the_hook_installed_changing_the_guard_or_its_files_is_denied_however_lai
             "mv ~/.codex ~/.codex.off",
             "rm -rf ~/.claude",
             "rm -rf ~/.c*",
+            &format!(
+                "rm ~/.claude/{{{}settings.json}}",
+                (0..70).map(|i| format!("x{i},")).collect::<String>()
+            ),
             "rm ~/.claude/*.json",
             "cp /tmp/x.json ~/.claude/settings.json",
             "cp /tmp/settings.json ~/.claude/",
@@ -144,6 +148,13 @@ fn with_the_hook_installed_changing_the_guard_or_its_files_is_denied_however_lai
             "find ~/.claude -delete",
             "chmod -R 000 ~/.claude",
             "vim -c ':%d|x' ~/.claude/settings.json",
+            "f=~/.claude/settings.json; rm \"$f\"",
+            "for f in ~/.codex/hooks.json ~/x; do rm \"$f\"; done",
+            "export D=$HOME/.claude\nrm -rf \"${D}\"",
+            "env -S 'rm ~/.claude/settings.json'",
+            "rsync --remove-source-files ~/.claude/settings.json /tmp/",
+            "sudo mount --bind /tmp/empty ~/.claude",
+            "cd /a; cd /b; cd /c; cd /d; cd /e; cd /f; cd /g; cd /h; cd /i; cd ~/.claude; rm settings.json",
         ],
     );
 }
@@ -210,6 +221,7 @@ fn with_the_hook_installed_reading_and_other_files_pass() {
             "ls 2>/dev/null; echo done >&2",
             "git checkout main",
             "rm -rf ./*",
+            "f=notes.md; rm \"$f\"; for d in build dist; do rm -rf \"$d\"; done",
             "cp -r /tmp/templates ~/",
             "cp -r ~/.claude ~/backup",
             "python3 -c \"import os; open(os.path.expanduser('~/.claude/CLAUDE.md'), 'w').write('x')\"",

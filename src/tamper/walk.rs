@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use super::Ctx;
 use super::paths::{self, Target};
-use crate::shell::tree::{Event, RedirOp, Redirect, SimpleCommand, Word};
+use crate::shell::tree::{Compound, Event, RedirOp, Redirect, SimpleCommand, Word};
 use crate::shell::word::{self, SubstEnds, WordInfo};
 use crate::shell::{Dialect, Reading, Shell, Text, Work};
 
@@ -92,6 +92,9 @@ pub(super) enum Action {
 pub(super) const MAX_DEPTH: usize = 4;
 /// Most nested shell texts read for one command.
 const MAX_NESTED: usize = 64;
+/// Most names whose values are followed, and values kept for each.
+const MAX_NAMES: usize = 256;
+const MAX_VALUES: usize = 16;
 /// Most working directories followed (the event's and those `cd` names).
 pub(super) const MAX_CWDS: usize = 8;
 
@@ -150,6 +153,8 @@ pub(super) struct Walker<'a> {
     seen: HashSet<u64>,
     /// The substitutions of the reading being walked that say where a program is.
     located: HashMap<u32, String>,
+    /// The literal values the command gives each name.
+    vars: HashMap<Vec<u8>, Vec<String>>,
     nested: usize,
     /// The meter ran out: the walk stopped.
     pub(super) over: bool,
@@ -165,6 +170,7 @@ impl<'a> Walker<'a> {
             shown: Vec::new(),
             seen: HashSet::new(),
             located: HashMap::new(),
+            vars: HashMap::new(),
             nested: 0,
             over: false,
         }
@@ -182,6 +188,7 @@ impl<'a> Walker<'a> {
                 .collect(),
         );
         let found = self.located(r, &ends);
+        self.assignments(r, &ends);
         let saved = std::mem::replace(&mut self.located, found);
         let mut last_out: Option<Vec<Vec<u8>>> = None;
         let mut piped: Option<Vec<Vec<u8>>> = None;
@@ -306,22 +313,98 @@ impl<'a> Walker<'a> {
         {
             self.shown.push(lit);
         }
-        let ctx = self.ctx;
-        let pwd = self.cwds.first().cloned();
-        let var = move |name: &[u8]| -> Option<String> {
-            if name == b"PWD" {
-                return pwd.as_ref().map(|p| p.to_string_lossy().into_owned());
-            }
-            ctx.var(name)
-        };
-        let located = &self.located;
-        let subst = |at: u32| located.get(&at).cloned();
-        let texts = paths::texts(&info, &var, &subst);
+        let texts = self.texts(&info);
         let value = match &texts {
             Some((t, false)) if t.len() == 1 && !info.brace => t.first().cloned(),
             _ => None,
         };
         Some(Arg { value, texts })
+    }
+
+    /// The texts a word stands for ([`paths::texts`]), with the variables the guard knows:
+    /// `HOME`, `PWD`, the agents' home variables, and the literal values the command itself
+    /// gives a name (an assignment, `export`, a `for` loop), each of them.
+    fn texts(&self, info: &WordInfo) -> Option<(Vec<String>, bool)> {
+        let ctx = self.ctx;
+        let pwd = self.cwds.first();
+        let vars = &self.vars;
+        let var = |name: &[u8]| -> Vec<String> {
+            let mut out: Vec<String> = vars.get(name).cloned().unwrap_or_default();
+            let known = if name == b"PWD" {
+                pwd.map(|p| p.to_string_lossy().into_owned())
+            } else {
+                ctx.var(name)
+            };
+            out.extend(known);
+            out
+        };
+        let located = &self.located;
+        let subst = |at: u32| located.get(&at).cloned();
+        paths::texts(info, &var, &subst)
+    }
+
+    /// Records the literal values reading `r` gives names (over the whole reading, in any
+    /// order: a value counts wherever the name is used).
+    fn assignments(&mut self, r: &Reading, ends: &Ends) {
+        for e in &r.events {
+            let (names, values): (Vec<Vec<u8>>, Vec<WordInfo>) = match e {
+                Event::Simple(c) => {
+                    // Leading assignments, and those of `export`, `declare`, `local`, ….
+                    let declares = c
+                        .words
+                        .iter()
+                        .find(|w| word::assignment(&w.text, ends).is_none())
+                        .is_some_and(|w| {
+                            matches!(
+                                w.text.bytes(),
+                                b"export" | b"declare" | b"typeset" | b"local" | b"readonly"
+                            )
+                        });
+                    let mut names = Vec::new();
+                    let mut values = Vec::new();
+                    for w in &c.words {
+                        let Some(a) = word::assignment(&w.text, ends) else {
+                            if declares {
+                                continue;
+                            }
+                            break;
+                        };
+                        if !self.charge(1 + w.text.len() / crate::shell::BYTES_PER_WORK) {
+                            return;
+                        }
+                        names.push(a.name);
+                        values.push(a.value);
+                    }
+                    (names, values)
+                }
+                Event::Open(Compound::For(Some(name), Some(words)), _) => {
+                    let Some(n) = self.word(name, ends).and_then(|i| i.value()) else {
+                        continue;
+                    };
+                    let mut values = Vec::new();
+                    for w in words {
+                        let Some(i) = self.word(w, ends) else { return };
+                        values.push(i);
+                    }
+                    (vec![n; values.len()], values)
+                }
+                _ => continue,
+            };
+            for (name, value) in names.into_iter().zip(values) {
+                let Some((texts, _)) = self.texts(&value) else {
+                    continue;
+                };
+                if self.vars.len() >= MAX_NAMES && !self.vars.contains_key(&name) {
+                    continue;
+                }
+                let known = self.vars.entry(name).or_default();
+                for t in texts {
+                    if known.len() < MAX_VALUES && !known.contains(&t) {
+                        known.push(t);
+                    }
+                }
+            }
+        }
     }
 
     /// The targets a path argument names, from every working directory (or from `cwd`).
