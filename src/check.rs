@@ -10,6 +10,7 @@ use crate::reason;
 use crate::report::Report;
 use crate::rules;
 use crate::shell::{self, Dialect, Reading, Shell};
+use crate::tamper;
 use crate::verdict::Denial;
 use std::rc::Rc;
 
@@ -18,10 +19,12 @@ struct Checked(());
 
 /// Checks a shell command: the whole guard for one Bash command.
 pub fn check_command(command: &str) -> Verdict {
-    if let Some(denial) = crate::tamper::check(command) {
-        return Verdict::deny(denial);
-    }
-    match inspect(command) {
+    check_from(command, &tamper::Ctx::of_process(None))
+}
+
+/// [`check_command`], run where `tamper` says.
+fn check_from(command: &str, tamper: &tamper::Ctx) -> Verdict {
+    match inspect_from(command, Some(tamper)) {
         Ok(report) => verdict_for(&report),
         Err(denial) => Verdict::deny(denial),
     }
@@ -48,13 +51,25 @@ pub(crate) fn verdict_for(report: &Report) -> Verdict {
 /// stack. Only a command that nests deeper is read again, on a thread with a stack for
 /// [`shell::MAX_NESTING`] levels.
 pub fn inspect(command: &str) -> Result<Report, Denial> {
+    inspect_from(command, None)
+}
+
+/// [`inspect`] with the `guard-tamper` rule too (run in this process's directory), as
+/// the hook decides: for `explain`.
+pub(crate) fn inspect_guarded(command: &str) -> Result<Report, Denial> {
+    inspect_from(command, Some(&tamper::Ctx::of_process(None)))
+}
+
+/// [`inspect`]; with `tamper`, the `guard-tamper` rule runs on the readings, before the others; a line
+/// that needs no reading is read when it may concern the guard.
+fn inspect_from(command: &str, tamper: Option<&tamper::Ctx>) -> Result<Report, Denial> {
     let deadline = if shell::exits_after_verdict() {
         shell::Deadline::at_thread_cpu(limits::MAX_TIME, limits::MAX_CPU)
     } else {
         shell::Deadline::after(limits::MAX_TIME, limits::MAX_CPU)
     };
     let bytes = command.as_bytes();
-    if !shell::needs_reading(bytes) {
+    if !shell::needs_reading(bytes) && !tamper.is_some_and(|t| tamper::may_concern(bytes, t)) {
         return Ok(Report::default());
     }
     if bytes.len() > limits::MAX_COMMAND_BYTES {
@@ -67,9 +82,9 @@ pub fn inspect(command: &str) -> Result<Report, Denial> {
             shell::pos(bytes, at as u32),
         ));
     }
-    match inspect_within(command, deadline, limits::SMALL_STACK_DEPTH) {
+    match inspect_within(command, tamper, deadline, limits::SMALL_STACK_DEPTH) {
         Attempt::Done(result) => result,
-        Attempt::Deeper => inspect_on_large_stack(command, deadline),
+        Attempt::Deeper => inspect_on_large_stack(command, tamper, deadline),
     }
 }
 
@@ -98,7 +113,11 @@ pub fn large_stack_readings() -> usize {
 
 /// Reads the command again, on a thread with a stack for [`shell::MAX_NESTING`] levels;
 /// joined before this returns.
-fn inspect_on_large_stack(command: &str, deadline: shell::Deadline) -> Result<Report, Denial> {
+fn inspect_on_large_stack(
+    command: &str,
+    tamper: Option<&tamper::Ctx>,
+    deadline: shell::Deadline,
+) -> Result<Report, Denial> {
     // The CPU time the first attempt left, counted from now on the reading thread.
     let cpu_left = deadline.cpu_left().unwrap_or(limits::MAX_CPU);
     LARGE_STACK_READINGS.with(|n| n.set(n.get() + 1));
@@ -108,7 +127,7 @@ fn inspect_on_large_stack(command: &str, deadline: shell::Deadline) -> Result<Re
             .stack_size(READ_STACK_BYTES)
             .spawn_scoped(scope, || {
                 let deadline = deadline.on_this_thread(cpu_left);
-                match inspect_within(command, deadline, shell::MAX_NESTING) {
+                match inspect_within(command, tamper, deadline, shell::MAX_NESTING) {
                     Attempt::Done(result) => result,
                     Attempt::Deeper => Err(reason::limit_denial(Limit::Nesting)),
                 }
@@ -123,13 +142,18 @@ fn inspect_on_large_stack(command: &str, deadline: shell::Deadline) -> Result<Re
 }
 
 /// The readings and the rules, with one meter nesting at most `max_depth` levels.
-fn inspect_within(command: &str, deadline: shell::Deadline, max_depth: usize) -> Attempt {
+fn inspect_within(
+    command: &str,
+    tamper: Option<&tamper::Ctx>,
+    deadline: shell::Deadline,
+    max_depth: usize,
+) -> Attempt {
     let work = shell::Work::new(shell::MAX_WORK, Some(deadline), max_depth);
     let (intended, shells) = read_all_with(command, &work);
     if work.over() == Some(shell::Over::Depth) {
         return Attempt::Deeper;
     }
-    let result = judge(command, &work, &intended, &shells);
+    let result = judge(command, &work, &intended, &shells, tamper);
     if shell::exits_after_verdict() {
         // The process ends after this verdict: freeing the readings one by one would
         // only delay it (up to tens of milliseconds for the largest).
@@ -146,12 +170,14 @@ pub fn hook_process() {
 }
 
 /// The denials the readings force (errors, limits, a heredoc without its closing line),
-/// then the rules, charged to the same meter before they run.
+/// then `guard-tamper` (with `tamper`), then the rules, charged to the same meter before
+/// they run.
 fn judge(
     command: &str,
     work: &shell::Work,
     intended: &Rc<Reading>,
     shells: &[(Dialect, Rc<Reading>)],
+    tamper: Option<&tamper::Ctx>,
 ) -> Result<Report, Denial> {
     let bytes = command.as_bytes();
     if let Some(e) = intended.error {
@@ -186,6 +212,18 @@ fn judge(
         .find_map(|(_, r)| r.error.and_then(|e| e.limit))
     {
         return Err(reason::limit_denial(Limit::of_stop(stop)));
+    }
+    if let Some(ctx) = tamper {
+        // Each distinct reading once (dialects that read alike share one).
+        let mut readings: Vec<&Reading> = Vec::with_capacity(4);
+        for r in std::iter::once(intended).chain(shells.iter().map(|(_, r)| r)) {
+            if !readings.iter().any(|x| std::ptr::eq(*x, &**r)) {
+                readings.push(r);
+            }
+        }
+        if let Some(denial) = tamper::check(command, &readings, ctx) {
+            return Err(denial);
+        }
     }
     // The judge, on every reading (charged to the same meter): a judge that gives up is
     // a limit, which denies. A reading shared by several dialects is judged once per
@@ -448,7 +486,8 @@ pub fn check_event(mut bytes: Vec<u8>) -> EventVerdict {
         Ok(Some(range)) => match shell::Source::new(std::sync::Arc::new(bytes), range) {
             Some(source) => match std::str::from_utf8(source.bytes()) {
                 Ok(command) => {
-                    let verdict = check_command(command);
+                    let here = tamper::Ctx::of_process(context.cwd.as_deref());
+                    let verdict = check_from(command, &here);
                     (verdict, Some(source))
                 }
                 Err(_) => (

@@ -18,13 +18,7 @@ pub struct Explanation {
 
 /// Analyses a command the way the hook does.
 pub fn explain(command: &str) -> Explanation {
-    if let Some(denial) = crate::tamper::check(command) {
-        return Explanation {
-            report: Report::default(),
-            denial: Some(denial),
-        };
-    }
-    match check::inspect(command) {
+    match check::inspect_guarded(command) {
         Ok(report) => {
             let denial = check::verdict_for(&report).into_denial();
             Explanation { report, denial }

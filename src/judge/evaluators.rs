@@ -86,12 +86,18 @@ pub(super) trait Refs {
     fn arith_dangerous(&self, name: &[u8]) -> bool;
     /// Whether some such variable has a name made only of these bytes.
     fn arith_dangerous_named_by(&self, bytes: &ByteSet) -> bool;
+    /// Whether the command itself made some variable hold such a value (the environment's
+    /// text can name it; the environment is the user's, not the author's).
+    fn arith_dangerous_made(&self) -> bool;
     /// What a fixed text names or runs when it is evaluated as arithmetic.
     fn arith_refs(&self, text: &[u8]) -> LitRefs;
     /// The evaluators a fixed text reaches when it is expanded as a string (a prompt, a
     /// word list): each with the variable it gives them (`None`: a value the guard does
     /// not know, such as a substitution's output).
-    fn string_refs(&self, text: &[u8]) -> Vec<(Evaluator, Option<Vec<u8>>)>;
+    /// `output_evaluated`: what the text's substitutions print is evaluated in turn (a
+    /// subscript), so a substitution there is text the guard does not know.
+    fn string_refs(&self, text: &[u8], output_evaluated: bool)
+    -> Vec<(Evaluator, Option<Vec<u8>>)>;
 }
 
 /// What a fixed text does when evaluated as arithmetic.
@@ -128,13 +134,17 @@ fn reaches(e: Evaluator, v: &Val, refs: &dyn Refs, depth: usize) -> bool {
         return true;
     }
     let lits = || v.lits.iter().any(|l| lit_reaches(e, l, refs, depth));
+    // The environment's text in arithmetic names variables too (`$((MACHTYPE))` evaluates
+    // `x86_64`): dangerous when the command made some variable so.
+    let env = || v.env && refs.arith_dangerous_made();
     match e {
-        Evaluator::Arithmetic => arith(v, refs) || lits(),
+        Evaluator::Arithmetic => arith(v, refs) || lits() || env(),
         Evaluator::Subscript => {
             v.heredoc.is_some_and(|h| h.any_of(&EXPANDING))
                 || v.fixed.is_some_and(|f| f.any_of(&EXPANDING))
                 || arith(v, refs)
                 || lits()
+                || env()
         }
         Evaluator::Name => {
             v.heredoc
@@ -149,7 +159,12 @@ fn reaches(e: Evaluator, v: &Val, refs: &dyn Refs, depth: usize) -> bool {
             }) || v.fixed.is_some_and(|f| f.any_of(&EXPANDING))
                 || lits()
         }
-        Evaluator::ZshGlob => v.heredoc.is_some_and(|h| h.has(b'(')),
+        Evaluator::ZshGlob => {
+            v.heredoc.is_some_and(|h| h.has(b'('))
+                || v.fixed
+                    .is_some_and(|f| f.has(b'(') && (f.has(b'e') || f.has(b'+')))
+                || lits()
+        }
     }
 }
 
@@ -166,7 +181,7 @@ fn text_reaches(e: Evaluator, t: &[u8], refs: &dyn Refs) -> bool {
             let Some(open) = t.iter().position(|&c| c == b'[') else {
                 return false;
             };
-            if !crate::shell::syntax::legal_identifier(&t[..open]) {
+            if !subscriptable_name(&t[..open]) {
                 // Not a name: the shell refuses it before it evaluates anything.
                 return false;
             }
@@ -183,6 +198,14 @@ fn text_reaches(e: Evaluator, t: &[u8], refs: &dyn Refs) -> bool {
         }
         Evaluator::ZshGlob => t.contains(&b'('),
     }
+}
+
+/// Whether a name can take a subscript that is evaluated: an identifier, or (zsh's `(P)`)
+/// a special parameter (`@`, `*`, `#`, `?`, `-`, `$`, `!`, `_`) or a positional one.
+fn subscriptable_name(name: &[u8]) -> bool {
+    crate::shell::syntax::legal_identifier(name)
+        || (!name.is_empty() && name.iter().all(u8::is_ascii_digit))
+        || matches!(name, b"@" | b"*" | b"#" | b"?" | b"-" | b"$" | b"!" | b"_")
 }
 
 /// Whether a subscript's text expands anything when it is expanded: a `$` or a backquote
@@ -273,13 +296,18 @@ fn lit_reaches(e: Evaluator, text: &[u8], refs: &dyn Refs, depth: usize) -> bool
             let sub = text
                 .get(open + 1..close.unwrap_or(text.len()))
                 .unwrap_or_default();
-            lit_arith(sub, refs) || lit_string(sub, refs, depth)
+            lit_arith(sub, refs) || lit_string(sub, refs, depth, true)
         }
-        Evaluator::Subscript => lit_string(text, refs, depth) || lit_arith(text, refs),
+        Evaluator::Subscript => lit_string(text, refs, depth, true) || lit_arith(text, refs),
         Evaluator::Prompt | Evaluator::WordList | Evaluator::ZshExpansion => {
-            lit_string(text, refs, depth)
+            lit_string(text, refs, depth, false)
         }
-        Evaluator::ZshGlob => false,
+        // A qualifier the command fixes that runs code (`e:…:`, `+name`) runs it where the
+        // value is used: code the guard does not follow there.
+        Evaluator::ZshGlob => text
+            .iter()
+            .position(|&c| c == b'(')
+            .is_some_and(|open| text[open..].iter().any(|c| matches!(c, b'e' | b'+'))),
     }
 }
 
@@ -298,11 +326,11 @@ fn lit_arith(text: &[u8], refs: &dyn Refs) -> bool {
 
 /// A fixed text expanded as a string: the evaluators its own expansions reach, each
 /// judged on the variable it gives them.
-fn lit_string(text: &[u8], refs: &dyn Refs, depth: usize) -> bool {
+fn lit_string(text: &[u8], refs: &dyn Refs, depth: usize, output_evaluated: bool) -> bool {
     if !text.contains(&b'$') && !text.contains(&b'`') {
         return false;
     }
-    refs.string_refs(text)
+    refs.string_refs(text, output_evaluated)
         .into_iter()
         .any(|(inner, name)| match name {
             Some(n) => reaches(inner, &refs.var(&n), refs, depth + 1),
@@ -322,13 +350,16 @@ mod tests {
         fn arith_dangerous(&self, _: &[u8]) -> bool {
             false
         }
+        fn arith_dangerous_made(&self) -> bool {
+            false
+        }
         fn arith_dangerous_named_by(&self, _: &ByteSet) -> bool {
             false
         }
         fn arith_refs(&self, _: &[u8]) -> LitRefs {
             LitRefs::default()
         }
-        fn string_refs(&self, _: &[u8]) -> Vec<(Evaluator, Option<Vec<u8>>)> {
+        fn string_refs(&self, _: &[u8], _: bool) -> Vec<(Evaluator, Option<Vec<u8>>)> {
             Vec::new()
         }
     }

@@ -112,6 +112,9 @@ pub(super) struct Solver<'a> {
     /// A variable named at run time may hold such a value (part of the same fixed point).
     any_dangerous: bool,
     lit_cache: RefCell<HashMap<Rc<[u8]>, Rc<LitRefs>>>,
+    /// zsh may print numbers in another base here (`[##16]`, `typeset -i 16`): an
+    /// arithmetic result may hold letters, which name variables.
+    zsh_bases: bool,
 }
 
 impl<'a> Solver<'a> {
@@ -169,6 +172,12 @@ impl<'a> Solver<'a> {
             arith_dangerous: HashSet::new(),
             any_dangerous: false,
             lit_cache: RefCell::new(HashMap::new()),
+            zsh_bases: d.is_zsh()
+                && text.is_some_and(|t| {
+                    memchr::memmem::find(t, b"[#").is_some()
+                        || memchr::memmem::find(t, b"-i").is_some()
+                        || memchr::memmem::find(t, b"integer").is_some()
+                }),
         }
     }
 
@@ -203,11 +212,30 @@ impl<'a> Solver<'a> {
         out
     }
 
+    /// What reading variable `v` gives: its value, and for a zsh integer with a base
+    /// (`typeset -i 16 x`), `16#FF`, letters a later pattern keeps.
+    fn read_val(&self, v: Var) -> Val {
+        let mut out = self.var_val(v);
+        let c = self.canon(v);
+        if self.zsh_bases && self.facts.integers.iter().any(|&(i, _)| self.canon(i) == c) {
+            out.join(&Val::fixed(super::value::NUMBER.union(ByteSet::of(
+                b"#_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+            ))));
+        }
+        out
+    }
+
     /// The value of a variable the command never assigns.
     fn default(&self, v: Var) -> Val {
-        let name = self.facts.names.name(v);
+        self.default_named(self.facts.names.name(v))
+    }
+
+    /// The value of the variable `name`, which the command never assigns.
+    fn default_named(&self, name: &[u8]) -> Val {
         if shell_text_variable(name, self.d.is_zsh()) {
             Val::unknown()
+        } else if shell_number_variable(name) {
+            Val::number()
         } else {
             Val::env()
         }
@@ -275,8 +303,15 @@ impl<'a> Solver<'a> {
         let mut out = Val::default();
         for s in &e.0 {
             let v = match s {
+                Src::Val(v) if self.zsh_bases && v.fixed == Some(super::value::NUMBER) => {
+                    let mut w = v.clone();
+                    w.fixed = Some(super::value::NUMBER.union(ByteSet::of(
+                        b"#_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                    )));
+                    w
+                }
                 Src::Val(v) => v.clone(),
-                Src::Var(v) => self.var_val(*v),
+                Src::Var(v) => self.read_val(*v),
                 Src::AnyVar => {
                     let mut v = self.all.clone();
                     v.join(&self.any);
@@ -286,14 +321,20 @@ impl<'a> Solver<'a> {
                 Src::Named(inner) => {
                     let names = self.eval(inner)?;
                     let mut v = Val::default();
-                    for l in &names.lits {
+                    // A fixed name and a name read exactly from a heredoc alike.
+                    for l in names.lits.iter().chain(names.htexts.iter()) {
                         let (base, _) = super::builtins::split_subscript(l);
+                        let base = kept_as(base);
                         match self.facts.names.get(base) {
                             Some(x) => v.join(&self.var_val(x)),
-                            None => v.join(&Val::env()),
+                            None => v.join(&self.default_named(base)),
                         }
                     }
-                    if names.fixed.is_some() || names.heredoc.is_some() || names.env {
+                    if names.fixed.is_some()
+                        || names.heredoc.is_some()
+                        || names.env
+                        || names.unknown
+                    {
                         v.join(&self.all);
                         v.join(&self.any);
                         v.join(&Val::env());
@@ -301,7 +342,35 @@ impl<'a> Solver<'a> {
                     v
                 }
                 Src::Keys(x) => {
-                    if self.assoc.contains(&self.canon(*x)) {
+                    // bash's and zsh's own associative arrays hold names the command may
+                    // have given them (`hash -p`, `alias`, functions).
+                    let own = matches!(
+                        self.facts.names.name(*x),
+                        b"BASH_CMDS"
+                            | b"BASH_ALIASES"
+                            | b"aliases"
+                            | b"galiases"
+                            | b"saliases"
+                            | b"commands"
+                            | b"functions"
+                            | b"builtins"
+                            | b"parameters"
+                            | b"options"
+                            | b"nameddirs"
+                            | b"userdirs"
+                            | b"dis_functions"
+                            | b"dis_aliases"
+                            | b"reswords"
+                            | b"modules"
+                            | b"history"
+                            | b"historywords"
+                            | b"jobtexts"
+                            | b"jobdirs"
+                            | b"jobstates"
+                            | b"widgets"
+                            | b"zsh_scheduled_events"
+                    );
+                    if own || self.assoc.contains(&self.canon(*x)) {
                         Val::unknown()
                     } else {
                         Val::number()
@@ -815,27 +884,72 @@ impl Reads {
     }
 }
 
+/// The name under which the judge keeps a parameter: the positional parameters (and
+/// their other spellings) are all kept as `@`.
+fn kept_as(name: &[u8]) -> &[u8] {
+    if (!name.is_empty() && name.iter().all(u8::is_ascii_digit))
+        || matches!(name, b"@" | b"*" | b"argv" | b"BASH_ARGV")
+    {
+        b"@"
+    } else {
+        name
+    }
+}
+
+/// A variable the shell keeps as a number (`RANDOM`, `SECONDS`, `LINENO`…).
+fn shell_number_variable(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"RANDOM"
+            | b"SRANDOM"
+            | b"SECONDS"
+            | b"LINENO"
+            | b"EPOCHSECONDS"
+            | b"BASHPID"
+            | b"PPID"
+            | b"UID"
+            | b"EUID"
+            | b"OPTIND"
+            | b"SHLVL"
+            | b"COLUMNS"
+            | b"LINES"
+            | b"BASH_SUBSHELL"
+            | b"HISTCMD"
+            | b"ZSH_SUBSHELL"
+            | b"TTYIDLE"
+            | b"GID"
+            | b"EGID"
+    )
+}
+
 impl Refs for Solver<'_> {
     fn var(&self, name: &[u8]) -> Val {
+        let name = kept_as(name);
         match self.facts.names.get(name) {
             Some(v) => self.var_val(v),
             None => {
-                if shell_text_variable(name, self.d.is_zsh()) {
-                    Val::unknown()
-                } else {
-                    let mut v = Val::env();
-                    v.join(&self.any);
-                    v
-                }
+                let mut v = self.default_named(name);
+                v.join(&self.any);
+                v
             }
         }
     }
 
     fn arith_dangerous(&self, name: &[u8]) -> bool {
+        let name = kept_as(name);
         match self.facts.names.get(name) {
             Some(v) => self.arith_dangerous.contains(&self.canon(v)),
             None => shell_text_variable(name, self.d.is_zsh()) || self.any_dangerous,
         }
+    }
+
+    fn arith_dangerous_made(&self) -> bool {
+        self.any_dangerous
+            || self.arith_dangerous.iter().any(|&v| {
+                // `$_` is every command's last word: no environment value names it.
+                let n = self.facts.names.name(v);
+                n != b"_" && crate::shell::syntax::legal_identifier(n)
+            })
     }
 
     fn arith_dangerous_named_by(&self, bytes: &ByteSet) -> bool {
@@ -899,14 +1013,26 @@ impl Refs for Solver<'_> {
         out
     }
 
-    fn string_refs(&self, text: &[u8]) -> Vec<(Evaluator, Option<Vec<u8>>)> {
+    fn string_refs(
+        &self,
+        text: &[u8],
+        output_evaluated: bool,
+    ) -> Vec<(Evaluator, Option<Vec<u8>>)> {
         let _ = self.meter.charge(crate::shell::bulk_work(text.len()));
         let doc = word::document(&Text::command(text), &());
         let mut out = Vec::new();
         if doc.cut || doc.requoted {
             out.push((Evaluator::Arithmetic, None));
         }
-        string_pieces(&doc.pieces, &mut out);
+        // A substitution in the text runs a program where the text is expanded: its
+        // output is unknown (what a subscript evaluates), and a program that may itself
+        // evaluate what it reads (the heredoc on its input) is not followed there.
+        let substs = || doc.pieces.iter().any(|p| matches!(p, Piece::Subst(_)));
+        let mut unshown = false;
+        string_pieces(&doc.pieces, &mut out, &mut unshown);
+        if unshown && (output_evaluated || !plain_program(text)) || (output_evaluated && substs()) {
+            out.push((Evaluator::Arithmetic, None));
+        }
         out
     }
 }
@@ -930,8 +1056,61 @@ fn collect_arith(a: &word::Arith, r: &mut LitRefs, in_sub: bool) {
     }
 }
 
-/// The evaluators the expansions of fixed text reach, with the variable each is given.
-fn string_pieces(pieces: &[Piece], out: &mut Vec<(Evaluator, Option<Vec<u8>>)>) {
+/// Whether the programs in fixed text are plain: no construct that evaluates a value
+/// (arithmetic, a subscript, an indirection, a prompt or zsh expansion flag, a heredoc)
+/// and no command that assigns, tests or evaluates one. Such a program only prints.
+fn plain_program(text: &[u8]) -> bool {
+    const MARKERS: [&[u8]; 8] = [b"((", b"$[", b"[", b"{!", b"@P", b"{(", b"{~", b"<<"];
+    const COMMANDS: [&[u8]; 30] = [
+        b"let",
+        b"declare",
+        b"typeset",
+        b"local",
+        b"export",
+        b"readonly",
+        b"integer",
+        b"float",
+        b"unset",
+        b"read",
+        b"mapfile",
+        b"readarray",
+        b"printf",
+        b"print",
+        b"test",
+        b"compgen",
+        b"complete",
+        b"getopts",
+        b"wait",
+        b"set",
+        b"shopt",
+        b"setopt",
+        b"unsetopt",
+        b"emulate",
+        b"alias",
+        b"hash",
+        b"trap",
+        b"zstyle",
+        b"vared",
+        b"shift",
+    ];
+    if MARKERS
+        .iter()
+        .any(|m| memchr::memmem::find(text, m).is_some())
+    {
+        return false;
+    }
+    !text
+        .split(|c| c.is_ascii_whitespace() || b";|&()'\"`$".contains(c))
+        .any(|w| COMMANDS.contains(&w))
+}
+
+/// The evaluators the expansions of fixed text reach, with the variable each is given;
+/// `unshown`: the text holds a substitution.
+fn string_pieces(
+    pieces: &[Piece],
+    out: &mut Vec<(Evaluator, Option<Vec<u8>>)>,
+    unshown: &mut bool,
+) {
     for p in pieces {
         match p {
             Piece::Param(p) => {
@@ -952,11 +1131,12 @@ fn string_pieces(pieces: &[Piece], out: &mut Vec<(Evaluator, Option<Vec<u8>>)>) 
                     out.push((Evaluator::ZshExpansion, name.clone()));
                 }
                 if let Some(arg) = &p.arg {
-                    string_pieces(&arg.pieces, out);
+                    string_pieces(&arg.pieces, out, unshown);
                 }
             }
             Piece::Arith(a) => arith_pieces(a, out),
-            Piece::Subst(_) | Piece::Lit(_) => {}
+            Piece::Subst(_) => *unshown = true,
+            Piece::Lit(_) => {}
         }
     }
 }

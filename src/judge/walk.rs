@@ -928,7 +928,9 @@ impl<'a> Walk<'a> {
         ctx: &Ctx,
     ) -> Result<Expr, Out> {
         let mut inner = ctx.clone();
-        inner.stdin = self.input(redirects, ctx)?;
+        // Its commands share its input: a later one reads what an earlier one left (any
+        // part of it), never known exactly.
+        inner.stdin = self.input(redirects, ctx)?.part(ByteSet::EMPTY);
         inner.piped = false;
         for r in redirects {
             if let Some(t) = &r.target

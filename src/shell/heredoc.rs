@@ -215,7 +215,7 @@ impl Reader<'_, '_> {
         let mut body_end = body_start;
         let mut closer = None;
         let mut early_end = false;
-        while let Some(here) = self.input.next_here(unquoted && !physical()) {
+        while let Some(here) = self.input.next_here(|| unquoted && !physical()) {
             let line_start = match &here {
                 Here::Stream { start, .. } => stream.origin(*start),
                 Here::Owned(h) => h.text.origin(0),
@@ -303,11 +303,13 @@ impl Reader<'_, '_> {
         let mut body_eval = std::rc::Rc::default();
         if unquoted {
             let document = document(&stream, parts, body_end);
-            let document = if physical() {
-                join_lines(document)
-            } else {
-                document
-            };
+            // Joining changes only a document with a backslash-newline in it.
+            let document =
+                if memchr::memmem::find(document.bytes(), b"\\\n").is_some() && physical() {
+                    join_lines(document)
+                } else {
+                    document
+                };
             let len = document.len();
             let scan = std::rc::Rc::clone(&self.out.bodies).scan(document);
             body_eval = std::rc::Rc::clone(&scan.eval);

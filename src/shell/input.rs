@@ -716,7 +716,7 @@ impl<'s> Input<'s> {
 
     /// The next heredoc line, in place in the stream when it needs no joining (the fast
     /// path of [`Input::read_line`]).
-    pub fn next_here(&mut self, remove_quoted_newline: bool) -> Option<Here> {
+    pub fn next_here(&mut self, remove_quoted_newline: impl Fn() -> bool) -> Option<Here> {
         if self.work.over().is_some() {
             return None;
         }
@@ -731,7 +731,9 @@ impl<'s> Input<'s> {
             if !self.work.charge(LINE_WORK + bulk_work(end - start)) {
                 return None;
             }
-            if !(remove_quoted_newline && odd_trailing_backslashes(&bytes[start..end])) {
+            // Whether backslash-newlines are removed matters only for a line that ends in
+            // one (asked only then).
+            if !(odd_trailing_backslashes(&bytes[start..end]) && remove_quoted_newline()) {
                 self.next = nl.map_or(bytes.len(), |n| n + 1);
                 if let Some(b) = self.capture.as_mut() {
                     b.push_text(&self.stream, start, self.next);
@@ -743,7 +745,7 @@ impl<'s> Input<'s> {
                 });
             }
         }
-        self.read_line(remove_quoted_newline).map(Here::Owned)
+        self.read_line(remove_quoted_newline()).map(Here::Owned)
     }
 
     /// `read_a_line`: the next heredoc line, read from the stream after the current line.

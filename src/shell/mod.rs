@@ -834,8 +834,12 @@ pub(crate) fn read_sharing(
     work: &Work,
     bodies: &Bodies,
 ) -> Reading {
-    let bytes = command.as_bytes();
+    read_bytes(command.as_bytes(), dialect, work, bodies)
+}
 
+/// [`read_sharing`] for text that may not be UTF-8 (shell text a command runs, which
+/// `guard-tamper` reads).
+pub(crate) fn read_bytes(bytes: &[u8], dialect: Dialect, work: &Work, bodies: &Bodies) -> Reading {
     let text = std::rc::Rc::new(if bodies.serves(bytes) {
         Text::checked_command(bytes)
     } else {

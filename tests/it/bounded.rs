@@ -573,8 +573,10 @@ fn eval_of_a_variable_is_explicit_and_not_read_whatever_its_text() {
     let a = format!("cat <<EOF\n$(canary)\nEOF\n#{}", "x".repeat(400_000));
     let command = format!("a='{a}'\neval \"$a\" \"$a\" \"$a\"");
     assert!(check_command(&command).is_allow());
-    // The same text written in the eval's own words is read, and its heredoc denies.
-    let literal = format!("eval '{a}'");
+    // The same text written in the eval's own words is read, and its heredoc denies (a
+    // shorter copy: a literal eval text is read by every reading, within the work limit).
+    let short = format!("cat <<EOF\n$(canary)\nEOF\n#{}", "x".repeat(100_000));
+    let literal = format!("eval '{short}'");
     assert_eq!(
         check_command(&literal).into_denial().map(|d| d.rule.id()),
         Some("heredoc-command-substitution")

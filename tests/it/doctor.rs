@@ -408,3 +408,67 @@ fn doctor_warns_about_an_entry_an_earlier_release_wrote() {
     let v = json(&sb.run(&["doctor", "--json", "claude"]).stdout);
     assert_eq!(v["warnings"], 0, "{v}");
 }
+
+#[test]
+fn doctor_names_a_project_settings_file_that_switches_every_hook_off() {
+    let sb = Sandbox::new();
+    assert_eq!(sb.run(&["install", "claude"]).code, Some(0));
+    assert_eq!(sb.run(&["doctor", "claude"]).code, Some(0));
+    sb.write("work/.claude/settings.json", r#"{"disableAllHooks": true}"#);
+    let r = sb.run(&["doctor", "claude"]);
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("work/.claude/settings.json")
+            && r.stdout.contains("\"disableAllHooks\": true")
+            && r.stdout.contains("Only the managed install survives it")
+            && r.stdout
+                .contains("sudo heredoc-guard install claude --managed"),
+        "{}",
+        r.stdout
+    );
+    let v = json(&sb.run(&["doctor", "--json", "claude"]).stdout);
+    assert!(
+        statuses(&v).contains(&("claude.hooks_off".to_owned(), "fail".to_owned())),
+        "{v}"
+    );
+    // The same key set to false switches nothing off.
+    sb.write(
+        "work/.claude/settings.json",
+        r#"{"disableAllHooks": false}"#,
+    );
+    assert_eq!(sb.run(&["doctor", "claude"]).code, Some(0));
+}
+
+#[test]
+fn doctor_names_a_codex_config_that_switches_hooks_off() {
+    let sb = Sandbox::new();
+    sb.write(
+        ".codex/hooks.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "^Bash$", "hooks": [
+            {"type": "command", "command": sb.guard()}]}]}})
+        .to_string(),
+    );
+    sb.write(
+        ".codex/config.toml",
+        "model = \"o3\"\n\n[features]\nhooks = false\n",
+    );
+    sb.write(
+        "work/.codex/config.toml",
+        "[features]\ncodex_hooks = false\n",
+    );
+    let v = json(&sb.run(&["doctor", "--json", "codex"]).stdout);
+    let off: Vec<_> = v["sections"][0]["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["id"] == "codex.hooks_off")
+        .collect();
+    assert_eq!(off.len(), 2, "{v}");
+    assert!(off.iter().all(|c| c["status"] == "fail"), "{v}");
+    assert!(
+        off.iter().any(|c| c["where"]
+            .as_str()
+            .is_some_and(|p| p.ends_with("work/.codex/config.toml"))),
+        "{v}"
+    );
+}

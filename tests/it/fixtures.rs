@@ -3,9 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::oracle::{self, Sandbox};
-use crate::support::{
-    allow_problem, claude_event, codex_event, deny_reason, last_ledger_rule, run,
-};
+use crate::support::{GuardHome, allow_problem, claude_event, deny_reason, last_ledger_rule, run};
 
 /// One fixture case.
 #[derive(Clone, Debug)]
@@ -20,6 +18,9 @@ pub struct Case {
     /// The command names an evaluator for its heredoc text (`eval`, `source`, a value run
     /// as a command name…): outside the promise, allowed, and a shell may run the canary.
     pub explicit: Option<String>,
+    /// `### home: guarded`: run with the user-level hooks installed in the throwaway HOME
+    /// (otherwise: nothing installed).
+    pub guarded: bool,
     pub body: String,
 }
 
@@ -72,6 +73,7 @@ fn parse_file(file: &str, text: &str, out: &mut Vec<Case>) {
                 run: false,
                 event: false,
                 explicit: None,
+                guarded: false,
                 body: String::new(),
             });
             in_header = true;
@@ -109,6 +111,14 @@ fn parse_file(file: &str, text: &str, out: &mut Vec<Case>) {
                 case.explicit = Some(what.trim().to_owned());
                 continue;
             }
+            if let Some(h) = content.strip_prefix("### home: ") {
+                case.guarded = match h.trim() {
+                    "guarded" => true,
+                    "bare" => false,
+                    other => panic!("{file}: bad home line {other:?}"),
+                };
+                continue;
+            }
             assert!(
                 !content.starts_with("###"),
                 "{file}: unknown header {content:?}"
@@ -120,10 +130,16 @@ fn parse_file(file: &str, text: &str, out: &mut Vec<Case>) {
     finish(current.take(), out);
 }
 
-/// Checks one stdin against a case's expectation; returns a problem, if any.
-fn check(case: &Case, stdin: &[u8], shape: &str, ledger: &Path) -> Option<String> {
+/// Checks one stdin against a case's expectation, run in `home`; returns a problem, if any.
+fn check(
+    case: &Case,
+    stdin: &[u8],
+    shape: &str,
+    home: &GuardHome,
+    ledger: &Path,
+) -> Option<String> {
     let _ = std::fs::remove_file(ledger);
-    let r = run(stdin, ledger);
+    let r = home.run(stdin, ledger);
     let problem = match &case.deny {
         None => allow_problem(&r),
         Some(rule) => match deny_reason(&r) {
@@ -172,14 +188,18 @@ fn fixture_tables_hold_at_least_150_command_cases_with_unique_names() {
 fn every_fixture_case_gets_its_expected_verdict_as_claude_and_codex_event() {
     let dir = tempfile::tempdir().expect("tempdir");
     let ledger = dir.path().join("ledger.jsonl");
+    // Throwaway homes: nothing installed, and the user-level hooks installed.
+    let (bare, guarded) = (GuardHome::bare(), GuardHome::guarded());
     let mut problems = Vec::new();
     let cases = load();
     for case in &cases {
+        let home = if case.guarded { &guarded } else { &bare };
         if case.event {
-            problems.extend(check(case, case.body.as_bytes(), "event", &ledger));
+            problems.extend(check(case, case.body.as_bytes(), "event", home, &ledger));
         } else {
-            problems.extend(check(case, &claude_event(&case.body), "claude", &ledger));
-            problems.extend(check(case, &codex_event(&case.body), "codex", &ledger));
+            let (claude, codex) = (home.claude_event(&case.body), home.codex_event(&case.body));
+            problems.extend(check(case, &claude, "claude", home, &ledger));
+            problems.extend(check(case, &codex, "codex", home, &ledger));
         }
     }
     assert!(

@@ -218,3 +218,94 @@ pub fn limit_reason(command: &str, which: &str) -> String {
     );
     denial.reason
 }
+
+/// A throwaway HOME for the guard process (the real HOME is never read), with a
+/// `project/` directory its events run in.
+pub struct GuardHome {
+    pub dir: tempfile::TempDir,
+}
+
+impl GuardHome {
+    /// Nothing installed.
+    pub fn bare() -> GuardHome {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(dir.path().join("project")).unwrap();
+        GuardHome { dir }
+    }
+
+    /// The user-level hooks as `install claude` and `install codex` write them, running
+    /// the built guard inside the launcher (written out here, as the README shows it),
+    /// and Codex's trust entry for its hook in `~/.codex/config.toml`.
+    pub fn guarded() -> GuardHome {
+        let home = GuardHome::bare();
+        let quoted = format!("'{}'", guard_path());
+        let hooks = |matcher: &str| {
+            serde_json::json!({"hooks": {"PreToolUse": [{"matcher": matcher, "hooks": [
+                {"type": "command", "command": launcher(&quoted), "timeout": 30, "onFailure": "block"}]}]}})
+            .to_string()
+        };
+        home.write(
+            ".claude/settings.json",
+            &hooks("Bash|Monitor|mcp__workspace__bash"),
+        );
+        home.write(".codex/hooks.json", &hooks("^Bash$"));
+        home.write(
+            ".codex/config.toml",
+            &format!(
+                "[hooks.state.\"{}/.codex/hooks.json:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:0\"\n",
+                home.path().display()
+            ),
+        );
+        home
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn project(&self) -> std::path::PathBuf {
+        self.path().join("project")
+    }
+
+    /// Writes `text` to `rel` in this HOME, creating its directories.
+    pub fn write(&self, rel: &str, text: &str) {
+        let p = self.path().join(rel);
+        std::fs::create_dir_all(p.parent().expect("a parent")).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+
+    /// [`claude_event`], run in this HOME's project.
+    pub fn claude_event(&self, command: &str) -> Vec<u8> {
+        self.event(claude_event(command))
+    }
+
+    /// [`codex_event`], run in this HOME's project.
+    pub fn codex_event(&self, command: &str) -> Vec<u8> {
+        self.event(codex_event(command))
+    }
+
+    fn event(&self, event: Vec<u8>) -> Vec<u8> {
+        let mut v: serde_json::Value = serde_json::from_slice(&event).expect("event");
+        v["cwd"] = serde_json::Value::from(self.project().to_string_lossy().into_owned());
+        v.to_string().into_bytes()
+    }
+
+    /// Runs the guard in hook mode on `stdin` with HOME here (and none of the agents'
+    /// home variables), the ledger at `ledger`.
+    pub fn run(&self, stdin: &[u8], ledger: &Path) -> Run {
+        let mut command = Command::new(guard_path());
+        command
+            .env("HOME", self.path())
+            .env("HEREDOC_GUARD_LEDGER", ledger)
+            .current_dir(self.project());
+        for var in [
+            "CLAUDE_CONFIG_DIR",
+            "CODEX_HOME",
+            "GEMINI_CLI_HOME",
+            "COPILOT_HOME",
+        ] {
+            command.env_remove(var);
+        }
+        run_command(command, stdin)
+    }
+}

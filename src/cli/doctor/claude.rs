@@ -139,14 +139,28 @@ pub fn check(asked: bool) -> Section {
             }
         }
     }
-    if managed_only {
+    let plugin_dirs = if managed_only {
         checks.push(Check::note(
             "claude.managed_only",
             "managed settings set allowManagedHooksOnly: Claude Code runs only the managed hooks, so user, project and plugin hooks are not checked",
         ));
+        Vec::new()
     } else {
-        plugin_hooks(&enabled, &mut hooks, &mut checks);
-    }
+        plugin_hooks(&enabled, &mut hooks, &mut checks)
+    };
+    // Every settings file in reach that switches hooks off (the plugins' own too).
+    let managed_hook = managed_files.iter().any(|p| {
+        JsonFile::load(p)
+            .and_then(|f| hooks_doc::find(&f.doc, ""))
+            .is_ok_and(|found| !found.is_empty())
+    });
+    let switch_files: Vec<(bool, PathBuf)> = files
+        .iter()
+        .map(|(_, p)| (false, p.clone()))
+        .chain(plugin_dirs.iter().map(|d| (false, d.join("settings.json"))))
+        .chain(managed_files.iter().map(|p| (true, p.clone())))
+        .collect();
+    checks.extend(super::switches::claude(&switch_files, managed_hook));
     for hook in &hooks {
         check_hook(hook, version, &mut checks);
     }
@@ -183,15 +197,21 @@ pub fn check(asked: bool) -> Section {
     }
 }
 
-/// The heredoc-guard hooks of the enabled plugins, from where Claude Code installed them.
-fn plugin_hooks(enabled: &[(String, bool)], hooks: &mut Vec<Hook>, checks: &mut Vec<Check>) {
+/// The heredoc-guard hooks of the enabled plugins, from where Claude Code installed them;
+/// returns the enabled plugins' directories.
+fn plugin_hooks(
+    enabled: &[(String, bool)],
+    hooks: &mut Vec<Hook>,
+    checks: &mut Vec<Check>,
+) -> Vec<PathBuf> {
+    let mut plugin_dirs = Vec::new();
     let on: Vec<&str> = enabled
         .iter()
         .filter(|(_, on)| *on)
         .map(|(k, _)| k.as_str())
         .collect();
     if on.is_empty() {
-        return;
+        return plugin_dirs;
     }
     let installed = claude::installed_plugins_path()
         .ok()
@@ -219,6 +239,7 @@ fn plugin_hooks(enabled: &[(String, bool)], hooks: &mut Vec<Hook>, checks: &mut 
             }
             continue;
         };
+        plugin_dirs.push(dir.clone());
         let place = format!("plugin {key} ({})", client::tilde(dir));
         let hooks_file = dir.join("hooks/hooks.json");
         let found = JsonFile::load(&hooks_file)
@@ -247,6 +268,7 @@ fn plugin_hooks(enabled: &[(String, bool)], hooks: &mut Vec<Hook>, checks: &mut 
             Err(_) => {}
         }
     }
+    plugin_dirs
 }
 
 fn check_hook(hook: &Hook, version: Option<claude::Version>, checks: &mut Vec<Check>) {

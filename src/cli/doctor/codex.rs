@@ -121,6 +121,17 @@ pub fn check(asked: bool) -> Section {
     for hook in &hooks {
         check_hook(hook, &mut checks);
     }
+    let managed_hook = crate::cli::install::managed::codex_installed()
+        .is_some_and(|(binaries, _)| !binaries.is_empty());
+    let project_dir = std::env::current_dir()
+        .map(|d| d.join(".codex"))
+        .ok()
+        .filter(|d| d.is_dir());
+    checks.extend(super::switches::codex(
+        home.as_deref(),
+        project_dir.as_deref(),
+        managed_hook,
+    ));
     Section {
         name: "codex".to_owned(),
         title,

@@ -19,6 +19,7 @@ mod gemini;
 pub mod matcher;
 pub mod probe;
 pub mod report;
+mod switches;
 
 use report::{Check, Report, Section};
 

@@ -8,6 +8,9 @@ use crate::judge::value::{ByteSet, Val};
 use crate::judge::walk::{Ctx, Walk};
 use crate::shell::word::WordInfo;
 
+/// What zsh's `read -e` echoed, as the judge keeps it.
+pub(super) const READ_ECHO: &[u8] = b"\0zsh-read-echo";
+
 /// `read`: what it reads goes to its targets (fields, lines), or `REPLY`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn read(
@@ -21,35 +24,39 @@ pub(super) fn read(
     own: Option<usize>,
 ) {
     let zsh = w.zsh();
-    let leading = lits
-        .iter()
-        .take_while(|s| {
-            s.as_deref()
-                .is_some_and(|s| s.starts_with(b"-") && s.len() > 1)
-        })
-        .count();
-    let options: Vec<&[u8]> = lits[..leading]
-        .iter()
-        .flatten()
-        .map(Vec::as_slice)
-        .collect();
-    let other_fd = options.iter().any(|o| o != b"--" && o.contains(&b'u'));
-    let raw = options.iter().any(|o| o != b"--" && o.contains(&b'r'));
+    // zsh's `-k` and `-t` take a number when one follows; `-A` makes the first name an
+    // array. bash's `-a` takes the array's name.
+    let p = if zsh {
+        getopt::parse(args, lits, b"rszpqAclneEktdu", b"du")
+    } else {
+        getopt::parse(args, lits, b"aderinNpstuE", b"adinNptu")
+    };
+    if p.rejected {
+        return;
+    }
+    let other_fd = p.has(b'u') || p.unread;
     let mut value = if other_fd {
         Expr::unknown()
+    } else if zsh && (p.has(b'z') || name == b"getln") {
+        // zsh's buffer stack: what `print -z` pushed.
+        Expr::var(w.var(super::output::ZSH_STACK))
     } else {
         here.stdin.clone()
     };
+    if zsh && p.has(b'e') {
+        // zsh's `read -e` echoes what it reads: its output is that input.
+        let out = w.var(READ_ECHO);
+        w.assign(Target::Var(out), value.clone(), at, ctx);
+    }
     // `read -r v` from its own quoted heredoc: it reads the body from its first byte
     // each time it runs, and takes the first line.
     if let Some(i) = own
         && name == b"read"
-        && raw
-        && args.len() == leading + 1
+        && p.has(b'r')
+        && !p.unread
+        && p.opts.iter().all(|(l, _)| b"rse".contains(l))
+        && p.operands.len() == 1
         && lits.iter().all(Option::is_some)
-        && options
-            .iter()
-            .all(|o| *o == b"--" || o[1..].iter().all(|c| b"rse".contains(c)))
     {
         value = Expr(vec![Src::Body {
             heredoc: i,
@@ -57,42 +64,42 @@ pub(super) fn read(
         }]);
     }
     let value = value.part(ByteSet::EMPTY);
-    let mut k = 0;
     let mut targets = 0;
-    while k < args.len() {
-        match lits[k].as_deref() {
-            Some(s) if s.starts_with(b"-") && s.len() > 1 && k < leading.max(1) + args.len() => {
-                let takes = s.last().is_some_and(|l| b"adinNptu".contains(l));
-                if zsh
-                    && s.last().is_some_and(|l| b"tknu".contains(l))
-                    && let Some(t) = args.get(k + 1)
-                {
-                    // zsh evaluates a timeout, a count or a descriptor as arithmetic.
-                    let e = w.word_expr(t);
-                    w.site(
-                        t.start,
-                        Evaluator::Arithmetic,
-                        "zsh read's numeric options",
-                        e,
-                        None,
-                    );
-                }
-                if (s.contains(&b'a') || (zsh && s.contains(&b'A')))
-                    && let Some(t) = args.get(k + 1)
-                {
-                    name_target(w, t, value.clone(), "read", at, ctx);
-                    targets += 1;
-                }
-                k += if takes { 2 } else { 1 };
-            }
-            _ => {
-                name_target(w, &args[k], value.clone(), "read", at, ctx);
-                targets += 1;
-                k += 1;
+    if zsh
+        && (p.has(b'k') || p.has(b't'))
+        && let Some(t) = p.operands.first()
+    {
+        // zsh evaluates a timeout or a count as arithmetic (the word after `-t` or `-k`
+        // may be one, or the first name).
+        let e = w.word_expr(t);
+        w.site(
+            t.start,
+            Evaluator::Arithmetic,
+            "zsh read's numeric options",
+            e,
+            None,
+        );
+    }
+    for a in p.args(b'a').map(getopt::OptArg::word).collect::<Vec<_>>() {
+        if let Some(n) = a.literal() {
+            let (base, _) = split_subscript(&n);
+            if crate::shell::syntax::legal_identifier(base) {
+                let v = w.var(base);
+                w.facts.arrays.push(v);
             }
         }
+        name_target(w, &a, value.clone(), "read", at, ctx);
+        targets += 1;
     }
-    if targets == 0 {
+    for t in p.operands {
+        name_target(w, t, value.clone(), "read", at, ctx);
+        targets += 1;
+    }
+    if p.unread {
+        // An option the guard cannot read may name any variable.
+        dynamic_assignment(w, Expr::unknown(), value.clone(), at, ctx);
+    }
+    if targets == 0 || p.unread {
         let r = w.var(b"REPLY");
         w.assign(Target::Var(r), value, at, ctx);
     }
@@ -107,25 +114,19 @@ pub(super) fn mapfile(
     ctx: &Ctx,
     here: &Ctx,
 ) {
-    let mut value = here.stdin.clone().part(ByteSet::EMPTY);
-    let mut k = 0;
-    let mut target = None;
-    while k < args.len() {
-        match lits[k].as_deref() {
-            Some(s) if s.starts_with(b"-") && s.len() > 1 => {
-                if s.contains(&b'u') {
-                    value = Expr::unknown();
-                }
-                let takes = s.last().is_some_and(|l| b"dnOsucC".contains(l));
-                k += if takes { 2 } else { 1 };
-            }
-            _ => {
-                target = Some(k);
-                k += 1;
-            }
-        }
+    let p = getopt::parse(args, lits, b"dnOsutCc", b"dnOsuCc");
+    if p.rejected {
+        return;
     }
-    match target.and_then(|t| args.get(t)) {
+    let value = if p.has(b'u') || p.unread {
+        Expr::unknown()
+    } else {
+        here.stdin.clone().part(ByteSet::EMPTY)
+    };
+    if p.unread {
+        dynamic_assignment(w, Expr::unknown(), value.clone(), at, ctx);
+    }
+    match p.operands.first() {
         Some(t) => match t.literal() {
             Some(n) => {
                 let v = w.var(&n);

@@ -9,6 +9,7 @@
 //! literal `eval` and `trap` text as programs of their own.
 
 mod declare;
+mod getopt;
 mod input;
 mod options;
 mod output;
@@ -244,7 +245,12 @@ pub(super) fn command(
         Kind::Declare => declare(w, &name, raw_args, args, &lits, at, ctx),
         Kind::Read => {
             read(w, &name, args, &lits, at, ctx, here, own);
-            Ok(Expr::default())
+            // zsh's `read -e` prints what it read.
+            Ok(if zsh {
+                Expr::var(w.var(input::READ_ECHO))
+            } else {
+                Expr::default()
+            })
         }
         Kind::Mapfile => {
             mapfile(w, args, &lits, at, ctx, here);
@@ -312,39 +318,37 @@ pub(super) fn command(
             Ok(Expr::unknown())
         }
         Kind::Wait => {
-            for (k, l) in lits.iter().enumerate() {
-                if l.as_deref() == Some(b"-p")
-                    && let Some(t) = args.get(k + 1)
-                {
-                    name_target(w, t, Expr::val(Val::number()), "wait -p", at, ctx);
-                }
+            let p = getopt::parse(args, &lits, b"fnp", b"p");
+            if p.rejected {
+                return Ok(Expr::default());
+            }
+            for t in p.args(b'p').map(getopt::OptArg::word).collect::<Vec<_>>() {
+                name_target(w, &t, Expr::val(Val::number()), "wait -p", at, ctx);
+            }
+            if p.unread {
+                dynamic_assignment(w, Expr::unknown(), Expr::val(Val::number()), at, ctx);
             }
             Ok(Expr::default())
         }
         Kind::Compgen => {
-            let mut k = 0;
-            while k < lits.len() {
-                match lits[k].as_deref() {
-                    Some(b"-W") => {
-                        if let Some(list) = args.get(k + 1) {
-                            let e = w.word_expr(list);
-                            w.site(list.start, Evaluator::WordList, "compgen -W", e, None);
-                        }
-                        k += 2;
-                    }
-                    Some(b"-V") => {
-                        if let Some(t) = args.get(k + 1) {
-                            name_target(w, t, Expr::unknown(), "compgen -V", at, ctx);
-                        }
-                        k += 2;
-                    }
-                    Some(o)
-                        if o.starts_with(b"-") && o.len() == 2 && b"ACFGPSX".contains(&o[1]) =>
-                    {
-                        k += 2
-                    }
-                    _ => k += 1,
+            let p = getopt::parse(args, &lits, b"abcdefgjksuvIEDACFGPSXWVo", b"ACFGPSXWVo");
+            if p.rejected {
+                return Ok(Expr::default());
+            }
+            for list in p.args(b'W').map(getopt::OptArg::word).collect::<Vec<_>>() {
+                let e = w.word_expr(&list);
+                w.site(list.start, Evaluator::WordList, "compgen -W", e, None);
+            }
+            for t in p.args(b'V').map(getopt::OptArg::word).collect::<Vec<_>>() {
+                name_target(w, &t, Expr::unknown(), "compgen -V", at, ctx);
+            }
+            if p.unread {
+                // An option the guard cannot read may be `-W` or `-V`.
+                for a in args {
+                    let e = w.word_expr(a);
+                    w.site(a.start, Evaluator::WordList, "compgen -W", e, None);
                 }
+                dynamic_assignment(w, Expr::unknown(), Expr::unknown(), at, ctx);
             }
             Ok(Expr::unknown())
         }
@@ -432,6 +436,10 @@ fn name_target(
             if crate::shell::syntax::legal_identifier(base) {
                 let v = w.var(base);
                 w.assign(Target::Var(v), value, at, ctx);
+            } else if t.many {
+                // A pattern: the shell may give it a file's name (`read a*`), any name.
+                w.site(t.start, Evaluator::Name, what, Expr::unknown(), None);
+                dynamic_assignment(w, Expr::unknown(), value, at, ctx);
             }
         }
         None => {

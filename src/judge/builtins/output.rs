@@ -7,7 +7,7 @@ use crate::judge::evaluators::Evaluator;
 use crate::judge::facts::{Expr, Needs, Src};
 use crate::judge::value::{ByteSet, Val};
 use crate::judge::walk::{Ctx, Out, Walk};
-use crate::shell::word::{Piece, WordInfo};
+use crate::shell::word::WordInfo;
 
 /// What a program prints, where the guard can show it: a few programs print numbers or
 /// the system's text (never text they read), or a part of their input; every other
@@ -94,7 +94,10 @@ pub(super) fn cat(w: &mut Walk<'_>, args: &[WordInfo], here: &Ctx) -> Expr {
                 out.join(here.stdin.clone());
                 files += 1;
             }
-            Some(o) if o.starts_with(b"-") => {}
+            Some(b"-u" | b"--") => {}
+            // `-v`, `-E`, `-A`, `-n`…: what it prints is not what it reads (`M-BM-$`, a
+            // `$` at each line's end), not shown.
+            Some(o) if o.starts_with(b"-") => return Expr::unknown(),
             _ => {
                 files += 1;
                 if a.process {
@@ -125,39 +128,50 @@ pub(super) fn print(
 ) -> Result<Expr, Out> {
     let zsh = w.zsh();
     let base = name.rsplit(|&c| c == b'/').next().unwrap_or(name);
-    let mut k = 0;
-    let mut target: Option<&WordInfo> = None;
-    let mut target_lit: Option<Vec<u8>> = None;
+    let mut targets: Vec<WordInfo> = Vec::new();
     let mut prompt = false;
-    if base != b"echo" {
-        while k < args.len() {
-            match lits[k].as_deref() {
-                Some(b"-v") => {
-                    target = args.get(k + 1);
-                    k += 2;
-                }
-                Some(b"--") => {
-                    k += 1;
-                    break;
-                }
-                Some(o) if base == b"printf" && o.starts_with(b"-v") && o.len() > 2 => {
-                    target_lit = Some(o[2..].to_vec());
-                    k += 1;
-                }
-                Some(o) if base == b"print" && o.starts_with(b"-") && o.len() > 1 => {
-                    if o.contains(&b'P') {
-                        prompt = true;
-                    }
-                    if o.contains(&b'v') {
-                        target = args.get(k + 1);
-                        k += 1;
-                    }
-                    k += 1;
-                }
-                _ => break,
+    let mut stack = false;
+    let mut format_opt: Option<WordInfo> = None;
+    let mut unread = false;
+    let k = match base {
+        b"echo" => {
+            let p = getopt::parse(args, lits, b"neE", b"");
+            if p.unread || p.rejected {
+                // Not options: echo prints them.
+                0
+            } else {
+                args.len() - p.operands.len()
             }
         }
-    }
+        b"printf" => {
+            let p = getopt::parse(args, lits, b"v", b"v");
+            if p.rejected {
+                return Ok(Expr::default());
+            }
+            targets.extend(p.args(b'v').map(getopt::OptArg::word));
+            unread = p.unread;
+            if p.unread
+                && let Some(t) = p.operands.get(1)
+            {
+                // A computed first word may be `-v`: the next word its target.
+                targets.push(t.clone());
+            }
+            args.len() - p.operands.len()
+        }
+        _ => {
+            // zsh's print.
+            let p = getopt::parse(args, lits, b"abcCDefilmnNoOpPrRsSuvxXz", b"CfuvxX");
+            if p.rejected {
+                return Ok(Expr::default());
+            }
+            prompt = p.has(b'P');
+            stack = p.has(b'z') || p.has(b's');
+            targets.extend(p.args(b'v').map(getopt::OptArg::word));
+            format_opt = p.args(b'f').next().map(getopt::OptArg::word);
+            unread = p.unread;
+            args.len() - p.operands.len()
+        }
+    };
     let rest = args.get(k..).unwrap_or(&[]);
     // The printed text: the words (with their escapes) or a format's conversions.
     let mut parts = Vec::with_capacity(rest.len());
@@ -175,13 +189,18 @@ pub(super) fn print(
             );
         }
     }
-    if zsh && base == b"printf" {
-        // zsh evaluates the arguments of numeric conversions as arithmetic.
-        if let Some(f) = rest.first().and_then(WordInfo::literal)
-            && f.windows(2)
+    if zsh && (base == b"printf" || format_opt.is_some()) {
+        // zsh evaluates the arguments of numeric conversions as arithmetic (a format it
+        // cannot read may hold one).
+        let (format, skip) = match &format_opt {
+            Some(f) => (f.literal(), 0),
+            None => (rest.first().and_then(WordInfo::literal), 1),
+        };
+        if format.is_none_or(|f| {
+            f.windows(2)
                 .any(|p| p[0] == b'%' && !matches!(p[1], b's' | b'c' | b'%' | b'b' | b'q'))
-        {
-            for (a, e) in rest.iter().zip(&parts).skip(1) {
+        }) {
+            for (a, e) in rest.iter().zip(&parts).skip(skip) {
                 w.site(
                     a.start,
                     Evaluator::Arithmetic,
@@ -192,27 +211,112 @@ pub(super) fn print(
             }
         }
     }
-    let exact = printed(base, lits.get(k..).unwrap_or(&[]));
-    let out = match exact {
-        Some(t) => Expr::lit(&t),
-        // Escapes (`\044`, `%b`, zsh's echo) can make any byte of heredoc text.
-        None => Expr::glue(parts).wild(),
+    let opts_lits = lits.get(..k).unwrap_or_default();
+    let exact = if format_opt.is_some() || unread {
+        None
+    } else {
+        printed(base, opts_lits, lits.get(k..).unwrap_or(&[]))
     };
-    if let Some(t) = target {
-        name_target(w, t, out.clone(), "printf -v", at, ctx);
-        return Ok(Expr::default());
+    let numeric = if base == b"printf" && !unread {
+        rest.first()
+            .and_then(WordInfo::literal)
+            .and_then(|f| numeric_output(&f))
+    } else {
+        None
+    };
+    let out = match (exact, numeric) {
+        (Some(t), _) => Expr::lit(&t),
+        // Only numbers and the format's own text.
+        (None, Some(bytes)) => Expr::val(Val::fixed(bytes)),
+        // Escapes (`\044`, `%b`, zsh's echo) can make any byte of heredoc text.
+        (None, None) => Expr::glue(parts).wild(),
+    };
+    if stack {
+        // zsh's buffer stack (or history), which `read -z` and `getln` read back.
+        let s = w.var(ZSH_STACK);
+        w.assign(Target::Var(s), out.clone(), at, ctx);
     }
-    if let Some(n) = target_lit {
-        let word = WordInfo {
-            start: at,
-            end: at,
-            pieces: vec![Piece::Lit(n)],
-            ..WordInfo::default()
-        };
-        name_target(w, &word, out, "printf -v", at, ctx);
+    if unread && base == b"printf" {
+        dynamic_assignment(w, Expr::unknown(), out.clone(), at, ctx);
+    }
+    if !targets.is_empty() {
+        for t in &targets {
+            name_target(w, t, out.clone(), "printf -v", at, ctx);
+        }
         return Ok(Expr::default());
     }
     Ok(out)
+}
+
+/// zsh's buffer stack, as the judge keeps it.
+pub(super) const ZSH_STACK: &[u8] = b"\0zsh-buffer-stack";
+
+/// The bytes `printf` prints for a format whose conversions all print numbers (`%d`,
+/// `%i`, `%u`, with flags and widths, and `%(…)T` with numeric fields): the format's own
+/// text, digits, signs, spaces and points. `None` for any other format.
+fn numeric_output(format: &[u8]) -> Option<ByteSet> {
+    let mut bytes = ByteSet::of(b"0123456789-+ .");
+    let mut k = 0;
+    while k < format.len() {
+        let c = format[k];
+        if c == b'\\' {
+            // An escape may make any byte.
+            match format.get(k + 1) {
+                Some(b'n') => {
+                    bytes = bytes.union(ByteSet::of(b"\n"));
+                    k += 2;
+                    continue;
+                }
+                _ => return None,
+            }
+        }
+        if c != b'%' {
+            bytes = bytes.union(ByteSet::of(&[c]));
+            k += 1;
+            continue;
+        }
+        k += 1;
+        if format.get(k) == Some(&b'%') {
+            bytes = bytes.union(ByteSet::of(b"%"));
+            k += 1;
+            continue;
+        }
+        while format
+            .get(k)
+            .is_some_and(|c| b"-+ #0123456789.".contains(c))
+        {
+            k += 1;
+        }
+        match format.get(k) {
+            Some(b'd' | b'i' | b'u') => k += 1,
+            Some(b'(') => {
+                let close = format[k..].iter().position(|&c| c == b')')? + k;
+                let inner = &format[k + 1..close];
+                // strftime fields that print numbers only.
+                let mut j = 0;
+                while j < inner.len() {
+                    if inner[j] == b'%' {
+                        if !inner
+                            .get(j + 1)
+                            .is_some_and(|f| b"sYmdHMSjeIklsuVwWGgCyz%".contains(f))
+                        {
+                            return None;
+                        }
+                        j += 2;
+                    } else {
+                        bytes = bytes.union(ByteSet::of(&inner[j..j + 1]));
+                        j += 1;
+                    }
+                }
+                if format.get(close + 1) != Some(&b'T') {
+                    return None;
+                }
+                k = close + 2;
+            }
+            _ => return None,
+        }
+    }
+    Some(bytes)
 }
 
 /// The most bytes a computed `printf` is followed for.
@@ -220,7 +324,17 @@ const MAX_PRINTED: usize = 64 * 1024;
 
 /// The exact output of `echo` or `printf` given literal words without options or escapes
 /// (`printf` with `%s` and `%%` only, and `\n`), or `None`.
-fn printed(name: &[u8], lits: &[Option<Vec<u8>>]) -> Option<Vec<u8>> {
+fn printed(name: &[u8], options: &[Option<Vec<u8>>], lits: &[Option<Vec<u8>>]) -> Option<Vec<u8>> {
+    // `echo -n` and `-E` print the words as they are (without or with the newline);
+    // anything else (`-e`) may print escapes.
+    let mut newline = true;
+    for o in options.iter().filter(|_| name == b"echo") {
+        match o.as_deref() {
+            Some(b"-n") if name == b"echo" => newline = false,
+            Some(b"-E") if name == b"echo" => {}
+            _ => return None,
+        }
+    }
     let words: Vec<&[u8]> = lits
         .iter()
         .map(|s| s.as_deref())
@@ -234,7 +348,9 @@ fn printed(name: &[u8], lits: &[Option<Vec<u8>>]) -> Option<Vec<u8>> {
                 return None;
             }
             let mut out = words.join(&b' ');
-            out.push(b'\n');
+            if newline {
+                out.push(b'\n');
+            }
             Some(out)
         }
         b"printf" => {

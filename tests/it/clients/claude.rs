@@ -432,3 +432,39 @@ fn claude_cannot_uninstall_the_guard_from_its_own_bash_tool() {
         run.strings_sent_back()
     );
 }
+
+#[test]
+#[cfg_attr(
+    not(client_tests),
+    ignore = "real clients: set HEREDOC_GUARD_CLIENT_TESTS=1"
+)]
+fn a_project_s_disable_all_hooks_switches_off_a_user_install_and_the_agent_cannot_write_it() {
+    let home = installed();
+    let settings = home.work().join(".claude/settings.json");
+    // The agent's own attempt to write the switch is denied; the file is not written.
+    let write = "mkdir -p .claude && echo '{\"disableAllHooks\": true}' > .claude/settings.json";
+    let run = claude(&home, "Bash", bash(write));
+    assert_turn_completed(&run, "writing the switch");
+    assert!(!settings.exists(), "the switch was written");
+    assert_eq!(ledger_rules(&home), ["guard-tamper"]);
+    // Written from outside the agent (a file with no hook of the guard's in it), it turns
+    // the user-level guard off: a live heredoc runs, and the ledger records nothing more.
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(&settings, r#"{"disableAllHooks": true}"#).unwrap();
+    let run = claude(&home, "Bash", bash(&live_heredoc(&home)));
+    assert_turn_completed(&run, "switched off");
+    assert!(
+        home.canary().exists(),
+        "the user-level guard still ran under the project's disableAllHooks"
+    );
+    assert_eq!(ledger_rules(&home), ["guard-tamper"]);
+    // doctor names the file, and what survives it.
+    let r = home.guard_cmd(&["doctor", "claude"]);
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("work/.claude/settings.json")
+            && r.stdout.contains("Only the managed install survives it"),
+        "{}",
+        r.stdout
+    );
+}

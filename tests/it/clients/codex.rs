@@ -202,3 +202,33 @@ fn codex_cannot_remove_the_guard_s_hook_from_its_own_shell() {
         run.strings_sent_back()
     );
 }
+
+#[test]
+#[cfg_attr(
+    not(client_tests),
+    ignore = "real clients: set HEREDOC_GUARD_CLIENT_TESTS=1"
+)]
+fn codex_features_hooks_false_switches_off_a_user_install_and_the_agent_cannot_write_it() {
+    let home = installed();
+    let config = home.path().join(".codex/config.toml");
+    let before = std::fs::read_to_string(&config).unwrap();
+    // The agent's own attempt to write the switch (into the file that holds the hook's
+    // trust) is denied; the file stays as it was.
+    let command = format!(
+        "printf '\\n[features]\\nhooks = false\\n' >> {}",
+        config.display()
+    );
+    let run = codex(&home, "exec_command", exec(&command), false);
+    assert_turn_completed(&run, "writing the switch");
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), before);
+    assert_eq!(ledger_rules(&home), ["guard-tamper"]);
+    // Written from outside the agent, it turns the user-level guard off.
+    std::fs::write(&config, format!("{before}\n[features]\nhooks = false\n")).unwrap();
+    let run = codex(&home, "exec_command", exec(&live_heredoc(&home)), false);
+    assert_turn_completed(&run, "switched off");
+    assert!(
+        home.canary().exists(),
+        "the user-level guard still ran under [features] hooks = false"
+    );
+    assert_eq!(ledger_rules(&home), ["guard-tamper"]);
+}

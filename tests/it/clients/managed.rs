@@ -132,6 +132,30 @@ fn claude_managed_hook_denies_with_no_user_settings_and_survives_user_uninstall_
     not(client_tests),
     ignore = "real clients: set HEREDOC_GUARD_CLIENT_TESTS=1"
 )]
+fn claude_managed_hook_survives_a_project_s_disable_all_hooks() {
+    let home = managed(&["install", "claude", "--managed"]);
+    // The file that switches a user-level install off (clients/claude.rs).
+    let settings = home.work().join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(&settings, r#"{"disableAllHooks": true}"#).unwrap();
+    claude_denies_a_live_heredoc(&home, "project settings with disableAllHooks");
+    // doctor names the file, and says the managed hook still runs.
+    let r = home.guard_cmd(&["doctor", "claude"]);
+    assert!(
+        r.stdout.contains("work/.claude/settings.json")
+            && r.stdout
+                .contains("the managed heredoc-guard hook still runs"),
+        "{}",
+        r.stdout
+    );
+    assert_machine_etc_untouched();
+}
+
+#[test]
+#[cfg_attr(
+    not(client_tests),
+    ignore = "real clients: set HEREDOC_GUARD_CLIENT_TESTS=1"
+)]
 fn claude_managed_only_ignores_a_user_hook() {
     let home = managed(&["install", "claude", "--managed", "--managed-only"]);
     let text = std::fs::read_to_string(home.etc_file(CLAUDE_DROPIN)).unwrap();

@@ -1,0 +1,881 @@
+//! What each command does to files and to the guard, by its name (after the wrappers
+//! `sudo`, `env`, `timeout`, `xargs`, … and their options) and its words: which operands it
+//! writes, edits, moves away, removes or restores, the code it hands an interpreter, the
+//! shell text it runs, and the guard's own CLI, package and plugin and the clients' hooks
+//! switches. Options are read as each program reads them, as far as the operands go.
+
+use std::path::PathBuf;
+
+use super::Ctx;
+use super::paths::{self, Target};
+use super::walk::{Action, Arg, How, Walker};
+
+/// What a command name is to the guard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    Guard,
+    Wrapper,
+    Remove,
+    Mode,
+    Truncate,
+    Move,
+    CopyTo,
+    Tee,
+    Dd,
+    Sed,
+    Awk,
+    Git,
+    Find,
+    Editor,
+    Interpreter,
+    Shell,
+    Eval,
+    Source,
+    Cd,
+    PackageManager,
+    Claude,
+    Codex,
+    Gio,
+    Mount,
+}
+
+/// Whether a line of `words` (as written, nothing computed) running a command of `kind`
+/// can be one the rule denies: the words each command's handler below needs are there.
+pub(super) fn concerns(kind: Kind, words: &[&str]) -> bool {
+    let has = |w: &[&str]| words.iter().any(|x| w.contains(x));
+    match kind {
+        Kind::Wrapper | Kind::Cd => false,
+        Kind::Git => has(&["checkout", "restore", "rm", "mv"]),
+        // Naming heredoc-guard or the running binary: found by the caller.
+        Kind::PackageManager | Kind::Claude => false,
+        Kind::Codex => has(&["features"]),
+        Kind::Find => has(&["-delete", "-exec", "-execdir", "-ok", "-okdir"]),
+        Kind::Sed => words.iter().any(|w| {
+            w.starts_with("--in-place")
+                || (w.starts_with('-') && !w.starts_with("--") && w.contains('i'))
+        }),
+        Kind::Awk => words.iter().any(|w| w.contains("inplace")),
+        Kind::Source => has(&["/dev/stdin", "/proc/self/fd/0", "/dev/fd/0"]),
+        _ => true,
+    }
+}
+
+/// The kind of the command named `name` (a basename).
+pub(super) fn kind(name: &str, ctx: &Ctx) -> Option<Kind> {
+    Some(match name {
+        "heredoc-guard" => Kind::Guard,
+        "sudo" | "doas" | "env" | "command" | "exec" | "nohup" | "nice" | "ionice" | "time"
+        | "timeout" | "stdbuf" | "setsid" | "builtin" | "busybox" | "xargs" | "npx" | "bunx"
+        | "pnpx" => Kind::Wrapper,
+        "rm" | "unlink" | "shred" | "srm" | "trash" | "trash-put" | "rmdir" | "wipe" => {
+            Kind::Remove
+        }
+        "chmod" | "chown" | "chgrp" | "chattr" => Kind::Mode,
+        "truncate" => Kind::Truncate,
+        "mv" => Kind::Move,
+        "cp" | "ln" | "install" | "rsync" | "scp" | "link" => Kind::CopyTo,
+        "tee" | "sponge" => Kind::Tee,
+        "dd" => Kind::Dd,
+        "sed" | "gsed" => Kind::Sed,
+        "awk" | "gawk" => Kind::Awk,
+        "git" => Kind::Git,
+        "find" => Kind::Find,
+        "ed" | "ex" | "vi" | "vim" | "nvim" | "nano" | "emacs" | "micro" => Kind::Editor,
+        "node" | "nodejs" | "deno" | "perl" | "ruby" | "php" | "lua" | "luajit" | "Rscript"
+        | "osascript" | "tclsh" => Kind::Interpreter,
+        "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "fish" => Kind::Shell,
+        "eval" => Kind::Eval,
+        "source" | "." => Kind::Source,
+        "cd" | "pushd" => Kind::Cd,
+        "npm" | "pnpm" | "yarn" | "bun" | "cargo" | "brew" => Kind::PackageManager,
+        "claude" => Kind::Claude,
+        "codex" => Kind::Codex,
+        "gio" => Kind::Gio,
+        "mount" => Kind::Mount,
+        n if n.starts_with("python") || n.starts_with("pypy") => Kind::Interpreter,
+        n if ctx.is_exe_name(n) => Kind::Guard,
+        _ => return None,
+    })
+}
+
+impl Walker<'_> {
+    /// Walks one command's words (after its assignments); returns its name.
+    pub(super) fn command(
+        &mut self,
+        args: &[Arg],
+        stdin: &[Vec<u8>],
+        depth: usize,
+    ) -> Option<String> {
+        // `env -S 'TEXT'`: TEXT split into a command and run.
+        if let Some(i) = args
+            .iter()
+            .position(|a| a.is("-S") || a.is("--split-string"))
+            && args[..i].iter().any(|a| basename(a.v()) == "env")
+            && let Some(text) = args.get(i + 1).and_then(|a| a.value.clone())
+        {
+            self.nested(text.as_bytes(), depth);
+        }
+        let at = skip_wrappers(args, self.ctx);
+        let name_arg = args.get(at)?;
+        let full = name_arg.value.clone()?;
+        let name = basename(&full).to_owned();
+        let rest = &args[at + 1..];
+        let is_guard_path = self.ctx.is_exe(&full);
+        let kind = if is_guard_path {
+            Some(Kind::Guard)
+        } else {
+            kind(&name, self.ctx)
+        };
+        match kind {
+            Some(Kind::Guard) => {
+                if let Some(sub) = operands(rest).first().map(|&i| rest[i].v())
+                    && matches!(sub, "install" | "uninstall")
+                {
+                    self.actions.push(Action::Guard(format!(
+                        "run heredoc-guard {sub}, which changes the agents' hooks"
+                    )));
+                }
+            }
+            Some(Kind::Remove) => {
+                for i in operands(rest) {
+                    self.touch(&rest[i], How::Remove, &name, None);
+                }
+            }
+            Some(Kind::Mode) => self.mode(&name, rest),
+            Some(Kind::Truncate) => {
+                for i in operands_with(rest, &["-s", "-r", "--size", "--reference"]) {
+                    self.touch(&rest[i], How::Write, &name, None);
+                }
+            }
+            Some(Kind::Move) => self.copy(&name, rest, true),
+            Some(Kind::CopyTo) => self.copy(&name, rest, false),
+            Some(Kind::Tee) => {
+                for i in operands_with(rest, &["--output-error"]) {
+                    self.touch(&rest[i], How::Write, &name, None);
+                }
+            }
+            Some(Kind::Dd) => {
+                for a in rest {
+                    if let Some(of) = a.value.as_deref().and_then(|v| v.strip_prefix("of=")) {
+                        let arg = Arg {
+                            value: Some(of.to_owned()),
+                            texts: Some((vec![of.to_owned()], false)),
+                        };
+                        self.touch(&arg, How::Write, &name, None);
+                    }
+                }
+            }
+            Some(Kind::Sed) => self.sed(&name, rest),
+            Some(Kind::Awk) => self.awk(&name, rest, stdin),
+            Some(Kind::Git) => self.git(rest),
+            Some(Kind::Find) => self.find(rest, stdin, depth),
+            Some(Kind::Editor) => {
+                for i in operands(rest) {
+                    if !rest[i].v().starts_with('+') {
+                        self.touch(&rest[i], How::Edit, &name, None);
+                    }
+                }
+            }
+            Some(Kind::Interpreter) => self.interpreter(&name, rest, stdin),
+            Some(Kind::Shell) => self.shell(rest, stdin, depth),
+            Some(Kind::Eval) => {
+                let values: Option<Vec<&str>> = rest.iter().map(|a| a.value.as_deref()).collect();
+                if let Some(v) = values {
+                    self.nested(v.join(" ").as_bytes(), depth);
+                }
+            }
+            Some(Kind::Source) => {
+                if rest.first().is_some_and(|a| {
+                    matches!(a.v(), "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0")
+                }) {
+                    for t in stdin {
+                        self.nested(t, depth);
+                    }
+                }
+            }
+            Some(Kind::Cd) => self.cd(rest),
+            Some(Kind::PackageManager) => self.package(&name, rest),
+            Some(Kind::Claude) => {
+                let verbs: Vec<&str> = rest.iter().map(Arg::v).collect();
+                if matches!(verbs.first(), Some(&("plugin" | "plugins")))
+                    && matches!(
+                        verbs.get(1),
+                        Some(&("disable" | "uninstall" | "remove" | "rm"))
+                    )
+                    && verbs.iter().any(|v| v.starts_with("heredoc-guard"))
+                {
+                    self.actions.push(Action::Guard(format!(
+                        "claude plugin {} the heredoc-guard plugin",
+                        verbs[1]
+                    )));
+                }
+            }
+            Some(Kind::Codex) => {
+                let ops: Vec<&str> = operands(rest).iter().map(|&i| rest[i].v()).collect();
+                if ops.first() == Some(&"features")
+                    && ops.get(1) == Some(&"disable")
+                    && ops[2..]
+                        .iter()
+                        .any(|f| matches!(*f, "hooks" | "codex_hooks"))
+                {
+                    self.actions.push(Action::Guard(
+                        "switch Codex's hooks off (codex features disable hooks writes [features] hooks = false)".to_owned(),
+                    ));
+                }
+            }
+            Some(Kind::Gio) => self.gio(rest),
+            Some(Kind::Mount) => {
+                // What is mounted hides what is below the mount point.
+                let ops = operands_with(
+                    rest,
+                    &["-o", "-t", "-O", "-L", "-U", "--options", "--types"],
+                );
+                if let Some(&i) = ops.last() {
+                    self.touch(&rest[i], How::WriteInto, &name, None);
+                }
+            }
+            Some(Kind::Wrapper) | None => {}
+        }
+        Some(name)
+    }
+
+    fn mode(&mut self, name: &str, rest: &[Arg]) {
+        let ops = operands(rest);
+        let by_reference = rest.iter().any(|a| a.v().starts_with("--reference"));
+        // chmod's mode may be written as an option (`chmod -x f`).
+        let mode_as_option = name == "chmod"
+            && rest.iter().any(|a| {
+                a.is_option()
+                    && !a.v().starts_with("--")
+                    && a.v()[1..].bytes().all(|c| b"rwxXst".contains(&c))
+            });
+        // `chattr -i f`: the attribute looks like an option and is skipped as one.
+        let skip = usize::from(!by_reference && !mode_as_option && name != "chattr");
+        for &i in ops.iter().skip(skip) {
+            let v = rest[i].v();
+            if name == "chattr" && (v.starts_with('+') || v.starts_with('=')) {
+                continue;
+            }
+            self.touch(&rest[i], How::Mode, name, None);
+        }
+    }
+
+    /// `mv` (sources moved away) and the copies (`cp`, `ln`, `install`, `rsync`, `scp`):
+    /// the destination written, or each source's name inside it when it is a directory.
+    fn copy(&mut self, name: &str, rest: &[Arg], moves: bool) {
+        let takes = [
+            "-t",
+            "--target-directory",
+            "-S",
+            "--suffix",
+            "-m",
+            "--mode",
+            "-o",
+            "--owner",
+            "-g",
+            "--group",
+            "-e",
+            "--rsh",
+            "--exclude",
+            "--include",
+            "-f",
+            "--filter",
+            "--files-from",
+            "--exclude-from",
+            "--include-from",
+            "-T",
+            "--temp-dir",
+            "--partial-dir",
+            "--backup-dir",
+            "--chmod",
+            "--chown",
+            "-P",
+            "-i",
+            "-F",
+            "-J",
+            "-l",
+            "-c",
+        ];
+        // Options that take a value only for some of these commands.
+        let takes: Vec<&str> = takes
+            .iter()
+            .copied()
+            .filter(|o| match *o {
+                "-t" | "--target-directory" => name != "rsync",
+                "-T" => name == "rsync",
+                "-P" | "-i" | "-F" | "-J" | "-l" | "-c" => name == "scp",
+                "-e" | "-f" => name == "rsync",
+                "-m" | "-o" | "-g" => name == "install",
+                _ => true,
+            })
+            .collect();
+        let mut target_dir: Option<usize> = None;
+        let mut i = 0;
+        while i < rest.len() {
+            let v = rest[i].v();
+            if v == "--" {
+                break;
+            }
+            if (v == "-t" || v == "--target-directory") && name != "rsync" {
+                target_dir = Some(i + 1);
+            }
+            if let Some(dir) = v.strip_prefix("--target-directory=") {
+                let _ = dir;
+                target_dir = Some(i);
+            }
+            i += 1;
+        }
+        let ops = operands_with(rest, &takes);
+        let no_dir = rest.iter().any(|a| a.is("-T") && name != "rsync")
+            || rest.iter().any(|a| a.is("--no-target-directory"));
+        let deletes = name == "rsync" && rest.iter().any(|a| a.v().starts_with("--delete"));
+        let (sources, dest): (Vec<usize>, Option<usize>) = match target_dir {
+            Some(d) => (ops.iter().copied().filter(|&i| i != d).collect(), Some(d)),
+            None if ops.len() >= 2 || (name == "ln" && ops.len() == 1) => {
+                if ops.len() == 1 {
+                    (ops.clone(), None)
+                } else {
+                    (ops[..ops.len() - 1].to_vec(), ops.last().copied())
+                }
+            }
+            None => (ops.clone(), None),
+        };
+        let moves =
+            moves || (name == "rsync" && rest.iter().any(|a| a.is("--remove-source-files")));
+        if moves {
+            for &s in &sources {
+                self.touch(&rest[s], How::MoveAway, name, None);
+            }
+        }
+        let dest_arg: Arg = match dest {
+            Some(d) if target_dir == Some(d) && rest[d].v().starts_with("--target-directory=") => {
+                let dir = rest[d]
+                    .v()
+                    .trim_start_matches("--target-directory=")
+                    .to_owned();
+                Arg {
+                    value: Some(dir.clone()),
+                    texts: Some((vec![dir], false)),
+                }
+            }
+            Some(d) => match rest.get(d) {
+                Some(a) => a.clone(),
+                None => return,
+            },
+            // `ln -s target`: the link is made in the working directory.
+            None if name == "ln" => Arg {
+                value: Some(".".to_owned()),
+                texts: Some((vec![".".to_owned()], false)),
+            },
+            None => return,
+        };
+        if dest_arg.v().contains(':') && name == "scp" {
+            return;
+        }
+        if deletes {
+            self.touch(&dest_arg, How::Remove, name, None);
+        }
+        for dest_target in self.targets(&dest_arg, None) {
+            let into_dir = !no_dir
+                && match &dest_target {
+                    Target::Exact(p) => {
+                        target_dir.is_some()
+                            || dest_arg.v().ends_with('/')
+                            || std::fs::metadata(p).is_ok_and(|m| m.is_dir())
+                    }
+                    Target::Pattern(_) => false,
+                };
+            if !into_dir {
+                self.actions.push(Action::Touch {
+                    target: dest_target,
+                    how: How::Write,
+                    by: name.to_owned(),
+                });
+                continue;
+            }
+            let (Target::Exact(dir) | Target::Pattern(dir)) = &dest_target;
+            for &s in &sources {
+                let Some((texts, glob)) = &rest[s].texts else {
+                    continue;
+                };
+                for t in texts {
+                    // A directory's contents copied into the destination (`cp -r d/.
+                    // dest`, `rsync -a d/ dest`) may replace anything inside it.
+                    let contents = t.ends_with("/.") || (name == "rsync" && t.ends_with('/'));
+                    let base = basename(t.trim_end_matches('/'));
+                    let (landed, how) = if contents {
+                        (Some(dest_target.clone()), How::WriteInto)
+                    } else if base.is_empty() || base == "." || base == ".." {
+                        (None, How::Write)
+                    } else {
+                        let source_dir = self
+                            .targets(&rest[s], None)
+                            .iter()
+                            .any(|t| matches!(t, Target::Exact(p) if p.is_dir()));
+                        let how = if source_dir {
+                            How::WriteInto
+                        } else {
+                            How::Write
+                        };
+                        (paths::target(base, *glob, dir), how)
+                    };
+                    self.actions.extend(landed.map(|target| Action::Touch {
+                        target,
+                        how,
+                        by: name.to_owned(),
+                    }));
+                }
+            }
+        }
+    }
+
+    fn sed(&mut self, name: &str, rest: &[Arg]) {
+        let in_place = rest.iter().any(|a| {
+            let v = a.v();
+            v.starts_with("--in-place")
+                || (v.starts_with('-') && !v.starts_with("--") && v.contains('i'))
+        });
+        if !in_place {
+            return;
+        }
+        let takes = ["-e", "--expression", "-f", "--file", "-l", "--line-length"];
+        let scripted = rest.iter().any(|a| {
+            let v = a.v();
+            takes
+                .iter()
+                .take(4)
+                .any(|t| v == *t || v.starts_with(&format!("{t}=")))
+        });
+        let ops = operands_with(rest, &takes);
+        for &i in ops.iter().skip(usize::from(!scripted)) {
+            self.touch(&rest[i], How::Edit, name, None);
+        }
+    }
+
+    fn awk(&mut self, name: &str, rest: &[Arg], stdin: &[Vec<u8>]) {
+        let in_place = rest.windows(2).any(|w| w[0].is("-i") && w[1].is("inplace"))
+            || rest
+                .iter()
+                .any(|a| matches!(a.v(), "-iinplace" | "--include=inplace"));
+        let takes = ["-i", "--include", "-f", "--file", "-v", "--assign", "-F"];
+        let programmed = rest.iter().any(|a| a.is("-f") || a.is("--file"));
+        let ops = operands_with(rest, &takes);
+        if in_place {
+            for &i in ops.iter().skip(usize::from(!programmed)) {
+                self.touch(&rest[i], How::Edit, name, None);
+            }
+        }
+        // Its program may write files itself (`print > "f"`).
+        self.code(name, rest, stdin);
+    }
+
+    fn interpreter(&mut self, name: &str, rest: &[Arg], stdin: &[Vec<u8>]) {
+        if matches!(name, "perl" | "ruby") {
+            // `-i`, `-i.bak`, `-pi`: in place; the files are the operands that are not
+            // code (`-e CODE`, a cluster ending in `e`).
+            let in_place = rest.iter().any(|a| {
+                let v = a.v();
+                v.strip_prefix('-').is_some_and(|flags| {
+                    !flags.starts_with('-')
+                        && flags.split_once('i').is_some_and(|(before, _)| {
+                            before.bytes().all(|c| b"lnpaswtc0".contains(&c))
+                        })
+                })
+            });
+            if in_place {
+                let mut skip_next = false;
+                let mut files = Vec::new();
+                for (i, a) in rest.iter().enumerate() {
+                    if skip_next {
+                        skip_next = false;
+                        continue;
+                    }
+                    if a.is_option() {
+                        skip_next = a.v().ends_with('e') || a.v().ends_with('E');
+                        continue;
+                    }
+                    files.push(i);
+                }
+                for i in files {
+                    self.touch(&rest[i], How::Edit, name, None);
+                }
+            }
+        }
+        self.code(name, rest, stdin);
+    }
+
+    /// Code an interpreter runs: all its arguments and its standard input.
+    fn code(&mut self, name: &str, rest: &[Arg], stdin: &[Vec<u8>]) {
+        let mut text: Vec<u8> = Vec::new();
+        for a in rest {
+            text.extend_from_slice(a.v().as_bytes());
+            text.push(b'\n');
+        }
+        for t in stdin {
+            text.extend_from_slice(t);
+            text.push(b'\n');
+        }
+        let mut named: Vec<Target> = Vec::new();
+        for a in rest.iter().filter(|a| !a.is_option()) {
+            named.extend(self.targets(a, None));
+        }
+        for token in path_tokens(&text) {
+            let arg = Arg {
+                value: None,
+                texts: expand_token(token, self.ctx).map(|t| (vec![t], false)),
+            };
+            named.extend(self.targets(&arg, None));
+        }
+        self.actions.push(Action::Code {
+            by: name.to_owned(),
+            text,
+            named,
+        });
+    }
+
+    fn shell(&mut self, rest: &[Arg], stdin: &[Vec<u8>], depth: usize) {
+        let takes = ["-o", "+o", "-O", "+O", "--rcfile", "--init-file"];
+        let mut i = 0;
+        while i < rest.len() {
+            let v = rest[i].v();
+            if v == "--" || !(v.starts_with('-') || v.starts_with('+')) || v == "-" {
+                break;
+            }
+            if takes.contains(&v) {
+                i += 2;
+                continue;
+            }
+            if !v.starts_with("--") && v.contains('c') {
+                // `-c TEXT` (also `-lc`, `-ec`): TEXT is the next word that is not `--`.
+                let text = rest[i + 1..].iter().find(|a| !a.is("--"));
+                if let Some(t) = text.and_then(|a| a.value.clone()) {
+                    self.nested(t.as_bytes(), depth);
+                }
+                return;
+            }
+            i += 1;
+        }
+        let script = rest[i..].iter().find(|a| !a.is("--") && !a.is("-"));
+        let from_stdin = script.is_none() || rest.iter().any(|a| a.is("-s"));
+        if from_stdin {
+            for t in stdin {
+                self.nested(t, depth);
+            }
+        }
+    }
+
+    fn cd(&mut self, rest: &[Arg]) {
+        let ops = operands(rest);
+        let dirs: Vec<PathBuf> = match ops.first() {
+            None => self.ctx.home.iter().cloned().collect(),
+            Some(&i) if rest[i].is("-") => Vec::new(),
+            Some(&i) => self
+                .targets(&rest[i], None)
+                .into_iter()
+                .filter_map(|t| match t {
+                    Target::Exact(p) => Some(p),
+                    Target::Pattern(_) => None,
+                })
+                .collect(),
+        };
+        for d in dirs {
+            if !self.cwds.contains(&d) {
+                // Past the most followed, the oldest `cd` is forgotten (never the event's
+                // directory): a later relative path is read from the latest ones.
+                if self.cwds.len() >= super::walk::MAX_CWDS {
+                    self.cwds.remove(1.min(self.cwds.len() - 1));
+                }
+                self.cwds.push(d);
+            }
+        }
+    }
+
+    fn git(&mut self, rest: &[Arg]) {
+        let mut i = 0;
+        let mut cwd: Option<PathBuf> = None;
+        while i < rest.len() {
+            let v = rest[i].v();
+            if v == "-C" {
+                cwd = rest.get(i + 1).and_then(|a| {
+                    self.targets(a, None).into_iter().find_map(|t| match t {
+                        Target::Exact(p) => Some(p),
+                        Target::Pattern(_) => None,
+                    })
+                });
+                i += 2;
+                continue;
+            }
+            if matches!(v, "-c" | "--git-dir" | "--work-tree" | "--namespace") {
+                i += 2;
+                continue;
+            }
+            if !v.starts_with('-') {
+                break;
+            }
+            i += 1;
+        }
+        let Some(verb) = rest.get(i).map(Arg::v) else {
+            return;
+        };
+        let how = match verb {
+            "checkout" | "restore" => How::Restore,
+            "rm" => How::Remove,
+            "mv" => How::MoveAway,
+            _ => return,
+        };
+        let args = &rest[i + 1..];
+        let takes = ["-b", "-B", "--orphan", "-s", "--source", "--conflict"];
+        let ops = operands_with(args, &takes);
+        let by = format!("git {verb}");
+        let cwd = cwd.as_deref();
+        if how == How::MoveAway && ops.len() >= 2 {
+            for &s in &ops[..ops.len() - 1] {
+                self.touch(&args[s], How::MoveAway, &by, cwd);
+            }
+            if let Some(&d) = ops.last() {
+                self.touch(&args[d], How::Write, &by, cwd);
+            }
+            return;
+        }
+        for i in ops {
+            self.touch(&args[i], how, &by, cwd);
+        }
+    }
+
+    fn find(&mut self, rest: &[Arg], stdin: &[Vec<u8>], depth: usize) {
+        let mut i = 0;
+        while i < rest.len() && matches!(rest[i].v(), "-H" | "-L" | "-P") {
+            i += 1;
+        }
+        let mut starts = Vec::new();
+        while i < rest.len() {
+            let v = rest[i].v();
+            if v.starts_with('-') || v == "(" || v == "!" {
+                break;
+            }
+            starts.extend(self.targets(&rest[i], None));
+            i += 1;
+        }
+        if starts.is_empty() {
+            starts.extend(self.cwds.iter().cloned().map(Target::Exact));
+        }
+        let (mut names, mut patterns) = (Vec::new(), Vec::new());
+        let mut destructive = false;
+        while i < rest.len() {
+            let v = rest[i].v().to_owned();
+            match v.as_str() {
+                "-name" | "-iname" => {
+                    names.extend(rest.get(i + 1).and_then(|a| a.value.clone()));
+                    i += 2;
+                    continue;
+                }
+                "-path" | "-ipath" | "-wholename" | "-iwholename" => {
+                    patterns.extend(rest.get(i + 1).and_then(|a| a.value.clone()));
+                    i += 2;
+                    continue;
+                }
+                "-delete" => destructive = true,
+                "-exec" | "-execdir" | "-ok" | "-okdir" => {
+                    destructive = true;
+                    let end = rest[i + 1..]
+                        .iter()
+                        .position(|a| a.is(";") || a.is("+"))
+                        .map_or(rest.len(), |n| i + 1 + n);
+                    // The command it runs, with `{}` for what it finds.
+                    let sub = &rest[i + 1..end];
+                    self.command(sub, stdin, depth);
+                    i = end + 1;
+                    continue;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        if destructive {
+            self.actions.push(Action::Find {
+                starts,
+                names,
+                paths: patterns,
+            });
+        }
+    }
+
+    fn package(&mut self, name: &str, rest: &[Arg]) {
+        let ops: Vec<&str> = operands(rest).iter().map(|&i| rest[i].v()).collect();
+        let verb = ops.first().copied().unwrap_or("");
+        let changes = matches!(
+            verb,
+            "uninstall"
+                | "remove"
+                | "rm"
+                | "r"
+                | "un"
+                | "unlink"
+                | "install"
+                | "i"
+                | "add"
+                | "update"
+                | "upgrade"
+                | "up"
+                | "link"
+                | "global"
+                | "reinstall"
+        );
+        let names_guard = rest.iter().any(|a| {
+            let v = a.v().trim_start_matches('@');
+            v == "heredoc-guard"
+                || v.starts_with("heredoc-guard@")
+                || v.starts_with("heredoc-guard/")
+                || self.ctx.is_exe(a.v())
+        });
+        if changes && names_guard {
+            self.actions.push(Action::Guard(format!(
+                "{name} {verb} the installed heredoc-guard"
+            )));
+        }
+    }
+
+    fn gio(&mut self, rest: &[Arg]) {
+        let ops = operands(rest);
+        let Some((&first, files)) = ops.split_first() else {
+            return;
+        };
+        match rest[first].v() {
+            "remove" | "trash" => {
+                for &i in files {
+                    self.touch(&rest[i], How::Remove, "gio", None);
+                }
+            }
+            "rename" => {
+                if let Some(&i) = files.first() {
+                    self.touch(&rest[i], How::MoveAway, "gio", None);
+                }
+            }
+            "move" | "copy" => {
+                let sub: Vec<Arg> = rest[first + 1..].to_vec();
+                self.copy("gio", &sub, rest[first].is("move"));
+            }
+            "save" => {
+                if let Some(&i) = files.first() {
+                    self.touch(&rest[i], How::Write, "gio", None);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The index of the command's name, past wrappers (`sudo`, `env`, `command`, `exec`,
+/// `nohup`, `nice`, `timeout`, `xargs`, …) and their options.
+fn skip_wrappers(args: &[Arg], ctx: &Ctx) -> usize {
+    let mut at = 0;
+    while let Some(a) = args.get(at) {
+        let Some(v) = a.value.as_deref() else {
+            return at;
+        };
+        let name = basename(v);
+        if kind(name, ctx) != Some(Kind::Wrapper) {
+            return at;
+        }
+        at += 1;
+        // The wrapper's options (and their values), then its own operands.
+        let takes: &[&str] = match name {
+            "sudo" => &[
+                "-u", "-g", "-C", "-D", "-p", "-r", "-t", "-T", "-U", "-h", "--user", "--group",
+                "--chdir", "--prompt",
+            ],
+            "doas" => &["-u", "-C"],
+            "env" => &["-u", "--unset", "-C", "--chdir", "-S", "--split-string"],
+            "exec" => &["-a"],
+            "nice" => &["-n", "--adjustment"],
+            "ionice" => &["-c", "-n", "-p", "-t"],
+            "timeout" => &["-s", "--signal", "-k", "--kill-after"],
+            "stdbuf" => &["-i", "-o", "-e"],
+            "xargs" => &["-I", "-n", "-P", "-d", "-L", "-s", "-E", "-a", "--arg-file"],
+            "npx" | "bunx" | "pnpx" => &["-p", "--package", "-c", "--call"],
+            _ => &[],
+        };
+        while let Some(o) = args.get(at) {
+            let v = o.v();
+            if v == "--" {
+                at += 1;
+                break;
+            }
+            if name == "command" && matches!(v, "-v" | "-V") {
+                // `command -v x` only says where x is.
+                return args.len();
+            }
+            if v.starts_with('-') && v.len() > 1 {
+                at += if takes.contains(&v) { 2 } else { 1 };
+                continue;
+            }
+            if name == "env" && v.contains('=') {
+                at += 1;
+                continue;
+            }
+            break;
+        }
+        if name == "timeout" {
+            // The duration.
+            at += 1;
+        }
+        if name == "nice" && args.get(at).is_some_and(|a| a.v().parse::<i64>().is_ok()) {
+            at += 1;
+        }
+    }
+    at
+}
+
+/// The indices of the operands: words that are not options (or are after `--`).
+fn operands(args: &[Arg]) -> Vec<usize> {
+    operands_with(args, &[])
+}
+
+/// [`operands`], skipping the value after each option in `takes` (`-s 0`, not `--size=0`).
+fn operands_with(args: &[Arg], takes: &[&str]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut options = true;
+    while i < args.len() {
+        let a = &args[i];
+        if options && a.is("--") {
+            options = false;
+            i += 1;
+            continue;
+        }
+        if options && a.is_option() {
+            i += if takes.contains(&a.v()) { 2 } else { 1 };
+            continue;
+        }
+        out.push(i);
+        i += 1;
+    }
+    out
+}
+
+fn basename(s: &str) -> &str {
+    s.rsplit('/').next().unwrap_or(s)
+}
+
+/// The pieces of code text that may be paths: split at blanks, quotes, brackets and
+/// operators; kept when they hold a `/` or start with `~`, and are not a URL.
+fn path_tokens(text: &[u8]) -> impl Iterator<Item = &str> {
+    text.split(|c| c.is_ascii_whitespace() || b"'\"`(),;[]{}=+<>|&*".contains(c))
+        .filter_map(|t| std::str::from_utf8(t).ok())
+        .filter(|t| (t.contains('/') || t.starts_with('~')) && !t.contains("://") && t.len() < 4096)
+}
+
+/// A code token as a path: `~` and `$HOME`/`${HOME}` at its start replaced.
+fn expand_token(t: &str, ctx: &Ctx) -> Option<String> {
+    let home = || ctx.var(b"HOME");
+    if let Some(rest) = t.strip_prefix('~') {
+        return (rest.is_empty() || rest.starts_with('/'))
+            .then(|| format!("{}{rest}", home().unwrap_or_default()));
+    }
+    for v in ["$HOME", "${HOME}"] {
+        if let Some(rest) = t.strip_prefix(v) {
+            return home().map(|h| format!("{h}{rest}"));
+        }
+    }
+    (!t.contains('$')).then(|| t.to_owned())
+}

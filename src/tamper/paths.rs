@@ -1,0 +1,503 @@
+//! Paths as a command names them: a word's value resolved as far as its text allows (`~`,
+//! `$HOME`, `${HOME}`, `$PWD` and the agents' home variables the guard knows, brace
+//! expansion, relative to a working directory), normalised by its components, and matched
+//! as a glob when it is one; and the shapes of the places that are the guard's: the
+//! managed-policy directories and the files the agents read hooks and settings from.
+//!
+//! Nothing here reads the disk: what a file holds is `hooks.rs`'s business.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::shell::word::{ParamOp, Piece, WordInfo};
+
+/// A path a command names.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Target {
+    /// One path, absolute and normalised.
+    Exact(PathBuf),
+    /// A glob the shell expands (absolute, normalised): it stands for every path it matches.
+    Pattern(PathBuf),
+}
+
+impl Target {
+    /// The path to show in a reason (clipped: it comes from the command).
+    pub(super) fn shown(&self) -> String {
+        let p = match self {
+            Target::Exact(p) | Target::Pattern(p) => p,
+        };
+        clip(&p.to_string_lossy())
+    }
+}
+
+/// A path (or a command's name) for a reason, at most [`SHOWN_CHARS`] characters: the
+/// reason stays short however long the command's words are.
+pub(super) fn clip(s: &str) -> String {
+    let n = s.chars().count();
+    if n <= SHOWN_CHARS {
+        return s.to_owned();
+    }
+    let tail: String = s.chars().skip(n - (SHOWN_CHARS - 3)).collect();
+    format!("...{tail}")
+}
+
+/// Most characters of a path or name a reason shows.
+pub(super) const SHOWN_CHARS: usize = 80;
+
+/// Most texts one word's brace expansion is followed to.
+const MAX_BRACE_TEXTS: usize = 64;
+
+/// The texts a word stands for, and whether they are globs: its literal pieces, a `~` at
+/// its start, the variables `var` knows (each value it may hold) and the substitutions
+/// `subst` knows (by offset) replaced, brace expansion made. `None` when a piece is
+/// computed otherwise (a substitution or a variable they do not know, `~user`), or it
+/// stands for more than [`MAX_BRACE_TEXTS`] texts through its variables.
+pub(super) fn texts(
+    info: &WordInfo,
+    var: &dyn Fn(&[u8]) -> Vec<String>,
+    subst: &dyn Fn(u32) -> Option<String>,
+) -> Option<(Vec<String>, bool)> {
+    if info.unread || !info.breaks.is_empty() || info.process {
+        return None;
+    }
+    let mut outs: Vec<Vec<u8>> = vec![Vec::new()];
+    let append = |outs: &mut Vec<Vec<u8>>, values: &[String]| -> Option<()> {
+        if values.is_empty() || outs.len() * values.len() > MAX_BRACE_TEXTS {
+            return None;
+        }
+        *outs = outs
+            .iter()
+            .flat_map(|o| {
+                values.iter().map(move |v| {
+                    let mut n = o.clone();
+                    n.extend_from_slice(v.as_bytes());
+                    n
+                })
+            })
+            .collect();
+        Some(())
+    };
+    for p in &info.pieces {
+        match p {
+            Piece::Lit(l) => outs.iter_mut().for_each(|o| o.extend_from_slice(l)),
+            Piece::Param(p)
+                if !p.indirect
+                    && p.subscript.is_none()
+                    && p.slice.is_empty()
+                    && !p.zsh_eval
+                    && !p.zsh_glob
+                    && matches!(
+                        p.op,
+                        ParamOp::Plain | ParamOp::Default | ParamOp::Assign | ParamOp::Error
+                    ) =>
+            {
+                append(&mut outs, &var(&p.name))?;
+            }
+            Piece::Subst(at) => append(&mut outs, &[subst(*at)?])?,
+            _ => return None,
+        }
+    }
+    let home = var(b"HOME");
+    let mut texts = Vec::with_capacity(outs.len());
+    for o in outs {
+        let mut text = String::from_utf8_lossy(&o).into_owned();
+        if info.tilde {
+            let rest = text.strip_prefix('~')?;
+            if !(rest.is_empty() || rest.starts_with('/')) {
+                return None;
+            }
+            text = format!("{}{rest}", home.first()?);
+        }
+        texts.push(text);
+    }
+    if info.brace {
+        let mut all = Vec::new();
+        for t in &texts {
+            expand_braces(t, &mut all);
+        }
+        if all.len() >= MAX_BRACE_TEXTS {
+            // More words than followed: the word as a glob with each `{…}` as `*`, which
+            // matches every one of them (and more).
+            return Some((texts.iter().map(|t| braces_as_stars(t)).collect(), true));
+        }
+        let glob = info.many && all.iter().any(|t| is_glob(t));
+        return Some((all, glob));
+    }
+    let glob = info.many && texts.iter().any(|t| is_glob(t));
+    Some((texts, glob))
+}
+
+/// `text` with each outermost `{…}` replaced by `*`.
+fn braces_as_stars(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '{' => {
+                if depth == 0 {
+                    out.push('*');
+                }
+                depth += 1;
+            }
+            '}' if depth > 0 => depth -= 1,
+            _ if depth > 0 => {}
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Bash's brace expansion of `text` (`a{b,c}d` → `abd`, `acd`), nested; ranges and
+/// anything it cannot split stay as written. At most [`MAX_BRACE_TEXTS`] results.
+fn expand_braces(text: &str, out: &mut Vec<String>) {
+    if out.len() >= MAX_BRACE_TEXTS {
+        return;
+    }
+    let b = text.as_bytes();
+    let mut open = None;
+    let mut depth = 0usize;
+    let mut commas = Vec::new();
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'{' => {
+                if depth == 0 {
+                    open = Some(i);
+                    commas.clear();
+                }
+                depth += 1;
+            }
+            b',' if depth == 1 => commas.push(i),
+            b'}' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    let Some(o) = open else { continue };
+                    if commas.is_empty() {
+                        open = None;
+                        continue;
+                    }
+                    let (head, tail) = (&text[..o], &text[i + 1..]);
+                    let mut start = o + 1;
+                    for end in commas.iter().copied().chain(std::iter::once(i)) {
+                        let alt = &text[start..end];
+                        expand_braces(&format!("{head}{alt}{tail}"), out);
+                        start = end + 1;
+                    }
+                    return;
+                }
+            }
+            _ => {}
+        }
+    }
+    out.push(text.to_owned());
+}
+
+/// Whether `s` holds a glob character.
+pub(super) fn is_glob(s: &str) -> bool {
+    s.contains(['*', '?', '['])
+}
+
+/// `text` as an absolute, normalised path: relative to `cwd`; `.` and `..` resolved by
+/// their components (as the shell's `cd` does without `-P`).
+pub(super) fn absolute(text: &str, cwd: &Path) -> PathBuf {
+    let p = Path::new(text);
+    if p.is_absolute() {
+        normalize(p)
+    } else {
+        normalize(&cwd.join(p))
+    }
+}
+
+/// `p` with `.` and `..` resolved by its components.
+pub(super) fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::Prefix(_) | Component::CurDir => {}
+            Component::RootDir => out.push("/"),
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Normal(n) => out.push(n),
+        }
+    }
+    out
+}
+
+/// The target a text names from `cwd`.
+pub(super) fn target(text: &str, glob: bool, cwd: &Path) -> Option<Target> {
+    if text.is_empty() {
+        return None;
+    }
+    let p = absolute(text, cwd);
+    Some(if glob {
+        Target::Pattern(p)
+    } else {
+        Target::Exact(p)
+    })
+}
+
+/// Whether `pattern` (a glob path) matches `path`, component by component: `*`, `?` and
+/// `[…]` within one component, never a leading `.` (bash without `dotglob`).
+pub(super) fn glob_matches(pattern: &Path, path: &Path) -> bool {
+    let pc: Vec<_> = pattern.components().collect();
+    let xc: Vec<_> = path.components().collect();
+    pc.len() == xc.len()
+        && pc.iter().zip(&xc).all(|(p, x)| {
+            let (p, x) = (
+                p.as_os_str().to_string_lossy(),
+                x.as_os_str().to_string_lossy(),
+            );
+            fnmatch(p.as_bytes(), x.as_bytes(), true)
+        })
+}
+
+/// Whether `pattern` matches `path` or a directory above it.
+pub(super) fn glob_covers(pattern: &Path, path: &Path) -> bool {
+    path.ancestors().any(|a| glob_matches(pattern, a))
+}
+
+/// fnmatch(3) of one name: `*`, `?`, `[…]` (`!` or `^` negates, ranges), `\` escapes.
+/// With `period`, a leading `.` is matched only by a `.` written in the pattern. `flat`
+/// patterns (`find -path`) let `*` match `/` too: call with `period` false.
+pub(super) fn fnmatch(p: &[u8], s: &[u8], period: bool) -> bool {
+    if period && s.first() == Some(&b'.') && p.first() != Some(&b'.') {
+        return false;
+    }
+    // Iterative, with one backtrack point for the last `*` (linear in practice).
+    let (mut pi, mut si) = (0usize, 0usize);
+    let mut star: Option<(usize, usize)> = None;
+    while si < s.len() {
+        let step = match p.get(pi) {
+            Some(b'*') => {
+                star = Some((pi, si));
+                pi += 1;
+                continue;
+            }
+            Some(b'?') => Some(pi + 1),
+            Some(b'[') => class(p, pi, s[si]),
+            Some(b'\\') if pi + 1 < p.len() => (p[pi + 1] == s[si]).then_some(pi + 2),
+            Some(&c) => (c == s[si]).then_some(pi + 1),
+            None => None,
+        };
+        match step {
+            Some(next) => {
+                pi = next;
+                si += 1;
+            }
+            None => match star {
+                Some((sp, ss)) => {
+                    pi = sp + 1;
+                    si = ss + 1;
+                    star = Some((sp, ss + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    p[pi.min(p.len())..].iter().all(|&c| c == b'*')
+}
+
+/// Matches byte `c` against the class at `p[at]` (`[`); the index after the class when it
+/// matches. An unclosed `[` is a plain character.
+fn class(p: &[u8], at: usize, c: u8) -> Option<usize> {
+    let mut i = at + 1;
+    let negate = matches!(p.get(i), Some(b'!' | b'^'));
+    if negate {
+        i += 1;
+    }
+    let mut matched = false;
+    let mut first = true;
+    while let Some(&x) = p.get(i) {
+        if x == b']' && !first {
+            return (matched != negate).then_some(i + 1);
+        }
+        first = false;
+        if p.get(i + 1) == Some(&b'-') && p.get(i + 2).is_some_and(|&e| e != b']') {
+            let e = p[i + 2];
+            matched |= x <= c && c <= e;
+            i += 3;
+        } else {
+            matched |= x == c;
+            i += 1;
+        }
+    }
+    // No closing `]`: the `[` stands for itself.
+    (c == b'[').then_some(at + 1)
+}
+
+/// The system-wide (managed) policy directories of the agents: Claude Code's
+/// `managed-settings.json` and `managed-settings.d/` (Linux, macOS), Codex's
+/// `requirements.toml` and `managed_config.toml`, Gemini CLI's system settings, Copilot
+/// CLI's `policy.d`.
+pub(super) const MANAGED_ROOTS: [&str; 6] = [
+    "/etc/claude-code",
+    "/Library/Application Support/ClaudeCode",
+    "/etc/codex",
+    "/etc/gemini-cli",
+    "/Library/Application Support/GeminiCli",
+    "/etc/github-copilot",
+];
+
+/// File names of the settings the agents read in a directory of theirs: (directory name,
+/// file names). A name ending in `/*.json` is every `.json` file of that subdirectory.
+const SETTINGS_IN: [(&str, &[&str]); 5] = [
+    (".claude", &["settings.json", "settings.local.json"]),
+    (".codex", &["hooks.json", "config.toml"]),
+    (".gemini", &["settings.json"]),
+    (
+        ".copilot",
+        &["settings.json", "config.json", "hooks/*.json"],
+    ),
+    (
+        ".github",
+        &[
+            "copilot/settings.json",
+            "copilot/settings.local.json",
+            "hooks/*.json",
+        ],
+    ),
+];
+
+/// Whether `path` is, by its place, a file an agent reads settings or hooks from: one of
+/// [`SETTINGS_IN`] under a directory of that name, or under one of `homes` (the agents'
+/// own directories the environment names: `CLAUDE_CONFIG_DIR`, `CODEX_HOME`,
+/// `COPILOT_HOME`, each with the names of its default directory).
+pub(super) fn settings_shape(path: &Path, homes: &[(&'static str, PathBuf)]) -> bool {
+    SETTINGS_IN.iter().any(|(dir, names)| {
+        names.iter().any(|name| {
+            in_dir_shape(path, name, |d| d.file_name().is_some_and(|n| n == *dir))
+                || homes
+                    .iter()
+                    .any(|(h, home)| h == dir && in_dir_shape(path, name, |d| d == home))
+        })
+    })
+}
+
+/// Whether `path` is `name` (`a/b`, or `a/*.json`) inside a directory `is_dir` accepts.
+fn in_dir_shape(path: &Path, name: &str, is_dir: impl Fn(&Path) -> bool) -> bool {
+    let parts: Vec<&str> = name.split('/').collect();
+    let mut at = path;
+    for (i, part) in parts.iter().enumerate().rev() {
+        let Some(file) = at.file_name().map(|n| n.to_string_lossy()) else {
+            return false;
+        };
+        let last = i == parts.len() - 1;
+        let ok = if last && *part == "*.json" {
+            file.ends_with(".json")
+        } else {
+            file == *part
+        };
+        if !ok {
+            return false;
+        }
+        let Some(parent) = at.parent() else {
+            return false;
+        };
+        at = parent;
+    }
+    is_dir(at)
+}
+
+/// Whether `path` is, by its place, a file that can hold a hook without being settings:
+/// a Claude Code plugin's `hooks/hooks.json`, or the list of installed plugins.
+pub(super) fn plugin_shape(path: &Path) -> bool {
+    in_dir_shape(path, "hooks/hooks.json", |_| true)
+        || in_dir_shape(path, "plugins/installed_plugins.json", |d| {
+            d.file_name().is_some_and(|n| n == ".claude")
+        })
+}
+
+/// The files of [`SETTINGS_IN`] inside directory `dir` as a project (`dir/.claude/…`),
+/// without the `*.json` ones (listed by the caller).
+pub(super) fn project_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for (sub, names) in SETTINGS_IN {
+        for name in names.iter().filter(|n| !n.ends_with("*.json")) {
+            out.push(dir.join(sub).join(name));
+        }
+    }
+    out
+}
+
+/// The directories of `*.json` hook files inside a project or home directory `dir`.
+pub(super) fn hook_dirs(dir: &Path) -> [PathBuf; 2] {
+    [dir.join(".copilot/hooks"), dir.join(".github/hooks")]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_one_component_at_a_time_and_not_a_leading_dot() {
+        let m = |p: &str, x: &str| glob_matches(Path::new(p), Path::new(x));
+        assert!(m("/h/.claude/*.json", "/h/.claude/settings.json"));
+        assert!(m("/h/.c*/settings.json", "/h/.claude/settings.json"));
+        assert!(!m("/h/*/settings.json", "/h/.claude/settings.json"));
+        assert!(!m("/h/*", "/h/.claude/settings.json"));
+        assert!(glob_covers(
+            Path::new("/h/.c*"),
+            Path::new("/h/.claude/settings.json")
+        ));
+        assert!(m("/h/.claude/settings[.]json", "/h/.claude/settings.json"));
+        assert!(m("/h/.claude/s?ttings.json", "/h/.claude/settings.json"));
+        assert!(!m(
+            "/h/.claude/[!s]ettings.json",
+            "/h/.claude/settings.json"
+        ));
+        assert!(fnmatch(b"*settings*", b".claude/settings.json", false));
+    }
+
+    #[test]
+    fn paths_are_normalised_by_their_components_and_braces_expanded() {
+        assert_eq!(
+            absolute("../.claude/./settings.json", Path::new("/h/p")),
+            PathBuf::from("/h/.claude/settings.json")
+        );
+        let mut all = Vec::new();
+        expand_braces("/h/.claude/{settings,x{1,2}}.json", &mut all);
+        assert_eq!(
+            all,
+            [
+                "/h/.claude/settings.json",
+                "/h/.claude/x1.json",
+                "/h/.claude/x2.json"
+            ]
+        );
+        let mut all = Vec::new();
+        expand_braces("a{1..3}b", &mut all);
+        assert_eq!(all, ["a{1..3}b"]);
+        assert_eq!(braces_as_stars("/h/.c{a,b{c,d}}/x{1,2}"), "/h/.c*/x*");
+    }
+
+    #[test]
+    fn settings_shapes_are_the_files_the_agents_read() {
+        let homes = vec![(".codex", PathBuf::from("/x/codexhome"))];
+        for p in [
+            "/h/.claude/settings.json",
+            "/p/.claude/settings.local.json",
+            "/h/.codex/config.toml",
+            "/x/codexhome/hooks.json",
+            "/h/.gemini/settings.json",
+            "/h/.copilot/hooks/guard.json",
+            "/p/.github/hooks/a.json",
+            "/p/.github/copilot/settings.json",
+        ] {
+            assert!(settings_shape(Path::new(p), &homes), "{p}");
+        }
+        for p in [
+            "/h/.vscode/settings.json",
+            "/h/settings.json",
+            "/h/.claude/CLAUDE.md",
+            "/h/.codex/auth.json",
+            "/p/.github/workflows/ci.yml",
+        ] {
+            assert!(!settings_shape(Path::new(p), &homes), "{p}");
+        }
+        assert!(plugin_shape(Path::new(
+            "/h/.claude/plugins/cache/g/hooks/hooks.json"
+        )));
+        assert!(plugin_shape(Path::new(
+            "/h/.claude/plugins/installed_plugins.json"
+        )));
+    }
+}

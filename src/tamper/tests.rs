@@ -1,0 +1,364 @@
+//! The rule on the reader's readings, in throwaway homes: what it denies with the hook
+//! installed, what it passes with nothing installed.
+
+use std::path::PathBuf;
+
+use super::{Ctx, check};
+use crate::shell::{Dialect, Shell, read};
+
+/// A throwaway home with a project directory, and the guard's binary at `bin`.
+struct Home {
+    dir: tempfile::TempDir,
+}
+
+impl Home {
+    fn new() -> Home {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("project")).unwrap();
+        std::fs::create_dir_all(dir.path().join("bin")).unwrap();
+        std::fs::write(dir.path().join("bin/heredoc-guard"), "#!/bin/sh\n").unwrap();
+        Home { dir }
+    }
+
+    fn path(&self) -> PathBuf {
+        std::fs::canonicalize(self.dir.path()).unwrap()
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        let p = self.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+
+    /// The user-level hook, as `install claude` writes it.
+    fn hooked(self) -> Home {
+        let hook = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash|Monitor",
+            "hooks": [{"type": "command", "command": format!("{}/bin/heredoc-guard", self.path().display())}]}]}});
+        self.write(".claude/settings.json", &hook.to_string());
+        self.write(
+            ".codex/hooks.json",
+            &hook.to_string().replace("Bash|Monitor", "^Bash$"),
+        );
+        self
+    }
+
+    fn ctx(&self) -> Ctx {
+        let home = self.path();
+        Ctx {
+            cwd: Some(home.join("project")),
+            exe: vec![home.join("bin/heredoc-guard")],
+            path_dirs: vec![home.join("bin")],
+            home: Some(home),
+            homes: Vec::new(),
+            managed: Vec::new(),
+        }
+    }
+
+    /// The reason's `what`, when denied.
+    fn verdict(&self, command: &str) -> Option<String> {
+        let readings: Vec<_> = Shell::ALL
+            .iter()
+            .map(|s| read(command, Dialect::new(*s)))
+            .collect();
+        let refs: Vec<_> = readings.iter().collect();
+        check(command, &refs, &self.ctx()).map(|d| d.reason)
+    }
+}
+
+fn denied(home: &Home, commands: &[&str]) {
+    for c in commands {
+        assert!(home.verdict(c).is_some(), "not denied: {c}");
+    }
+}
+
+fn passed(home: &Home, commands: &[&str]) {
+    for c in commands {
+        assert_eq!(home.verdict(c), None, "denied: {c}");
+    }
+}
+
+#[test]
+fn with_the_hook_installed_changing_the_guard_or_its_files_is_denied_however_laid_out() {
+    let home = Home::new().hooked();
+    denied(
+        &home,
+        &[
+            "heredoc-guard uninstall claude",
+            "sudo -E env A=1 timeout 5 heredoc-guard install codex --no-trust",
+            "rm ~/.claude/settings.json",
+            "rm $HOME/.claude/settings.json",
+            "rm \"${HOME}/.codex/hooks.json\"",
+            "rm ../.claude/settings.json",
+            "cd ~/.claude && rm settings.json",
+            "echo \"<<EOF\"\nrm ~/.claude/settings.json\nEOF",
+            "x=1 # <<E\nrm ~/.codex/hooks.json\nE",
+            "echo $((1<<X))\nrm ~/.claude/settings.json\nX",
+            "cat <<< hi\nrm ~/.claude/settings.json",
+            "echo '{}' > ~/.claude/settings.json",
+            "jq 'del(.hooks)' ~/.claude/settings.json > /tmp/s && mv /tmp/s ~/.claude/settings.json",
+            "sed -i 's/heredoc-guard/true/' ~/.codex/hooks.json",
+            "perl -pi -e 's/x/y/' ~/.claude/settings.json",
+            "tee ~/.codex/hooks.json < /dev/null",
+            "mv ~/.codex ~/.codex.off",
+            "rm -rf ~/.claude",
+            "rm -rf ~/.c*",
+            &format!(
+                "rm ~/.claude/{{{}settings.json}}",
+                (0..70).map(|i| format!("x{i},")).collect::<String>()
+            ),
+            "rm ~/.claude/*.json",
+            "cp /tmp/x.json ~/.claude/settings.json",
+            "cp /tmp/settings.json ~/.claude/",
+            "ln -sf /dev/null ~/.claude/settings.json",
+            "chmod 000 ~/.claude/settings.json",
+            "find ~ -name settings.json -delete",
+            "bash -c 'rm ~/.codex/hooks.json'",
+            "sh -c \"heredoc-guard uninstall codex\"",
+            "eval 'rm ~/.claude/settings.json'",
+            "bash <<'EOF'\nheredoc-guard uninstall codex\nEOF",
+            "cat <<'EOF' | sh\nrm ~/.codex/hooks.json\nEOF",
+            "x=$(rm ~/.claude/settings.json)",
+            "python3 -c \"import os; os.remove(os.path.expanduser('~/.claude/settings.json'))\"",
+            "python3 - <<'EOF'\nimport json, pathlib\np = pathlib.Path.home() / '.claude' / 'settings.json'\np.write_text('{}')\nEOF",
+            "node -e \"require('fs').writeFileSync(process.env.HOME + '/.claude/settings.json', '{}')\"",
+            "rm ~/bin/heredoc-guard",
+            "rm -f \"$(command -v heredoc-guard)\"",
+            "rm $(which heredoc-guard)",
+            "printf '#!/bin/sh\\nexit 0' > ~/bin/heredoc-guard",
+            "chmod -x ~/bin/heredoc-guard",
+            "cp --target-directory=$HOME/bin ./heredoc-guard",
+            "cp /bin/true ~/bin/heredoc-guard",
+            "mv ~/bin /tmp/x",
+            "rm -rf ~/*",
+            "npm uninstall -g heredoc-guard",
+            "npx -y heredoc-guard uninstall claude",
+            "claude plugin disable heredoc-guard@heredoc-guard",
+            "codex features disable hooks",
+            "sudo rm /etc/claude-code/managed-settings.d/heredoc-guard.json",
+            "echo x >> /etc/codex/requirements.toml",
+            "git checkout -- ~/.claude/settings.json",
+            "cp -r /tmp/fake/. ~/.claude/",
+            "rsync -a /tmp/fake/ ~/.codex",
+            "python3 -c \"import shutil, os; shutil.rmtree(os.path.expanduser('~/.claude'))\"",
+            "> ~/.claude/settings.json",
+            "exec 3>~/.claude/settings.json",
+            "bash <<< 'rm ~/.claude/settings.json'",
+            "printf 'rm ~/.codex/hooks.json' | sh",
+            "mv ~/.claude/settings.json{,.bak}",
+            "find ~/.claude -delete",
+            "chmod -R 000 ~/.claude",
+            "vim -c ':%d|x' ~/.claude/settings.json",
+            "f=~/.claude/settings.json; rm \"$f\"",
+            "for f in ~/.codex/hooks.json ~/x; do rm \"$f\"; done",
+            "export D=$HOME/.claude\nrm -rf \"${D}\"",
+            "env -S 'rm ~/.claude/settings.json'",
+            "rsync --remove-source-files ~/.claude/settings.json /tmp/",
+            "sudo mount --bind /tmp/empty ~/.claude",
+            "cd /a; cd /b; cd /c; cd /d; cd /e; cd /f; cd /g; cd /h; cd /i; cd ~/.claude; rm settings.json",
+        ],
+    );
+}
+
+#[test]
+fn a_visible_switch_off_written_to_settings_is_denied_installed_or_not() {
+    for home in [Home::new(), Home::new().hooked()] {
+        denied(
+            &home,
+            &[
+                "cat > .claude/settings.json <<'EOF'\n{\"disableAllHooks\": true}\nEOF",
+                "mkdir -p .claude && echo '{\"disableAllHooks\":true}' > .claude/settings.local.json",
+                "jq '.disableAllHooks = true' .claude/settings.json > /tmp/x && mv /tmp/x .claude/settings.json",
+                "python3 -c \"import json; json.dump({'disableAllHooks': True}, open('.claude/settings.json', 'w'))\"",
+                "printf '[features]\\nhooks = false\\n' >> ~/.codex/config.toml",
+                "cat > ~/.gemini/settings.json <<'EOF'\n{\"hooksConfig\": {\"enabled\": false}}\nEOF",
+            ],
+        );
+    }
+}
+
+#[test]
+fn with_nothing_installed_writing_settings_is_an_ordinary_task() {
+    let home = Home::new();
+    passed(
+        &home,
+        &[
+            "cat > ~/.claude/settings.json <<'EOF'\n{\"theme\": \"dark\"}\nEOF",
+            "cat > ~/.codex/config.toml <<'EOF'\nmodel = \"o3\"\nEOF",
+            "mkdir -p .claude && cat > .claude/settings.json <<'EOF'\n{\"permissions\": {\"allow\": [\"Bash(npm test)\"]}, \"hooks\": {\"PostToolUse\": [{\"matcher\": \"Edit\", \"hooks\": [{\"type\": \"command\", \"command\": \"prettier --write\"}]}]}}\nEOF",
+            "python3 -c \"import json;print(json.load(open('.claude/settings.json')))\"",
+            "jq . .claude/settings.json > /tmp/x && mv /tmp/x .claude/settings.json",
+            "sed -i 's/dark/light/' ~/.claude/settings.json",
+            "rm -rf ~/.claude",
+            "heredoc-guard doctor",
+        ],
+    );
+}
+
+#[test]
+fn with_the_hook_installed_reading_and_other_files_pass() {
+    let home = Home::new().hooked();
+    home.write("project/.claude/settings.json", "{\"theme\": \"dark\"}");
+    passed(
+        &home,
+        &[
+            "cat ~/.claude/settings.json",
+            "jq .hooks ~/.codex/hooks.json",
+            "grep -n heredoc-guard ~/.codex/hooks.json",
+            "cp ~/.claude/settings.json /tmp/backup.json",
+            "cp ~/.claude/settings.json .",
+            "python3 -c \"import json;print(json.load(open('$HOME/.claude/settings.json'))['hooks'])\"",
+            "heredoc-guard explain 'heredoc-guard uninstall claude'",
+            "heredoc-guard doctor",
+            "echo heredoc-guard uninstall is how you remove it",
+            "cat > notes.md <<'EOF'\nrm ~/.claude/settings.json\nheredoc-guard uninstall claude\nEOF",
+            "echo '{}' > settings.json",
+            "sed -i 's/dark/light/' .claude/settings.json",
+            "jq '.model = \"opus\"' .claude/settings.json > /tmp/x && mv /tmp/x .claude/settings.json",
+            "rm -rf target/ node_modules/",
+            "find . -name '*.pyc' -delete",
+            "cp CLAUDE.md ~/.claude/",
+            "mkdir -p .claude/commands && echo hi > .claude/commands/x.md",
+            "ls 2>/dev/null; echo done >&2",
+            "git checkout main",
+            "rm -rf ./*",
+            "f=notes.md; rm \"$f\"; for d in build dist; do rm -rf \"$d\"; done",
+            "cp -r /tmp/templates ~/",
+            "cp -r ~/.claude ~/backup",
+            "python3 -c \"import os; open(os.path.expanduser('~/.claude/CLAUDE.md'), 'w').write('x')\"",
+            "rm -rf ~/.*/cache",
+        ],
+    );
+}
+
+#[test]
+fn a_symlinked_settings_file_is_protected_through_its_target() {
+    let home = Home::new();
+    let hook =
+        serde_json::json!({"hooks": {"PreToolUse": [{"hooks": [{"command": "heredoc-guard"}]}]}});
+    home.write("dotfiles/claude.json", &hook.to_string());
+    std::fs::create_dir_all(home.path().join(".claude")).unwrap();
+    std::os::unix::fs::symlink(
+        home.path().join("dotfiles/claude.json"),
+        home.path().join(".claude/settings.json"),
+    )
+    .unwrap();
+    denied(
+        &home,
+        &["echo '{}' > ~/dotfiles/claude.json", "rm -rf ~/dotfiles"],
+    );
+}
+
+#[test]
+fn codex_trust_and_a_project_install_are_files_that_hold_the_hook() {
+    let home = Home::new().hooked();
+    home.write(
+        ".codex/config.toml",
+        &format!(
+            "model = \"o3\"\n[hooks.state.\"{}/.codex/hooks.json:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:x\"\n",
+            home.path().display()
+        ),
+    );
+    let hook =
+        serde_json::json!({"hooks": {"PreToolUse": [{"hooks": [{"command": "heredoc-guard"}]}]}});
+    home.write("project/.claude/settings.local.json", &hook.to_string());
+    denied(
+        &home,
+        &[
+            "tee ~/.codex/config.toml < /dev/null",
+            "sed -i '/hooks.state/d' ~/.codex/config.toml",
+            "rm .claude/settings.local.json",
+            "git checkout -- .claude/settings.local.json",
+            "rm -rf .claude",
+            "cd .. && rm -rf project",
+            "git -C .. rm -r project/.claude",
+        ],
+    );
+    passed(
+        &home,
+        &["cat ~/.codex/config.toml", "rm -rf .claude/commands"],
+    );
+}
+
+#[test]
+fn a_plain_line_is_read_only_when_it_may_concern_the_guard() {
+    let ctx = Home::new().ctx();
+    for line in [
+        "git status --short && cargo test --quiet 2>&1 | tail -20",
+        "ls -la > /dev/null 2>&1",
+        "npm install",
+        "source venv/bin/activate",
+        "sed -n 1,20p src/main.rs",
+        "find . -name x",
+        "cd ~/.claude",
+        "git commit -m x",
+    ] {
+        assert!(!super::may_concern(line.as_bytes(), &ctx), "{line}");
+    }
+    for line in [
+        "rm x",
+        "git checkout x",
+        "echo hi > f",
+        "cargo build >&out",
+        "npm uninstall -g heredoc-guard",
+        "claude plugin disable heredoc-guard@heredoc-guard",
+        "codex features disable hooks",
+        "sed -i s/a/b/ f",
+        "find ~ -delete",
+        "python3 fix.py",
+        "heredoc-guard uninstall claude",
+    ] {
+        assert!(super::may_concern(line.as_bytes(), &ctx), "{line}");
+    }
+}
+
+#[test]
+fn the_guard_s_claude_plugin_is_protected_where_it_is_installed() {
+    let home = Home::new();
+    let dir = home
+        .path()
+        .join(".claude/plugins/cache/heredoc-guard/heredoc-guard/0.1.0");
+    let hook = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "heredoc-guard"}]}]}});
+    home.write(
+        ".claude/plugins/cache/heredoc-guard/heredoc-guard/0.1.0/hooks/hooks.json",
+        &hook.to_string(),
+    );
+    home.write(
+        ".claude/plugins/installed_plugins.json",
+        &serde_json::json!({"version": 2, "plugins": {"heredoc-guard@heredoc-guard": [
+            {"scope": "user", "installPath": dir, "version": "0.1.0"}]}})
+        .to_string(),
+    );
+    denied(
+        &home,
+        &[
+            "rm -rf ~/.claude/plugins/cache/heredoc-guard",
+            "echo '{}' > ~/.claude/plugins/installed_plugins.json",
+            "rm -rf ~/.claude/plugins",
+        ],
+    );
+    passed(
+        &home,
+        &[
+            "rm -rf ~/.claude/plugins/cache/other",
+            "cat ~/.claude/plugins/installed_plugins.json",
+        ],
+    );
+}
+
+#[test]
+fn a_reason_stays_short_however_long_the_paths_and_names() {
+    let home = Home::new().hooked();
+    let long = "d/".repeat(400);
+    for command in [
+        format!("rm -rf ~/{long}{}.claude", "../".repeat(400)),
+        format!(
+            "python3{} -c \"import shutil, os; shutil.rmtree(os.path.expanduser('~/{long}{}.claude'))\"",
+            "9".repeat(500),
+            "../".repeat(400)
+        ),
+    ] {
+        let reason = home.verdict(&command).expect("denied");
+        assert!(reason.chars().count() <= 600, "{reason}");
+    }
+}

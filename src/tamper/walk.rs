@@ -1,0 +1,606 @@
+//! The walk over a command's readings: the events the reader recorded
+//! (`crate::shell::tree`) in order, each simple command's words after quote removal
+//! (`crate::shell::word`), its redirections, the heredocs and here-strings it reads, and
+//! what it pipes on; text a command runs as shell code (`bash -c`, `eval`, a heredoc, a
+//! here-string or a pipe given to a shell) read by the reader again and walked the same
+//! way. Nothing here looks at the command's text with a scanner of its own.
+//!
+//! The walk gives [`Action`]s (`commands.rs` says which command does what): a path written,
+//! edited, moved away, removed or restored (its name resolved as `paths.rs` resolves it,
+//! from every working directory the command can be in: the event's, and each a literal
+//! `cd` names), code handed to an interpreter, a change to the guard itself. A word the
+//! guard cannot resolve (a substitution, a variable it does not know) names no path:
+//! computed paths are not covered. Every word read and every command walked is charged to
+//! the readings' work meter.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+
+use super::Ctx;
+use super::paths::{self, Target};
+use crate::shell::tree::{Compound, Event, RedirOp, Redirect, SimpleCommand, Word};
+use crate::shell::word::{self, SubstEnds, WordInfo};
+use crate::shell::{Dialect, Reading, Shell, Work};
+
+/// How a command changes a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum How {
+    /// Writes it (a redirection, `tee`, `cp`/`mv`/`ln` onto it, `dd of=`, `truncate`).
+    Write,
+    /// Edits it in place (`sed -i`, `perl -i`, an editor).
+    Edit,
+    /// Removes it, and what is below it.
+    Remove,
+    /// Moves it away, and what is below it.
+    MoveAway,
+    /// Changes its mode, owner or attributes, and what is below it.
+    Mode,
+    /// Puts back another version of it, and of what is below it (`git checkout`).
+    Restore,
+    /// Copies a directory onto it: what is below it may be replaced (`cp -r d/. dest`).
+    WriteInto,
+}
+
+impl How {
+    /// What is done to what is below a directory too.
+    pub(super) fn recursive(self) -> bool {
+        matches!(
+            self,
+            How::Remove | How::MoveAway | How::Mode | How::Restore | How::WriteInto
+        )
+    }
+
+    /// It puts text of the command's into the file.
+    pub(super) fn writes_content(self) -> bool {
+        matches!(self, How::Write | How::Edit)
+    }
+}
+
+/// One thing a command does that may concern the guard.
+#[derive(Clone, Debug)]
+pub(super) enum Action {
+    /// A change to the guard itself: what it is, for the reason.
+    Guard(String),
+    /// A path changed: how, and by which command (its name, for the reason).
+    Touch {
+        target: Target,
+        how: How,
+        by: String,
+    },
+    /// `find` removing (or running a command on) what it finds under `starts`, filtered by
+    /// its `-name` patterns and its `-path` patterns.
+    Find {
+        starts: Vec<Target>,
+        names: Vec<String>,
+        paths: Vec<String>,
+    },
+    /// Code an interpreter runs (its arguments and what it reads on standard input), and
+    /// the paths it names (in its text and as operands).
+    Code {
+        by: String,
+        text: Vec<u8>,
+        named: Vec<Target>,
+    },
+    /// Shell text the guard does not read (nested past its limits) that names the guard's
+    /// places.
+    Unread,
+}
+
+/// Deepest nesting of shell text run by a shell (`bash -c`, `eval`, a heredoc given to a
+/// shell) that is read.
+pub(super) const MAX_DEPTH: usize = 4;
+/// Most nested shell texts read for one command.
+const MAX_NESTED: usize = 64;
+/// Most names whose values are followed, and values kept for each.
+const MAX_NAMES: usize = 256;
+const MAX_VALUES: usize = 16;
+/// Most working directories followed (the event's and those `cd` names).
+pub(super) const MAX_CWDS: usize = 8;
+
+/// Substrings of shell text that could concern the guard, for text that is not read.
+const MARKERS: [&str; 10] = [
+    "heredoc-guard",
+    ".claude",
+    ".codex",
+    ".gemini",
+    ".copilot",
+    "/etc/",
+    "/Library/",
+    "settings",
+    "hooks",
+    "config",
+];
+
+/// A word of a simple command, read.
+#[derive(Clone)]
+pub(super) struct Arg {
+    /// Its one value, when the guard knows it (literal pieces and known variables; no
+    /// glob, no brace expansion).
+    pub(super) value: Option<String>,
+    /// The texts it stands for as paths, and whether they are globs.
+    pub(super) texts: Option<(Vec<String>, bool)>,
+}
+
+impl Arg {
+    pub(super) fn is(&self, s: &str) -> bool {
+        self.value.as_deref() == Some(s)
+    }
+
+    pub(super) fn v(&self) -> &str {
+        self.value.as_deref().unwrap_or("")
+    }
+
+    /// An option word: `-x…` or `--…` (not `-` alone).
+    pub(super) fn is_option(&self) -> bool {
+        self.value
+            .as_deref()
+            .is_some_and(|v| v.starts_with('-') && v.len() > 1)
+    }
+}
+
+/// The walk over one command's readings.
+pub(super) struct Walker<'a> {
+    pub(super) ctx: &'a Ctx,
+    pub(super) work: &'a Work,
+    /// Every working directory a command can be in.
+    pub(super) cwds: Vec<PathBuf>,
+    pub(super) actions: Vec<Action>,
+    /// Text the command shows beyond its own bytes: word values that quote removal or
+    /// escapes change, nested shell text.
+    pub(super) shown: Vec<Vec<u8>>,
+    /// Simple commands already walked (the readings mostly agree).
+    seen: HashSet<u64>,
+    /// The substitutions of the reading being walked that say where a program is.
+    located: HashMap<u32, String>,
+    /// The literal values the command gives each name.
+    vars: HashMap<Vec<u8>, Vec<String>>,
+    nested: usize,
+    /// Nested shell texts already read and walked (every reading of the command meets
+    /// the same `eval` text).
+    nested_seen: HashSet<u64>,
+    /// The meter ran out: the walk stopped.
+    pub(super) over: bool,
+}
+
+impl<'a> Walker<'a> {
+    pub(super) fn new(ctx: &'a Ctx, work: &'a Work) -> Walker<'a> {
+        Walker {
+            ctx,
+            work,
+            cwds: ctx.cwd.iter().cloned().collect(),
+            actions: Vec::new(),
+            shown: Vec::new(),
+            seen: HashSet::new(),
+            located: HashMap::new(),
+            vars: HashMap::new(),
+            nested: 0,
+            nested_seen: HashSet::new(),
+            over: false,
+        }
+    }
+
+    /// Walks reading `r` of `text` (the command, or nested shell text) at `depth`.
+    pub(super) fn reading(&mut self, r: &Reading, text: &[u8], depth: usize) {
+        let ends = Ends(
+            r.events
+                .iter()
+                .filter_map(|e| match e {
+                    Event::SubstClose(at, end) => Some((*at, *end)),
+                    _ => None,
+                })
+                .collect(),
+        );
+        let found = self.located(r, &ends);
+        self.assignments(r, &ends);
+        let saved = std::mem::replace(&mut self.located, found);
+        let mut last_out: Option<Vec<Vec<u8>>> = None;
+        let mut piped: Option<Vec<Vec<u8>>> = None;
+        for e in &r.events {
+            if self.over {
+                return;
+            }
+            match e {
+                Event::Simple(c) => {
+                    let stdin = piped.take();
+                    last_out = self.simple(c, r, text, &ends, stdin, depth);
+                }
+                Event::Pipe => piped = last_out.take(),
+                Event::Redirect(rd) => {
+                    last_out = None;
+                    self.redirect(rd, &ends, "a redirection");
+                }
+                _ => last_out = None,
+            }
+        }
+        self.located = saved;
+    }
+
+    /// The substitutions of reading `r` that only say where a program is (`$(command -v
+    /// heredoc-guard)`, `` `which X` ``, `$(type -P X)`), by their offset: the path of the
+    /// first `X` in a PATH directory.
+    fn located(&mut self, r: &Reading, ends: &Ends) -> HashMap<u32, String> {
+        let mut out = HashMap::new();
+        // Each open substitution: its offset and the simple commands directly in it.
+        let mut open: Vec<(u32, Vec<&SimpleCommand>, bool)> = Vec::new();
+        for e in &r.events {
+            match e {
+                Event::SubstOpen(at) => open.push((*at, Vec::new(), false)),
+                Event::SubstClose(at, _) => {
+                    let Some((start, simples, other)) = open.pop() else {
+                        continue;
+                    };
+                    if let Some(parent) = open.last_mut() {
+                        parent.2 = true;
+                    }
+                    if start != *at || other {
+                        continue;
+                    }
+                    if let [c] = simples.as_slice()
+                        && let Some(path) = self.lookup(c, ends)
+                    {
+                        out.insert(start, path);
+                    }
+                }
+                Event::Simple(c) => {
+                    if let Some(top) = open.last_mut() {
+                        top.1.push(c);
+                    }
+                }
+                _ => {
+                    if let Some(top) = open.last_mut() {
+                        top.2 = true;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// `which X`, `command -v X`, `type -p X`, `type -P X`, `whence -p X`: where X is.
+    fn lookup(&mut self, c: &SimpleCommand, ends: &Ends) -> Option<String> {
+        if !c.redirects.is_empty() {
+            return None;
+        }
+        let mut values = Vec::with_capacity(c.words.len());
+        for w in &c.words {
+            values.push(self.word(w, ends)?.value()?);
+        }
+        let words: Vec<&[u8]> = values.iter().map(Vec::as_slice).collect();
+        let name = match words.as_slice() {
+            [b"which", x] | [b"command", b"-v", x] | [b"type", b"-p" | b"-P", x] => x,
+            [b"whence", b"-p", x] => x,
+            _ => return None,
+        };
+        let name = std::str::from_utf8(name).ok()?;
+        if name.contains('/') {
+            return None;
+        }
+        self.ctx
+            .path_dirs
+            .iter()
+            .map(|d| d.join(name))
+            .find(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file()))
+            .map(|p| p.to_string_lossy().into_owned())
+    }
+
+    pub(super) fn charge(&mut self, n: usize) -> bool {
+        if !self.work.charge(n) {
+            self.over = true;
+        }
+        !self.over
+    }
+
+    /// Reads a word, charging the meter.
+    fn word(&mut self, w: &Word, ends: &Ends) -> Option<WordInfo> {
+        let (info, steps) = word::read_counted(&w.text, ends);
+        self.charge(steps + 1).then_some(info)
+    }
+
+    fn arg(&mut self, w: &Word, ends: &Ends) -> Option<Arg> {
+        let info = self.word(w, ends)?;
+        // A word whose value differs from how it is written is text the command shows.
+        let lit: Vec<u8> = info
+            .pieces
+            .iter()
+            .filter_map(|p| match p {
+                word::Piece::Lit(l) => Some(l.as_slice()),
+                _ => None,
+            })
+            .flatten()
+            .copied()
+            .collect();
+        // (Kept only when it may hold a switch: the switches' keys all hold `ooks`.)
+        if lit != w.text.bytes()
+            && (memchr::memmem::find(&lit, b"ooks").is_some()
+                || memchr::memmem::find(&lit, b"heredoc-guard@").is_some())
+        {
+            self.shown.push(lit);
+        }
+        let texts = self.texts(&info);
+        let value = match &texts {
+            Some((t, false)) if t.len() == 1 && !info.brace => t.first().cloned(),
+            _ => None,
+        };
+        Some(Arg { value, texts })
+    }
+
+    /// The texts a word stands for ([`paths::texts`]), with the variables the guard knows:
+    /// `HOME`, `PWD`, the agents' home variables, and the literal values the command itself
+    /// gives a name (an assignment, `export`, a `for` loop), each of them.
+    fn texts(&self, info: &WordInfo) -> Option<(Vec<String>, bool)> {
+        let ctx = self.ctx;
+        let pwd = self.cwds.first();
+        let vars = &self.vars;
+        let var = |name: &[u8]| -> Vec<String> {
+            let mut out: Vec<String> = vars.get(name).cloned().unwrap_or_default();
+            let known = if name == b"PWD" {
+                pwd.map(|p| p.to_string_lossy().into_owned())
+            } else {
+                ctx.var(name)
+            };
+            out.extend(known);
+            out
+        };
+        let located = &self.located;
+        let subst = |at: u32| located.get(&at).cloned();
+        paths::texts(info, &var, &subst)
+    }
+
+    /// Records the literal values reading `r` gives names (over the whole reading, in any
+    /// order: a value counts wherever the name is used).
+    fn assignments(&mut self, r: &Reading, ends: &Ends) {
+        for e in &r.events {
+            let (names, values): (Vec<Vec<u8>>, Vec<WordInfo>) = match e {
+                Event::Simple(c) => {
+                    // Leading assignments, and those of `export`, `declare`, `local`, ….
+                    let declares = c
+                        .words
+                        .iter()
+                        .find(|w| word::assignment(&w.text, ends).is_none())
+                        .is_some_and(|w| {
+                            matches!(
+                                w.text.bytes(),
+                                b"export" | b"declare" | b"typeset" | b"local" | b"readonly"
+                            )
+                        });
+                    let mut names = Vec::new();
+                    let mut values = Vec::new();
+                    for w in &c.words {
+                        let Some(a) = word::assignment(&w.text, ends) else {
+                            if declares {
+                                continue;
+                            }
+                            break;
+                        };
+                        if !self.charge(1 + w.text.len() / crate::shell::BYTES_PER_WORK) {
+                            return;
+                        }
+                        names.push(a.name);
+                        values.push(a.value);
+                    }
+                    (names, values)
+                }
+                Event::Open(Compound::For(Some(name), Some(words)), _) => {
+                    let Some(n) = self.word(name, ends).and_then(|i| i.value()) else {
+                        continue;
+                    };
+                    let mut values = Vec::new();
+                    for w in words {
+                        let Some(i) = self.word(w, ends) else { return };
+                        values.push(i);
+                    }
+                    (vec![n; values.len()], values)
+                }
+                _ => continue,
+            };
+            for (name, value) in names.into_iter().zip(values) {
+                let Some((texts, _)) = self.texts(&value) else {
+                    continue;
+                };
+                if self.vars.len() >= MAX_NAMES && !self.vars.contains_key(&name) {
+                    continue;
+                }
+                let known = self.vars.entry(name).or_default();
+                for t in texts {
+                    if known.len() < MAX_VALUES && !known.contains(&t) {
+                        known.push(t);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The targets a path argument names, from every working directory (or from `cwd`).
+    pub(super) fn targets(&self, a: &Arg, cwd: Option<&Path>) -> Vec<Target> {
+        let Some((texts, glob)) = &a.texts else {
+            return Vec::new();
+        };
+        let cwds: Vec<&Path> = match cwd {
+            Some(c) => vec![c],
+            None => self.cwds.iter().map(PathBuf::as_path).collect(),
+        };
+        let mut out = Vec::new();
+        for t in texts {
+            if Path::new(t).is_absolute() {
+                out.extend(paths::target(t, *glob, Path::new("/")));
+            } else {
+                for c in &cwds {
+                    out.extend(paths::target(t, *glob, c));
+                }
+            }
+        }
+        out
+    }
+
+    pub(super) fn touch(&mut self, a: &Arg, how: How, by: &str, cwd: Option<&Path>) {
+        for target in self.targets(a, cwd) {
+            self.actions.push(Action::Touch {
+                target,
+                how,
+                by: by.to_owned(),
+            });
+        }
+    }
+
+    /// A redirection that writes a file.
+    fn redirect(&mut self, rd: &Redirect, ends: &Ends, by: &str) {
+        let writes = match rd.op {
+            RedirOp::Output | RedirOp::ReadWrite => true,
+            // `>& file` and `&> file`: a word that is not a descriptor is a file.
+            RedirOp::Duplicate => true,
+            _ => false,
+        };
+        let Some(t) = rd.target.as_ref().filter(|_| writes) else {
+            return;
+        };
+        let Some(a) = self.arg(t, ends) else { return };
+        if rd.op == RedirOp::Duplicate
+            && a.value
+                .as_deref()
+                .is_none_or(|v| v == "-" || v.bytes().all(|c| c.is_ascii_digit()))
+        {
+            return;
+        }
+        self.touch(&a, How::Write, by, None);
+    }
+
+    /// Walks one simple command; returns what it writes to a pipe, when the command shows
+    /// it (`cat` of a heredoc, `echo`, `printf`).
+    fn simple(
+        &mut self,
+        c: &SimpleCommand,
+        r: &Reading,
+        text: &[u8],
+        ends: &Ends,
+        piped: Option<Vec<Vec<u8>>>,
+        depth: usize,
+    ) -> Option<Vec<Vec<u8>>> {
+        if !self.charge(1) {
+            return None;
+        }
+        if !self.seen.insert(key(c, r, depth, piped.is_some())) {
+            return None;
+        }
+        // What it reads on standard input that the command shows.
+        let mut stdin: Vec<Vec<u8>> = piped.unwrap_or_default();
+        for rd in &c.redirects {
+            match rd.op {
+                RedirOp::Heredoc => {
+                    if let Some(h) = r.heredocs.iter().find(|h| h.op == rd.at)
+                        && let Some(body) = text.get(h.body.0 as usize..h.body.1 as usize)
+                    {
+                        stdin.push(body.to_vec());
+                    }
+                }
+                RedirOp::HereString => {
+                    if let Some(t) = &rd.target
+                        && let Some(a) = self.arg(t, ends)
+                        && let Some(v) = a.value
+                    {
+                        stdin.push(v.into_bytes());
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut args = Vec::with_capacity(c.words.len());
+        let assignments = c
+            .words
+            .iter()
+            .take_while(|w| word::assignment(&w.text, ends).is_some())
+            .count();
+        for w in &c.words[assignments..] {
+            args.push(self.arg(w, ends)?);
+        }
+        for rd in &c.redirects {
+            self.redirect(rd, ends, "a redirection");
+        }
+        let name = self.command(&args, &stdin, depth);
+        match name.as_deref() {
+            Some("cat") => Some(stdin),
+            Some("echo" | "printf") => Some(vec![
+                args.iter()
+                    .skip(1)
+                    .map(Arg::v)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    .into_bytes(),
+            ]),
+            _ => None,
+        }
+    }
+
+    /// Reads shell text a command runs and walks it, within the limits; text past them
+    /// that names the guard's places is an [`Action::Unread`].
+    pub(super) fn nested(&mut self, text: &[u8], depth: usize) {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (text, depth).hash(&mut h);
+        if !self.nested_seen.insert(h.finish()) {
+            return;
+        }
+        self.shown.push(text.to_vec());
+        if depth + 1 > MAX_DEPTH
+            || self.nested >= MAX_NESTED
+            || text.len() > crate::limits::MAX_COMMAND_BYTES
+        {
+            if names_places(text, self.ctx) {
+                self.actions.push(Action::Unread);
+            }
+            return;
+        }
+        self.nested += 1;
+        for shell in [Shell::Bash52, Shell::Zsh] {
+            let r = crate::shell::read_bytes(
+                text,
+                Dialect::new(shell),
+                self.work,
+                &crate::shell::bodies_for(),
+            );
+            if self.work.over().is_some() {
+                self.over = true;
+                return;
+            }
+            self.reading(&r, text, depth + 1);
+        }
+    }
+}
+
+/// Whether `text` names a place of the guard's ([`MARKERS`], the running binary's name).
+pub(super) fn names_places(text: &[u8], ctx: &Ctx) -> bool {
+    MARKERS
+        .iter()
+        .any(|m| memchr::memmem::find(text, m.as_bytes()).is_some())
+        || ctx.names_guard(text)
+}
+
+/// Where each substitution ends, by its start (from the reading's events).
+struct Ends(HashMap<u32, u32>);
+
+impl SubstEnds for Ends {
+    fn end_of(&self, at: u32) -> Option<u32> {
+        self.0.get(&at).copied()
+    }
+}
+
+/// A simple command's identity across readings: its offsets, words, redirections and the
+/// bodies it reads (readings that agree give the same key).
+fn key(c: &SimpleCommand, r: &Reading, depth: usize, piped: bool) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (depth, piped, c.at, c.end, c.words.len()).hash(&mut h);
+    for w in &c.words {
+        w.text.bytes().hash(&mut h);
+    }
+    for rd in &c.redirects {
+        (rd.at, rd.op as u8).hash(&mut h);
+        if let Some(t) = &rd.target {
+            t.text.bytes().hash(&mut h);
+        }
+        if rd.op == RedirOp::Heredoc
+            && let Some(hd) = r.heredocs.iter().find(|hd| hd.op == rd.at)
+        {
+            hd.body.hash(&mut h);
+        }
+    }
+    h.finish()
+}
