@@ -202,9 +202,20 @@ mod tests {
         let w = words(&["-Z", "x"]);
         assert!(parse(&w, &lits(&w), b"r", b"").rejected);
         let computed = vec![WordInfo {
-            pieces: vec![Piece::Lit(b"-v".to_vec()), Piece::Subst(0)],
+            pieces: vec![Piece::Lit(b"-".to_vec()), Piece::Subst(0)],
             ..WordInfo::default()
         }];
         assert!(parse(&computed, &lits(&computed), b"v", b"v").unread);
+    }
+
+    #[test]
+    fn an_attached_argument_with_an_expansion_is_computed_not_unread() {
+        let w = vec![WordInfo {
+            pieces: vec![Piece::Lit(b"-v".to_vec()), Piece::Subst(0)],
+            ..WordInfo::default()
+        }];
+        let p = parse(&w, &lits(&w), b"v", b"v");
+        assert!(!p.unread);
+        assert!(matches!(p.args(b'v').next(), Some(OptArg::Computed(_))));
     }
 }
