@@ -1,10 +1,33 @@
-"""Writes the benchmark's hook events to <out>/events/: one JSON event per case."""
-import json, pathlib, sys
+"""Writes the benchmark's hook events: <out>/events/ one JSON event per case (timed next to
+`cat` by hyperfine), <out>/shapes/ the ordinary scripts of bench/shapes.py at each size,
+each as <shape>@<size>.json (a Claude Code PreToolUse Bash event) and <shape>@<size>.sh
+(the same command, for `bash -n`).
 
-out = pathlib.Path(sys.argv[1]) / "events"
-out.mkdir(parents=True, exist_ok=True)
-for old in out.glob("*.json"):
-    old.unlink()
+Usage: events.py OUT [--quick] [--shapes-only] [--sizes N,N,...]
+  --quick        the cases the process ratios use and the heredoc bodies, and the shapes
+                 at 4 KiB and 1,040,000 bytes (BENCH_QUICK=1 bench/run)
+  --shapes-only  no events/ cases
+  --sizes        the shapes' sizes in bytes (default: bench/shapes.py's SIZES)
+"""
+import argparse, json, pathlib, sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import shapes
+
+parser = argparse.ArgumentParser()
+parser.add_argument("out")
+parser.add_argument("--quick", action="store_true")
+parser.add_argument("--shapes-only", action="store_true")
+parser.add_argument("--sizes")
+args = parser.parse_args()
+
+root = pathlib.Path(args.out)
+out = root / "events"
+shape_dir = root / "shapes"
+for d in (out, shape_dir):
+    d.mkdir(parents=True, exist_ok=True)
+    for old in list(d.glob("*.json")) + list(d.glob("*.sh")):
+        old.unlink()
 
 def bash(cmd):
     return {"session_id": "bench", "hook_event_name": "PreToolUse", "tool_name": "Bash",
@@ -109,5 +132,25 @@ cases.update({
                           "tool_input": {"file_path": "/tmp/x", "content": "x\n" * (E // 3)}},
 })
 
+
+# The ordinary scripts (issue 28), each at each size.
+if args.sizes:
+    sizes = [int(n) for n in args.sizes.split(",")]
+elif args.quick:
+    sizes = [shapes.SIZES[0], shapes.SIZES[-1]]
+else:
+    sizes = shapes.SIZES
+for shape, *_ in shapes.SHAPES:
+    for size in sizes:
+        text = shapes.script(shape, size)
+        (shape_dir / f"{shape}@{size}.json").write_text(json.dumps(bash(text)))
+        (shape_dir / f"{shape}@{size}.sh").write_text(text)
+
+# What the process ratios and BENCH_QUICK=1 time with hyperfine.
+QUICK = ["1-non-bash", "2-no-heredoc", "3-commit-2k", "5a-heredoc-1m-quoted", "5b-heredoc-1m-unquoted"]
+if args.shapes_only:
+    cases = {}
+elif args.quick:
+    cases = {name: cases[name] for name in QUICK}
 for name, event in cases.items():
     (out / f"{name}.json").write_text(json.dumps(event))

@@ -2,6 +2,7 @@
 //! the way an agent does (an event on stdin, an exit code and output back).
 
 mod agents;
+mod bench;
 mod bounded;
 mod cli;
 mod clients;
