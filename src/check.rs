@@ -233,7 +233,7 @@ fn judge(
     let no_heredoc = !spells_heredoc(bytes)
         && std::iter::once(intended)
             .chain(shells.iter().map(|(_, r)| r))
-            .all(|r| holds_no_heredoc(r));
+            .all(|r| !r.holds_heredoc());
     let mut judged: Vec<Rc<Vec<crate::judge::Found>>> = Vec::with_capacity(shells.len() + 1);
     let mut done: Vec<(*const Reading, bool, Rc<Vec<crate::judge::Found>>)> = Vec::new();
     for (d, r) in std::iter::once((Dialect::new(Shell::Intended), intended))
@@ -287,11 +287,6 @@ fn spells_heredoc(bytes: &[u8]) -> bool {
         }
         bytes.get(j) == Some(&b'<')
     })
-}
-
-/// Whether a reading, and the eval and trap texts it read, hold no heredoc.
-fn holds_no_heredoc(r: &Reading) -> bool {
-    r.heredocs.is_empty() && r.nested.iter().all(|n| holds_no_heredoc(&n.reading))
 }
 
 /// Whether a heredoc without its closing line sits in backquotes whose text holds, as

@@ -81,9 +81,11 @@ pub fn judge(
     );
     w.run().map_err(|_| GaveUp)?;
     let facts = w.facts;
+    let holds = reading.holds_heredoc();
     let mut s = solve::Solver::new(&facts, d, &reading.heredocs, Some(text), meter);
+    s.holds_heredoc = holds;
     s.solve().map_err(|_| GaveUp)?;
-    let found = s.judge(!reading.heredocs.is_empty()).map_err(|_| GaveUp)?;
+    let found = s.judge(holds).map_err(|_| GaveUp)?;
     Ok(found
         .into_iter()
         .map(|f| match f {

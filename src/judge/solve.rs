@@ -92,6 +92,8 @@ pub(super) struct Solver<'a> {
     facts: &'a Facts,
     d: Dialect,
     heredocs: &'a [Heredoc],
+    /// The reading or its `eval` and `trap` texts hold a heredoc.
+    pub holds_heredoc: bool,
     text: Option<&'a [u8]>,
     meter: &'a Work,
     /// Each variable's representative (a nameref to a fixed name, tied arrays).
@@ -112,8 +114,8 @@ pub(super) struct Solver<'a> {
     /// A variable named at run time may hold such a value (part of the same fixed point).
     any_dangerous: bool,
     lit_cache: RefCell<HashMap<Rc<[u8]>, Rc<LitRefs>>>,
-    /// zsh may print numbers in another base here (`[##16]`, `typeset -i 16`): an
-    /// arithmetic result may hold letters, which name variables.
+    /// zsh may print an arithmetic result in another base here (`[##16]` in the text):
+    /// letters, which name variables.
     zsh_bases: bool,
 }
 
@@ -159,6 +161,7 @@ impl<'a> Solver<'a> {
             assoc: facts.assoc.iter().map(|&v| canon(v)).collect(),
             facts,
             d,
+            holds_heredoc: !heredocs.is_empty(),
             heredocs,
             text,
             meter,
@@ -172,12 +175,7 @@ impl<'a> Solver<'a> {
             arith_dangerous: HashSet::new(),
             any_dangerous: false,
             lit_cache: RefCell::new(HashMap::new()),
-            zsh_bases: d.is_zsh()
-                && text.is_some_and(|t| {
-                    memchr::memmem::find(t, b"[#").is_some()
-                        || memchr::memmem::find(t, b"-i").is_some()
-                        || memchr::memmem::find(t, b"integer").is_some()
-                }),
+            zsh_bases: d.is_zsh() && text.is_some_and(|t| memchr::memmem::find(t, b"[#").is_some()),
         }
     }
 
@@ -217,7 +215,7 @@ impl<'a> Solver<'a> {
     fn read_val(&self, v: Var) -> Val {
         let mut out = self.var_val(v);
         let c = self.canon(v);
-        if self.zsh_bases && self.facts.integers.iter().any(|&(i, _)| self.canon(i) == c) {
+        if self.d.is_zsh() && self.facts.integers.iter().any(|&(i, _)| self.canon(i) == c) {
             out.join(&Val::fixed(super::value::NUMBER.union(ByteSet::of(
                 b"#_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
             ))));
@@ -753,7 +751,7 @@ impl<'a> Solver<'a> {
     }
 
     fn heredocs_present(&self) -> bool {
-        !self.heredocs.is_empty()
+        self.holds_heredoc
     }
 }
 

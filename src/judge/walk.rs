@@ -205,7 +205,7 @@ impl<'a> Walk<'a> {
                     redirects,
                 } => self.compound(kind, *at, children, redirects, &c)?,
                 Node::Arith(t) => {
-                    let a = word::arith(t, &self.prog.ends);
+                    let a = word::arith(t, self.ends());
                     self.spend(t.len() / 16 + 1)?;
                     self.arith(&a, &c, None, false)?;
                     Expr::default()
@@ -227,9 +227,20 @@ impl<'a> Walk<'a> {
         Ok(Expr::glue(outs))
     }
 
+    /// Where the program's substitutions end. Text whose offsets are pinned to one place
+    /// (`eval` text) has one key for all of them, which tells nothing of any one: the
+    /// word reader finds each end itself there (a `$((` is then arithmetic).
+    fn ends(&self) -> &dyn word::SubstEnds {
+        if self.text.is_none() {
+            &()
+        } else {
+            &self.prog.ends
+        }
+    }
+
     /// Reads a word of the program (quotes kept), charging its work.
     pub fn read(&self, w: &Word) -> Result<WordInfo, Out> {
-        let (info, work) = word::read_counted(&w.text, &self.prog.ends);
+        let (info, work) = word::read_counted(&w.text, self.ends());
         self.spend(work + 1)?;
         Ok(info)
     }
@@ -237,7 +248,7 @@ impl<'a> Walk<'a> {
     /// Reads an assignment word (`name=value`, `name=(…)`), when it is one.
     pub fn assignment(&self, w: &Word) -> Result<Option<word::Assignment>, Out> {
         self.spend(w.text.len() / 16 + 1)?;
-        Ok(word::assignment(&w.text, &self.prog.ends))
+        Ok(word::assignment(&w.text, self.ends()))
     }
 
     /// A substitution's program, run with `ctx`: its output is recorded.
@@ -516,9 +527,17 @@ impl<'a> Walk<'a> {
                     {
                         Expr(vec![Src::Cased(Box::new(base))])
                     }
-                    _ => match arg {
-                        // A replacement's bytes may be added.
+                    // `${x#p}`, `${x%%p}`: a pattern removed, a part of the value left.
+                    Some(t) if t.starts_with(b"#") || t.starts_with(b"%") => {
+                        base.part(ByteSet::EMPTY)
+                    }
+                    _ => match p.arg.as_deref() {
+                        // A replacement's bytes may be added (a pattern inside `${…}` is
+                        // not a file-name glob).
                         Some(a) => {
+                            let mut a = a.clone();
+                            a.many = false;
+                            let a = self.word_expr(&a);
                             Expr::glue(vec![base.part(ByteSet::EMPTY), a]).part(ByteSet::EMPTY)
                         }
                         None => base.part(ByteSet::EMPTY),

@@ -635,6 +635,13 @@ pub struct Exec {
     pub in_body: Option<usize>,
 }
 
+impl Reading {
+    /// Whether the reading, or an `eval` or `trap` text it read, holds a heredoc.
+    pub fn holds_heredoc(&self) -> bool {
+        !self.heredocs.is_empty() || self.nested.iter().any(|n| n.reading.holds_heredoc())
+    }
+}
+
 /// One shell's reading of a command.
 #[derive(Clone, Debug, Default)]
 pub struct Reading {

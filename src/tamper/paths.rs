@@ -45,6 +45,9 @@ pub(super) const SHOWN_CHARS: usize = 80;
 
 /// Most texts one word's brace expansion is followed to.
 const MAX_BRACE_TEXTS: usize = 64;
+/// Longest text a word is followed to: a longer one is no path (`PATH_MAX`), and is not
+/// built (a long value used many times would cost its length each time).
+pub(super) const MAX_TEXT: usize = 4096;
 
 /// The texts a word stands for, and whether they are globs: its literal pieces, a `~` at
 /// its start, the variables `var` knows (each value it may hold) and the substitutions
@@ -61,7 +64,11 @@ pub(super) fn texts(
     }
     let mut outs: Vec<Vec<u8>> = vec![Vec::new()];
     let append = |outs: &mut Vec<Vec<u8>>, values: &[String]| -> Option<()> {
-        if values.is_empty() || outs.len() * values.len() > MAX_BRACE_TEXTS {
+        if values.is_empty()
+            || outs.len() * values.len() > MAX_BRACE_TEXTS
+            || values.iter().any(|v| v.len() > MAX_TEXT)
+            || outs.iter().any(|o| o.len() > MAX_TEXT)
+        {
             return None;
         }
         *outs = outs
@@ -78,7 +85,12 @@ pub(super) fn texts(
     };
     for p in &info.pieces {
         match p {
-            Piece::Lit(l) => outs.iter_mut().for_each(|o| o.extend_from_slice(l)),
+            Piece::Lit(l) => {
+                if l.len() > MAX_TEXT || outs.iter().any(|o| o.len() > MAX_TEXT) {
+                    return None;
+                }
+                outs.iter_mut().for_each(|o| o.extend_from_slice(l));
+            }
             Piece::Param(p)
                 if !p.indirect
                     && p.subscript.is_none()

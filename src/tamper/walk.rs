@@ -318,6 +318,12 @@ impl<'a> Walker<'a> {
             self.shown.push(lit);
         }
         let texts = self.texts(&info);
+        let built: usize = texts
+            .as_ref()
+            .map_or(0, |(t, _)| t.iter().map(String::len).sum());
+        if !self.charge(built / crate::shell::BYTES_PER_WORK) {
+            return None;
+        }
         let value = match &texts {
             Some((t, false)) if t.len() == 1 && !info.brace => t.first().cloned(),
             _ => None,
@@ -398,6 +404,10 @@ impl<'a> Walker<'a> {
                 let Some((texts, _)) = self.texts(&value) else {
                     continue;
                 };
+                let built: usize = texts.iter().map(String::len).sum();
+                if !self.charge(built / crate::shell::BYTES_PER_WORK) {
+                    return;
+                }
                 if self.vars.len() >= MAX_NAMES && !self.vars.contains_key(&name) {
                     continue;
                 }

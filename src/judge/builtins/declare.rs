@@ -238,7 +238,8 @@ pub(super) fn declare(
             }
         }
     }
-    Ok(if print {
+    // `declare -p` prints values, `declare -f` functions' code (their heredocs' text).
+    Ok(if print || functions {
         Expr::unknown()
     } else {
         Expr::default()
