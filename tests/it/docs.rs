@@ -271,8 +271,11 @@ impl Sandbox {
     }
 }
 
+/// One `$ ` line of a console block and the lines the block shows it print.
+type Step = (String, Vec<String>);
+
 /// The console blocks of `file`: each `$ ` line and the lines it shows, in order.
-fn console_blocks(file: &str) -> Vec<(usize, Vec<(String, Vec<String>)>)> {
+fn console_blocks(file: &str) -> Vec<(usize, Vec<Step>)> {
     let text = read(file);
     blocks(&text, "console")
         .into_iter()
@@ -281,7 +284,7 @@ fn console_blocks(file: &str) -> Vec<(usize, Vec<(String, Vec<String>)>)> {
                 arg.is_empty(),
                 "{file}:{line}: ```console takes nothing after it"
             );
-            let mut steps: Vec<(String, Vec<String>)> = Vec::new();
+            let mut steps: Vec<Step> = Vec::new();
             for l in body.lines() {
                 match (l.strip_prefix("$ "), steps.last_mut()) {
                     (Some(command), _) => steps.push((command.to_owned(), Vec::new())),
@@ -403,7 +406,9 @@ fn every_relative_link_names_a_file_and_heading_that_are_there() {
 /// (`Rule::id` in src/verdict.rs).
 fn rule_ids() -> Vec<String> {
     let text = read("src/verdict.rs");
-    let start = text.find("pub fn id(self)").expect("Rule::id in src/verdict.rs");
+    let start = text
+        .find("pub fn id(self)")
+        .expect("Rule::id in src/verdict.rs");
     let body = &text[start..];
     let body = &body[..body.find("\n    }\n").expect("the end of Rule::id")];
     let ids: Vec<String> = body
@@ -463,7 +468,7 @@ fn with_commas(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

@@ -63,14 +63,9 @@ fn options_by_agent(text: &str, agent: &str) -> Vec<String> {
         let first = rest.split_whitespace().next().unwrap_or("");
         if !first.starts_with("--") {
             inside = first == agent;
-            if let Some(option) = rest
-                .split_whitespace()
-                .nth(1)
-                .filter(|w| w.starts_with("--"))
-            {
-                if inside {
-                    out.push(option.to_owned());
-                }
+            let option = rest.split_whitespace().nth(1);
+            if let Some(option) = option.filter(|w| inside && w.starts_with("--")) {
+                out.push(option.to_owned());
             }
         } else if inside {
             out.push(first.to_owned());
