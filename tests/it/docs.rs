@@ -234,7 +234,12 @@ impl Sandbox {
         let dir = tempfile::tempdir().unwrap();
         let bin = dir.path().join("home/.cargo/bin");
         std::fs::create_dir_all(&bin).unwrap();
-        std::fs::copy(guard_path(), bin.join("heredoc-guard")).unwrap();
+        // A hard link, not a copy: a binary just written can be briefly busy (ETXTBSY)
+        // while a process another test forks still holds the write descriptor.
+        let guard = bin.join("heredoc-guard");
+        if std::fs::hard_link(guard_path(), &guard).is_err() {
+            std::fs::copy(guard_path(), &guard).unwrap();
+        }
         let examples = dir.path().join("home/project/examples");
         std::fs::create_dir_all(&examples).unwrap();
         for entry in std::fs::read_dir(root().join("examples")).unwrap() {
