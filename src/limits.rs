@@ -87,7 +87,7 @@ impl Limit {
         }
     }
 
-    /// The limit's value, as written in the README.
+    /// The limit's value, as written in docs/reference.md.
     pub fn value(self) -> String {
         match self {
             Limit::EventSize => format!("{MAX_EVENT_BYTES} bytes"),

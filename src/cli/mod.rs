@@ -8,6 +8,7 @@
 pub mod client;
 pub mod config;
 pub mod doctor;
+mod help;
 pub mod install;
 pub mod log;
 
@@ -15,7 +16,7 @@ use std::ffi::OsString;
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use heredoc_guard::Context;
 use heredoc_guard::verdict::{Denial, Rule, Stage};
@@ -279,10 +280,18 @@ impl Agent {
     }
 }
 
+/// The command line as `--help`, completions and the man page show it.
+fn command() -> clap::Command {
+    help::command(Cli::command())
+}
+
 /// Parses the arguments and runs the subcommand.
 pub fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
-    let cli = match Cli::try_parse_from(&args) {
+    let cli = match command()
+        .try_get_matches_from(&args)
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
         Ok(cli) => cli,
         Err(e) => return parse_error(&e, &args),
     };
@@ -352,12 +361,12 @@ pub fn main() -> ExitCode {
         Cmd::Strip { command, c } => strip(command.or(c)),
         Cmd::Completions { shell } => {
             let mut out = Vec::new();
-            clap_complete::generate(shell, &mut Cli::command(), "heredoc-guard", &mut out);
+            clap_complete::generate(shell, &mut command(), "heredoc-guard", &mut out);
             print(&String::from_utf8_lossy(&out))
         }
         Cmd::Man => {
             let mut out = Vec::new();
-            match clap_mangen::Man::new(Cli::command()).render(&mut out) {
+            match clap_mangen::Man::new(command()).render(&mut out) {
                 Ok(()) => print(&String::from_utf8_lossy(&out)),
                 Err(e) => fail(&format!("heredoc-guard man: {e}")),
             }

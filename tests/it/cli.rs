@@ -234,7 +234,7 @@ fn the_quick_start_demo_writes_no_record_to_the_user_s_ledger() {
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let demo = readme
         .lines()
-        .find(|l| l.contains("examples/event-deny.json"))
+        .find(|l| l.contains("cargo run") && l.contains("examples/event-deny.json"))
         .expect("the README runs examples/event-deny.json");
     assert!(
         demo.contains("HEREDOC_GUARD_LEDGER=target/"),

@@ -36,7 +36,7 @@ fn env_u64(name: &str, default: u64) -> u64 {
 }
 
 /// Denied by design: not counted as false denials (decided from what the generator put
-/// in, never from the guard's answer). See README, "Differences from bash".
+/// in, never from the guard's answer). See docs/shells.md and docs/rules.md, "Denied on purpose".
 fn by_design(case: &gen_::Case) -> bool {
     case.labels.iter().any(|l| {
         matches!(

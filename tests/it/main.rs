@@ -11,6 +11,7 @@ mod docs;
 mod doctor;
 mod fixtures;
 mod generator;
+mod help;
 mod install;
 mod launcher;
 mod ledger;

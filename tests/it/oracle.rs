@@ -146,7 +146,7 @@ pub fn shells() -> &'static [Oracle] {
                 String::new()
             } else {
                 format!(
-                    "; not found here, so not judged by: {} (CI has them; see README, Tests)",
+                    "; not found here, so not judged by: {} (CI has them; see CONTRIBUTING.md, Tests)",
                     missing.join(", ")
                 )
             }

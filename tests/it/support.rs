@@ -187,7 +187,7 @@ pub fn place_guard(path: &Path) {
 }
 
 /// The launcher line install writes, for the binary `quoted` (already quoted for sh, as
-/// `'/abs/path'`), written out here as the README shows it: not taken from the code.
+/// `'/abs/path'`), written out here as docs/install.md shows it: not taken from the code.
 pub fn launcher(quoted: &str) -> String {
     format!(
         "{}{}{}{quoted}",
@@ -234,7 +234,7 @@ impl GuardHome {
     }
 
     /// The user-level hooks as `install claude` and `install codex` write them, running
-    /// the built guard inside the launcher (written out here, as the README shows it),
+    /// the built guard inside the launcher (written out here, as docs/install.md shows it),
     /// and Codex's trust entry for its hook in `~/.codex/config.toml`.
     pub fn guarded() -> GuardHome {
         let home = GuardHome::bare();

@@ -5,7 +5,7 @@
 //! user's and the project's `config.toml`, and a `hooks.state` entry with `enabled =
 //! false` for a heredoc-guard hook. Each is a failure, unless a managed heredoc-guard hook
 //! is installed: a non-managed switch does not reach it (measured in both clients, see
-//! README), so it is then a warning that says so.
+//! docs/threat-model.md), so it is then a warning that says so.
 
 use std::path::{Path, PathBuf};
 
