@@ -46,6 +46,7 @@ fn shell_text_variable(name: &[u8], zsh: bool) -> bool {
                 | b"nameddirs"
                 | b"userdirs"
                 | b"commands"
+                | b"dirstack"
         )
     } else {
         matches!(
@@ -57,6 +58,7 @@ fn shell_text_variable(name: &[u8], zsh: bool) -> bool {
                 | b"READLINE_LINE"
                 | b"READLINE_ARGUMENT"
                 | b"BASH_CMDS"
+                | b"DIRSTACK"
         )
     }
 }

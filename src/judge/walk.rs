@@ -354,6 +354,15 @@ impl<'a> Walk<'a> {
             }
             self.site(p.at, Evaluator::ZshExpansion, "zsh ${(e)name}", v, body);
         }
+        if p.zsh_char && self.zsh() {
+            self.site(
+                p.at,
+                Evaluator::Arithmetic,
+                "zsh ${(#)name}",
+                base.clone(),
+                body,
+            );
+        }
         if p.zsh_glob && self.zsh() {
             self.site(p.at, Evaluator::ZshGlob, "zsh ${~name}", base, body);
         }
@@ -494,7 +503,11 @@ impl<'a> Walk<'a> {
         } else {
             base
         };
-        let arg = p.arg.as_ref().map(|a| self.word_expr(a));
+        // A pattern inside `${…}` (`${x#p}`, `${x/p/r}`) is no file-name glob.
+        let arg = p
+            .arg
+            .as_ref()
+            .map(|a| self.word_expr_as(a, p.op != ParamOp::Part));
         let v = match p.op {
             ParamOp::Plain | ParamOp::Error => base,
             ParamOp::Length => Expr::val(Val::number()),
@@ -531,13 +544,9 @@ impl<'a> Walk<'a> {
                     Some(t) if t.starts_with(b"#") || t.starts_with(b"%") => {
                         base.part(ByteSet::EMPTY)
                     }
-                    _ => match p.arg.as_deref() {
-                        // A replacement's bytes may be added (a pattern inside `${…}` is
-                        // not a file-name glob).
+                    _ => match arg {
+                        // A replacement's bytes may be added.
                         Some(a) => {
-                            let mut a = a.clone();
-                            a.many = false;
-                            let a = self.word_expr(&a);
                             Expr::glue(vec![base.part(ByteSet::EMPTY), a]).part(ByteSet::EMPTY)
                         }
                         None => base.part(ByteSet::EMPTY),
@@ -565,6 +574,11 @@ impl<'a> Walk<'a> {
     /// What a word expands to: its pieces glued; a glob can make other words (file names
     /// are run-time text).
     pub fn word_expr(&mut self, w: &WordInfo) -> Expr {
+        self.word_expr_as(w, true)
+    }
+
+    /// [`Walk::word_expr`], with its glob expanded to file names or not (`glob`).
+    fn word_expr_as(&mut self, w: &WordInfo, glob: bool) -> Expr {
         if w.unread {
             return Expr::unknown();
         }
@@ -592,7 +606,7 @@ impl<'a> Walk<'a> {
         if w.brace || !w.breaks.is_empty() {
             e = e.part(ByteSet::EMPTY);
         }
-        if w.many && !w.brace {
+        if glob && w.many && !w.brace {
             // File names a glob may list: text the command may have made.
             e.join(Expr::unknown());
         }
@@ -886,6 +900,12 @@ impl<'a> Walk<'a> {
         let v = self.var(&a.name);
         if let Some(sub) = &a.subscript {
             self.arith_in(sub, ctx, None, false, Some(v))?;
+        }
+        if self.zsh() && &*a.name == b"options" {
+            // zsh's options table: `options[prompt_subst]=on` sets an option; any may be.
+            self.facts.prompt_subst = true;
+            self.facts.glob_subst = true;
+            self.facts.xtrace.get_or_insert(w.start);
         }
         let compound = is_compound(w);
         if compound {

@@ -73,6 +73,8 @@ pub struct Param {
     /// zsh parameter flags (`(q)`, `(g::)`, `(j:…:)`…): the value may be transformed,
     /// its bytes changed.
     pub flags: bool,
+    /// zsh `${(#)name}`: the value is evaluated as arithmetic (its character printed).
+    pub zsh_char: bool,
     /// `${a[*]}`, `$*`: the elements joined with the first character of `IFS`.
     pub joined: bool,
 }
@@ -937,8 +939,15 @@ impl<'a, 't> Parser<'a, 't> {
             if flags.contains(&b'e') || flags.contains(&b'%') {
                 p.zsh_eval = true;
             }
-            if flags.iter().any(|&c| matches!(c, b'$' | b'`')) {
-                // Flag arguments (`(l:expr:)`) are expanded and evaluated as arithmetic.
+            if flags.contains(&b'#') {
+                p.zsh_char = true;
+            }
+            if flags
+                .iter()
+                .any(|&c| matches!(c, b'$' | b'`' | b'l' | b'r' | b'I'))
+            {
+                // Flag arguments (`(l:expr:)`, `(I:expr:)`) are expanded and evaluated as
+                // arithmetic (a bare name in them too).
                 let a = self.arith(i + 1, close);
                 p.slice.push(a);
             }
@@ -1165,6 +1174,7 @@ fn plain(at: u32, name: Vec<u8>) -> Param {
         zsh_eval: false,
         zsh_glob: false,
         flags: false,
+        zsh_char: false,
         joined,
     }
 }

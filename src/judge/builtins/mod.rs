@@ -90,7 +90,7 @@ const TABLE: &[(&[u8], Kind, Kind)] = {
         (b"zparseopts", Other, ZshAssigning), (b"zformat", Other, ZshAssigning),
         (b"zregexparse", Other, ZshAssigning), (b"zstyle", Other, ZshAssigning),
         (b":", Quiet, Quiet), (b"true", Quiet, Quiet), (b"false", Quiet, Quiet),
-        (b"trap", Quiet, Quiet), (b"umask", Quiet, Quiet), (b"ulimit", Quiet, Quiet),
+        (b"trap", Other, Other), (b"umask", Quiet, Quiet), (b"ulimit", Quiet, Quiet),
         (b"kill", Quiet, Quiet), (b"disown", Quiet, Quiet), (b"eval", Other, Other),
     ]
 };
@@ -369,6 +369,10 @@ pub(super) fn command(
             Ok(Expr::default())
         }
         Kind::Emulate => {
+            // `emulate sh`/`ksh` turn prompt_subst and glob_subst on (`csh` glob_subst):
+            // any emulation is taken to.
+            w.facts.prompt_subst = true;
+            w.facts.glob_subst = true;
             w.change(
                 at,
                 "zsh emulate, which sets options that change how zsh reads later text",
@@ -386,7 +390,14 @@ pub(super) fn command(
             })
         }
         Kind::Numeric => {
-            if let Some(a) = args.first()
+            // zsh `shift -p n`: the count after the option.
+            let first = if name == b"shift" {
+                args.iter()
+                    .find(|a| !a.literal().is_some_and(|l| l == b"-p" || l == b"--"))
+            } else {
+                args.first()
+            };
+            if let Some(a) = first
                 && !(name == b"shift"
                     && a.literal()
                         .is_some_and(|l| !l.first().is_some_and(u8::is_ascii_digit)))

@@ -100,6 +100,7 @@ pub(super) fn set(
                 When::Always,
                 ctx,
             );
+            named_at_run_time(w, at);
             let mut v = Expr::default();
             for a in &args[k..] {
                 v.join(w.word_expr(a));
@@ -142,8 +143,15 @@ pub(super) fn set(
                     if on && name == b"xtrace" {
                         w.facts.xtrace.get_or_insert(at);
                     }
-                    if zsh && on {
-                        zsh_option(w, name, at, ctx);
+                    if zsh {
+                        if on {
+                            zsh_option(w, name, at, ctx);
+                        } else {
+                            // `set +o noprompt_subst` turns it on.
+                            let mut off = b"no".to_vec();
+                            off.extend_from_slice(name);
+                            zsh_option(w, &off, at, ctx);
+                        }
                     }
                     k += 1;
                 }
@@ -154,6 +162,7 @@ pub(super) fn set(
                         When::Always,
                         ctx,
                     );
+                    named_at_run_time(w, at);
                     return;
                 }
                 None => {}
@@ -183,6 +192,16 @@ pub(super) fn set(
     }
 }
 
+/// An option named at run time may be any: `xtrace` (PS4 is then expanded), zsh's
+/// prompt_subst and glob_subst.
+fn named_at_run_time(w: &mut Walk<'_>, at: u32) {
+    w.facts.xtrace.get_or_insert(at);
+    if w.zsh() {
+        w.facts.prompt_subst = true;
+        w.facts.glob_subst = true;
+    }
+}
+
 /// A zsh option name, normalized (case and `_` ignored, a leading `no` read as off).
 fn zsh_option(w: &mut Walk<'_>, name: &[u8], at: u32, ctx: &Ctx) -> bool {
     let plain: Vec<u8> = name
@@ -190,10 +209,13 @@ fn zsh_option(w: &mut Walk<'_>, name: &[u8], at: u32, ctx: &Ctx) -> bool {
         .filter(|&&c| c != b'_')
         .map(u8::to_ascii_lowercase)
         .collect();
-    let (on, o) = match plain.strip_prefix(b"no") {
-        Some(rest) if !rest.is_empty() && plain != b"notify" => (false, rest.to_vec()),
-        _ => (true, plain),
-    };
+    // A leading `no` turns the option off, twice on again (`unsetopt noprompt_subst`);
+    // `nomatch` and `notify` are options of their own.
+    let (mut on, mut o) = (true, plain);
+    while o.len() > 2 && o.starts_with(b"no") && o != b"notify" && o != b"nomatch" {
+        on = !on;
+        o.drain(..2);
+    }
     match o.as_slice() {
         b"promptsubst" if on => w.facts.prompt_subst = true,
         b"globsubst" if on => w.facts.glob_subst = true,
@@ -238,8 +260,7 @@ pub(super) fn setopt(w: &mut Walk<'_>, name: &[u8], lits: &[Option<Vec<u8>>], at
             }
             None => {
                 w.change(at, "a zsh option named at run time", When::Always, ctx);
-                w.facts.prompt_subst = true;
-                w.facts.glob_subst = true;
+                named_at_run_time(w, at);
             }
         }
     }
@@ -393,9 +414,14 @@ pub(super) fn zsh_assigning(
                 })
             }) =>
         {
-            targets.extend(args.get(3));
+            // What it reads back is what any `zstyle` stored: run-time text.
+            let styles = Expr::unknown();
+            let mut t = args.get(3).into_iter().collect::<Vec<_>>();
             if lits.first().is_some_and(|l| l.as_deref() == Some(b"-g")) {
-                targets.extend(args.get(1));
+                t.extend(args.get(1));
+            }
+            for t in t {
+                name_target(w, t, styles.clone(), "a zsh builtin's variable", at, ctx);
             }
         }
         _ => {}
