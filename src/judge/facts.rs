@@ -70,6 +70,13 @@ pub(super) enum Src {
     Wild(Box<Expr>),
     /// A case change (`${x^^}`, `declare -u`): letters of either case.
     Cased(Box<Expr>),
+    /// Field `index` of each line `read -r` splits with `IFS` (`last`: the rest of the
+    /// line, for the last name).
+    Field {
+        inner: Box<Expr>,
+        index: usize,
+        last: bool,
+    },
 }
 
 /// A value's expression: the join of its sources.
@@ -149,6 +156,8 @@ pub(super) struct Site {
 pub(super) enum Needs {
     PromptSubst,
     GlobSubst,
+    /// The variable is an indexed array (made anywhere in the command, or the shell's).
+    Array(Var),
 }
 
 /// A change to how text read after it is read, which the reader does not follow.
@@ -213,6 +222,9 @@ pub(super) struct Facts {
     pub arrays: Vec<Var>,
     /// Variables whose case attribute changes the bytes assigned.
     pub case_changed: Vec<Var>,
+    /// A case attribute given to a name computed at run time: any variable's bytes may be
+    /// changed.
+    pub any_case: bool,
     /// Variables that are one another's (a nameref to a fixed name, zsh's tied arrays).
     pub same: Vec<(Var, Var)>,
     /// Calls of commands by a fixed name (empty: named at run time), their arguments and

@@ -17,6 +17,8 @@ pub(super) enum Node<'r> {
     },
     Arith(&'r crate::shell::text::Text<'static>),
     Cond(&'r [crate::shell::tree::Word]),
+    /// Words expanded where they stand (case patterns, a select list).
+    Words(&'r [crate::shell::tree::Word]),
     /// A top-level input unit ended.
     Unit,
 }
@@ -135,6 +137,7 @@ pub(super) fn build<'r>(events: &'r [Event]) -> Prog<'r> {
             }
             Event::Arith(t) => push(&mut stack, Node::Arith(t)),
             Event::Cond(w) => push(&mut stack, Node::Cond(w)),
+            Event::Words(w) => push(&mut stack, Node::Words(w)),
             Event::Unit => {
                 if stack.len() == 1 {
                     push(&mut stack, Node::Unit);

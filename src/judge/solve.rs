@@ -206,10 +206,83 @@ impl<'a> Solver<'a> {
             out.join(&self.all);
             out.join(&Val::env());
         }
-        if self.case_changed.contains(&c) {
+        if self.facts.any_case || self.case_changed.contains(&c) {
             out = cased(&out);
         }
         out
+    }
+
+    /// Whether variable `v` may be an indexed array: one the command makes one, or one
+    /// the shell keeps as one.
+    fn is_array(&self, v: Var) -> bool {
+        let c = self.canon(v);
+        self.facts.arrays.iter().any(|&a| self.canon(a) == c)
+            || matches!(
+                self.facts.names.name(c),
+                b"DIRSTACK"
+                    | b"BASH_REMATCH"
+                    | b"BASH_ARGV"
+                    | b"BASH_ARGC"
+                    | b"BASH_SOURCE"
+                    | b"BASH_LINENO"
+                    | b"BASH_VERSINFO"
+                    | b"FUNCNAME"
+                    | b"GROUPS"
+                    | b"PIPESTATUS"
+                    | b"COMP_WORDS"
+                    | b"COPROC"
+                    | b"MAPFILE"
+            )
+    }
+
+    /// Field `index` (or the rest, `last`) of each line of `v` as `read -r` splits it,
+    /// with every value `IFS` may have (bash's default among them): exact texts split
+    /// exactly; anything else, a part of the value.
+    fn fields(&self, v: &Val, index: usize, last: bool) -> Result<Val, Out> {
+        let ifs_val = match self.facts.names.get(b"IFS") {
+            Some(x)
+                if self
+                    .assigned
+                    .get(self.canon(x) as usize)
+                    .copied()
+                    .unwrap_or(false) =>
+            {
+                Some(self.var_val(x))
+            }
+            _ => None,
+        };
+        let mut sets: Vec<&[u8]> = vec![b" \t\n"];
+        if let Some(i) = &ifs_val {
+            if i.fixed.is_some() || i.has_heredoc() || i.env || i.unknown {
+                return Ok(v.part(ByteSet::EMPTY));
+            }
+            sets.extend(i.lits.iter().map(|l| &**l));
+        }
+        let exact = v.fixed.is_none() && v.heredoc.is_none() && !v.unknown;
+        if !exact {
+            return Ok(v.part(ByteSet::EMPTY));
+        }
+        let mut out = Val {
+            env: v.env,
+            ..Val::default()
+        };
+        for (texts, heredoc) in [(&v.lits, false), (&v.htexts, true)] {
+            for t in texts {
+                self.spend(t.len() / 16 + 1)?;
+                for line in t.split(|&c| c == b'\n') {
+                    for ifs in &sets {
+                        for f in read_field(line, ifs, index, last) {
+                            out.join(&if heredoc {
+                                Val::heredoc_text(f)
+                            } else {
+                                Val::lit(f)
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// What reading variable `v` gives: its value, and for a zsh integer with a base
@@ -398,6 +471,10 @@ impl<'a> Solver<'a> {
                 Src::Part(inner, extra) => self.eval(inner)?.part(*extra),
                 Src::Wild(inner) => self.eval(inner)?.wild(),
                 Src::Cased(inner) => cased(&self.eval(inner)?),
+                Src::Field { inner, index, last } => {
+                    let v = self.eval(inner)?;
+                    self.fields(&v, *index, *last)?
+                }
             };
             out.join(&v);
         }
@@ -611,6 +688,7 @@ impl<'a> Solver<'a> {
             match s.needs {
                 Some(Needs::PromptSubst) if !self.facts.prompt_subst => continue,
                 Some(Needs::GlobSubst) if !self.facts.glob_subst => continue,
+                Some(Needs::Array(v)) if !self.is_array(v) => continue,
                 _ => {}
             }
             if let Some(a) = s.array
@@ -879,8 +957,65 @@ impl Reads {
                 Src::Subst(at) => self.substs.push(*at),
                 Src::Glue(parts) => parts.iter().for_each(|p| self.of(p)),
                 Src::Part(inner, _) | Src::Wild(inner) | Src::Cased(inner) => self.of(inner),
+                Src::Field { inner, .. } => {
+                    // It reads IFS too.
+                    self.all = true;
+                    self.of(inner)
+                }
             }
         }
+    }
+}
+
+/// Field `index` of `line` as `read` splits it with `ifs` (`last`: the rest of the line
+/// from that field on, with and without one trailing delimiter, as versions differ).
+/// IFS whitespace around a field is skipped, and one other IFS byte ends a field.
+fn read_field<'a>(line: &'a [u8], ifs: &[u8], index: usize, last: bool) -> Vec<&'a [u8]> {
+    let is_ifs = |c: u8| ifs.contains(&c);
+    let is_ws = |c: u8| is_ifs(c) && matches!(c, b' ' | b'\t' | b'\n');
+    let mut i = 0;
+    while i < line.len() && is_ws(line[i]) {
+        i += 1;
+    }
+    for _ in 0..index {
+        if i >= line.len() {
+            return vec![&[]];
+        }
+        while i < line.len() && !is_ifs(line[i]) {
+            i += 1;
+        }
+        // The delimiter: IFS whitespace, at most one other IFS byte, IFS whitespace.
+        while i < line.len() && is_ws(line[i]) {
+            i += 1;
+        }
+        if i < line.len() && is_ifs(line[i]) && !is_ws(line[i]) {
+            i += 1;
+        }
+        while i < line.len() && is_ws(line[i]) {
+            i += 1;
+        }
+    }
+    let rest = line.get(i..).unwrap_or_default();
+    if last {
+        let mut end = rest.len();
+        while end > 0 && is_ws(rest[end - 1]) {
+            end -= 1;
+        }
+        let trimmed = &rest[..end];
+        let mut out = vec![trimmed];
+        if let Some((&c, before)) = trimmed.split_last()
+            && is_ifs(c)
+        {
+            let mut e = before.len();
+            while e > 0 && is_ws(before[e - 1]) {
+                e -= 1;
+            }
+            out.push(&before[..e]);
+        }
+        out
+    } else {
+        let end = rest.iter().position(|&c| is_ifs(c)).unwrap_or(rest.len());
+        vec![&rest[..end]]
     }
 }
 

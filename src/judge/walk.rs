@@ -214,6 +214,13 @@ impl<'a> Walk<'a> {
                     self.cond(words, &c)?;
                     Expr::default()
                 }
+                Node::Words(words) => {
+                    for w in *words {
+                        let i = self.read(w)?;
+                        self.expand(&i, &c)?;
+                    }
+                    Expr::default()
+                }
                 Node::Unit => {
                     self.unit += 1;
                     continue;
@@ -851,6 +858,7 @@ impl<'a> Walk<'a> {
             self.expand(i, &here)?;
         }
         for r in &c.redirects {
+            self.named_fd(r, &here)?;
             if let Some(t) = &r.target
                 && r.op != RedirOp::Heredoc
             {
@@ -900,6 +908,8 @@ impl<'a> Walk<'a> {
         let v = self.var(&a.name);
         if let Some(sub) = &a.subscript {
             self.arith_in(sub, ctx, None, false, Some(v))?;
+            // `a[0]=x` makes `a` an array (or keeps it one).
+            self.facts.arrays.push(v);
         }
         if self.zsh() && &*a.name == b"options" {
             // zsh's options table: `options[prompt_subst]=on` sets an option; any may be.
@@ -917,6 +927,32 @@ impl<'a> Walk<'a> {
         }
         let value = self.word_expr(&a.value);
         self.assign(Target::Var(v), value, w.start, ctx);
+        Ok(())
+    }
+
+    /// `{name[sub]}>file`: the shell assigns the descriptor to the element, its subscript
+    /// expanded and evaluated (as a name the command gives at run time).
+    fn named_fd(&mut self, r: &Redirect, ctx: &Ctx) -> Result<(), Out> {
+        let Some(fd) = r.fd.as_deref() else {
+            return Ok(());
+        };
+        let Some(inner) = fd.strip_prefix(b"{").and_then(|f| f.strip_suffix(b"}")) else {
+            return Ok(());
+        };
+        if !inner.contains(&b'[') {
+            return Ok(());
+        }
+        self.spend(inner.len() / 16 + 1)?;
+        let i = word::read(&crate::shell::text::Text::command(inner), &());
+        self.expand(&i, ctx)?;
+        let e = self.word_expr(&i);
+        self.site(
+            r.at,
+            Evaluator::Name,
+            "a descriptor named {name[subscript]}",
+            e,
+            None,
+        );
         Ok(())
     }
 
@@ -972,6 +1008,7 @@ impl<'a> Walk<'a> {
         inner.stdin = self.input(redirects, ctx)?.part(ByteSet::EMPTY);
         inner.piped = false;
         for r in redirects {
+            self.named_fd(r, ctx)?;
             if let Some(t) = &r.target
                 && r.op != RedirOp::Heredoc
             {

@@ -629,10 +629,9 @@ impl Reader<'_, '_> {
                             _ => return Err(self.err("syntax error in a for loop")),
                         }
                     }
-                    if let Some(Event::Open(Compound::For(_, list), _)) =
-                        opened.and_then(|i| self.out.events.get_mut(i))
-                    {
-                        *list = Some(words);
+                    match opened.and_then(|i| self.out.events.get_mut(i)) {
+                        Some(Event::Open(Compound::For(_, list), _)) => *list = Some(words),
+                        _ => self.out.events.push(Event::Words(words)),
                     }
                     self.newline_list()?;
                 }
@@ -691,10 +690,12 @@ impl Reader<'_, '_> {
                 t = self.next()?;
             }
             // pattern: WORD ('|' WORD)*
+            let mut patterns = Vec::new();
             loop {
                 match t {
                     (Tok::Word | Tok::AssignmentWord | Tok::Number, Some(w)) => {
-                        self.expand_word(&w)?
+                        self.expand_word(&w)?;
+                        patterns.push(w);
                     }
                     _ => return Err(self.err("syntax error in a case pattern")),
                 }
@@ -704,6 +705,7 @@ impl Reader<'_, '_> {
                     _ => return Err(self.err("syntax error in a case pattern")),
                 }
             }
+            self.out.events.push(Event::Words(patterns));
             self.newline_list()?;
             if starts_command(self.peek()?) {
                 self.compound_list()?;

@@ -62,6 +62,9 @@ pub enum Event {
     Arith(Text<'static>),
     /// The words of one `[[ ]]` term, operators included, in order.
     Cond(Vec<Word>),
+    /// Words the shell expands where they stand: a `case` item's patterns, a `select`
+    /// list.
+    Words(Vec<Word>),
     /// A top-level input unit ended (bash runs it before it reads the next).
     Unit,
 }

@@ -10,6 +10,7 @@
 //! otherwise the suites use what they find, and say which (and what they skipped) on the
 //! terminal, outside libtest's capture.
 
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
@@ -215,8 +216,12 @@ impl Sandbox {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
+            // A group of its own: what it leaves running (a coprocess, a background job)
+            // is ended with it, or its standard error would never close.
+            .process_group(0)
             .spawn()
             .expect("spawn shell");
+        let group = nix::unistd::Pid::from_raw(child.id() as i32);
         let start = Instant::now();
         let mut timed_out = false;
         // Most runs end within a few milliseconds: look often at first (a fixed 1 ms nap
@@ -238,6 +243,7 @@ impl Sandbox {
                 Err(_) => break,
             }
         }
+        let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL);
         let mut stderr = String::new();
         if let Some(mut e) = child.stderr.take() {
             use std::io::Read;

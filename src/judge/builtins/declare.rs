@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::judge::evaluators::Evaluator;
-use crate::judge::facts::{Expr, Target};
+use crate::judge::facts::{Expr, Needs, Target};
 use crate::judge::walk::{Ctx, Out, Walk};
 use crate::shell::tree::Word;
 use crate::shell::word::{Piece, WordInfo};
@@ -63,6 +63,7 @@ pub(super) fn declare(
                     if !plain && may_start_option && !assignment {
                         w.facts.any_integer.get_or_insert(at);
                         w.facts.any_nameref.get_or_insert(at);
+                        w.facts.any_case = true;
                     }
                     options = false;
                 }
@@ -71,7 +72,17 @@ pub(super) fn declare(
         if functions {
             continue;
         }
-        match l.as_deref() {
+        // A glob (`declare a*`) may become any file's name: a name computed at run time.
+        // (An assignment is not globbed: only a name part with a pattern counts.)
+        let globbed_name = a.many
+            && l.as_deref().is_some_and(|s| {
+                let name = s.split(|&c| c == b'=').next().unwrap_or_default();
+                let base = name.split(|&c| c == b'[').next().unwrap_or_default();
+                let assignment = s.contains(&b'=') && crate::shell::syntax::legal_identifier(base);
+                !assignment && s.iter().any(|c| matches!(c, b'*' | b'?' | b'['))
+            });
+        let l = if globbed_name { None } else { l.as_deref() };
+        match l {
             Some(s) => {
                 let (target, value) = match s.iter().position(|&c| c == b'=') {
                     Some(eq) => (&s[..eq], Some(&s[eq + 1..])),
@@ -185,15 +196,14 @@ pub(super) fn declare(
                                 None,
                             );
                         }
-                        if w.facts.arrays.contains(&v) {
-                            w.site(
-                                a.start,
-                                Evaluator::WordList,
-                                "declare of an array with a value",
-                                e.clone(),
-                                None,
-                            );
-                        }
+                        // An array (made anywhere in the command): its value is a list.
+                        w.site_needing(
+                            a.start,
+                            Evaluator::WordList,
+                            "declare of an array with a value",
+                            e.clone(),
+                            Needs::Array(v),
+                        );
                         w.assign(Target::Var(v), e, at, ctx);
                     }
                     None => {
@@ -220,6 +230,9 @@ pub(super) fn declare(
                         }
                         if nameref {
                             w.facts.any_nameref.get_or_insert(at);
+                        }
+                        if case {
+                            w.facts.any_case = true;
                         }
                         if let Some(v) = value_part {
                             if array || assoc {

@@ -63,6 +63,13 @@ pub(super) fn read(
             first_line: true,
         }]);
     }
+    // `read -r a b c`: each name gets its field of a line (split with IFS), exactly
+    // where the lines are exact; other options read otherwise: a part of the input.
+    let by_field = !other_fd
+        && p.has(b'r')
+        && p.opts.iter().all(|(l, _)| b"rs".contains(l))
+        && !(zsh && (p.has(b'z') || name == b"getln"));
+    let whole = value.clone();
     let value = value.part(ByteSet::EMPTY);
     let mut targets = 0;
     if zsh
@@ -91,8 +98,18 @@ pub(super) fn read(
         name_target(w, &a, value.clone(), "read", at, ctx);
         targets += 1;
     }
-    for t in p.operands {
-        name_target(w, t, value.clone(), "read", at, ctx);
+    let n = p.operands.len();
+    for (k, t) in p.operands.iter().enumerate() {
+        let v = if by_field {
+            Expr(vec![Src::Field {
+                inner: Box::new(whole.clone()),
+                index: k,
+                last: k + 1 == n,
+            }])
+        } else {
+            value.clone()
+        };
+        name_target(w, t, v, "read", at, ctx);
         targets += 1;
     }
     if p.unread {

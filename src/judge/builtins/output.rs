@@ -33,7 +33,12 @@ pub(super) fn program_output(
     });
     match base {
         // Counts, and the names it was given.
-        b"wc" | b"nproc" | b"seq" => {
+        b"wc" | b"nproc" | b"seq"
+            if lits.iter().all(|l| {
+                l.as_deref()
+                    .is_none_or(|l| memchr::memmem::find(l, b"files0").is_none())
+            }) =>
+        {
             let mut e = Expr::val(Val::number());
             e.join(args_part());
             e
@@ -66,17 +71,52 @@ pub(super) fn program_output(
             e.join(args_part());
             e
         }
-        // A path made from the words, or the working directory.
-        b"basename" | b"dirname" | b"realpath" | b"readlink" | b"pwd" => {
+        // A path made from the words, or the working directory (`readlink` and
+        // `realpath` print a link's target, which the command may have made: not here).
+        b"basename" | b"dirname" | b"pwd" => {
             let mut e = Expr::val(Val::env());
             e.join(args_part());
             let pwd = w.var(b"PWD");
             e.join(Expr::var(pwd));
             e
         }
-        // Lines of its input, in part.
-        b"head" | b"tail" | b"sort" | b"uniq" | b"cut" if !files => {
-            here.stdin.clone().part(ByteSet::of(b" \n"))
+        // Lines of its input, in part, and the bytes its words add (`cut
+        // --output-delimiter`). `--files0-from` reads the files a list names: not here.
+        b"head" | b"tail" | b"sort" | b"uniq" | b"cut"
+            if !files
+                && lits.iter().all(|l| {
+                    l.as_deref()
+                        .is_some_and(|l| memchr::memmem::find(l, b"files0").is_none())
+                }) =>
+        {
+            Expr::glue(vec![
+                here.stdin.clone().part(ByteSet::of(b" \n")),
+                args_part(),
+            ])
+            .part(ByteSet::EMPTY)
+        }
+        // `tr -d SET`, `tr -s SET`: its input, bytes taken out; `tr SET1 SET2` with plain
+        // sets: its input with SET2's bytes (a range, a class or an escape: any byte).
+        b"tr" if lits.iter().all(Option::is_some) => {
+            let sets: Vec<&[u8]> = lits
+                .iter()
+                .flatten()
+                .map(Vec::as_slice)
+                .filter(|l| !l.starts_with(b"-"))
+                .collect();
+            let deletes = lits
+                .iter()
+                .flatten()
+                .any(|l| l.starts_with(b"-") && (l.contains(&b'd') || l.contains(&b's')));
+            let plain = |t: &[u8]| {
+                !t.iter()
+                    .any(|c| matches!(c, b'-' | b'[' | b'\\' | b':' | b'='))
+            };
+            match sets.as_slice() {
+                [_] if deletes => here.stdin.clone().part(ByteSet::EMPTY),
+                [_, set2] if plain(set2) => here.stdin.clone().part(ByteSet::of(set2)),
+                _ => Expr::unknown(),
+            }
         }
         _ => Expr::unknown(),
     }
