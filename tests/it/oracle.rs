@@ -243,12 +243,30 @@ impl Sandbox {
                 Err(_) => break,
             }
         }
-        let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL);
-        let mut stderr = String::new();
+        // What it started in the background (a process substitution, a coprocess) may
+        // still run the canary: it gets the rest of the time (its standard error closes
+        // when it ends), then the group is ended.
+        let (tx, rx) = std::sync::mpsc::channel();
         if let Some(mut e) = child.stderr.take() {
-            use std::io::Read;
-            let _ = e.read_to_string(&mut stderr);
+            std::thread::spawn(move || {
+                use std::io::Read;
+                let mut text = String::new();
+                let _ = e.read_to_string(&mut text);
+                let _ = tx.send(text);
+            });
+        } else {
+            let _ = tx.send(String::new());
         }
+        let left = Duration::from_secs(5).saturating_sub(start.elapsed());
+        let stderr = match rx.recv_timeout(left) {
+            Ok(text) => text,
+            Err(_) => {
+                timed_out = true;
+                let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL);
+                rx.recv_timeout(Duration::from_secs(5)).unwrap_or_default()
+            }
+        };
+        let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL);
         // Whatever the commands wrote in the work dir goes, for the next run.
         if let Ok(entries) = std::fs::read_dir(&work) {
             for e in entries.flatten() {
