@@ -6,6 +6,9 @@
 
 use std::path::PathBuf;
 
+/// Deepest working directory `cd` is followed into, in path components.
+const MAX_CWD_DEPTH: usize = 64;
+
 use super::Ctx;
 use super::paths::{self, Target};
 use super::walk::{Action, Arg, How, Walker};
@@ -579,13 +582,21 @@ impl Walker<'_> {
                 .collect(),
         };
         for d in dirs {
-            if !self.cwds.contains(&d) {
+            // `cd` after `cd`, read in any order, nests without end (`cd d_1`, `cd d_2`,
+            // … as `d_1/d_2/…`): a directory past [`MAX_CWD_DEPTH`] components is not
+            // followed (relative paths are then read from the others).
+            if d.components().count() > MAX_CWD_DEPTH {
+                continue;
+            }
+            // (Normalized paths: their bytes say whether they are the same.)
+            if !self.cwds.iter().any(|c| c.as_os_str() == d.as_os_str()) {
                 // Past the most followed, the oldest `cd` is forgotten (never the event's
                 // directory): a later relative path is read from the latest ones.
                 if self.cwds.len() >= super::walk::MAX_CWDS {
                     self.cwds.remove(1.min(self.cwds.len() - 1));
                 }
                 self.cwds.push(d);
+                self.target_cache.borrow_mut().clear();
             }
         }
     }

@@ -161,6 +161,8 @@ pub(super) struct Walker<'a> {
     nested_seen: HashSet<u64>,
     /// The meter ran out: the walk stopped.
     pub(super) over: bool,
+    /// Each path text's targets from the working directories (emptied when they change).
+    pub(super) target_cache: std::cell::RefCell<HashMap<(String, bool), Vec<Target>>>,
 }
 
 impl<'a> Walker<'a> {
@@ -177,6 +179,7 @@ impl<'a> Walker<'a> {
             nested: 0,
             nested_seen: HashSet::new(),
             over: false,
+            target_cache: std::cell::RefCell::new(HashMap::new()),
         }
     }
 
@@ -434,6 +437,19 @@ impl<'a> Walker<'a> {
         for t in texts {
             if Path::new(t).is_absolute() {
                 out.extend(paths::target(t, *glob, Path::new("/")));
+            } else if cwd.is_none() {
+                // The same relative text from the same directories: the same targets.
+                let key = (t.clone(), *glob);
+                if let Some(known) = self.target_cache.borrow().get(&key) {
+                    out.extend(known.iter().cloned());
+                    continue;
+                }
+                let found: Vec<Target> = cwds
+                    .iter()
+                    .filter_map(|c| paths::target(t, *glob, c))
+                    .collect();
+                out.extend(found.iter().cloned());
+                self.target_cache.borrow_mut().insert(key, found);
             } else {
                 for c in &cwds {
                     out.extend(paths::target(t, *glob, c));
