@@ -81,6 +81,8 @@ const MAX_DEPTH: usize = 8;
 pub(super) trait Refs {
     /// What variable `name` may hold.
     fn var(&self, name: &[u8]) -> Val;
+    /// Whether the shell judged is zsh.
+    fn zsh(&self) -> bool;
     /// Whether variable `name` holds a value that arithmetic would run heredoc text from
     /// (the solver's fixed point over every variable).
     fn arith_dangerous(&self, name: &[u8]) -> bool;
@@ -181,7 +183,7 @@ fn text_reaches(e: Evaluator, t: &[u8], refs: &dyn Refs) -> bool {
             let Some(open) = t.iter().position(|&c| c == b'[') else {
                 return false;
             };
-            if !subscriptable_name(&t[..open]) {
+            if !subscriptable_name(&t[..open], refs.zsh()) {
                 // Not a name: the shell refuses it before it evaluates anything.
                 return false;
             }
@@ -200,12 +202,14 @@ fn text_reaches(e: Evaluator, t: &[u8], refs: &dyn Refs) -> bool {
     }
 }
 
-/// Whether a name can take a subscript that is evaluated: an identifier, or (zsh's `(P)`)
-/// a special parameter (`@`, `*`, `#`, `?`, `-`, `$`, `!`, `_`) or a positional one.
-fn subscriptable_name(name: &[u8]) -> bool {
+/// Whether a name can take a subscript that is evaluated: an identifier, or in zsh (its
+/// `(P)`) a special parameter (`@`, `*`, `#`, `?`, `-`, `$`, `!`, `_`) or a positional
+/// one; bash refuses those before it evaluates anything.
+fn subscriptable_name(name: &[u8], zsh: bool) -> bool {
     crate::shell::syntax::legal_identifier(name)
-        || (!name.is_empty() && name.iter().all(u8::is_ascii_digit))
-        || matches!(name, b"@" | b"*" | b"#" | b"?" | b"-" | b"$" | b"!" | b"_")
+        || (zsh
+            && ((!name.is_empty() && name.iter().all(u8::is_ascii_digit))
+                || matches!(name, b"@" | b"*" | b"#" | b"?" | b"-" | b"$" | b"!" | b"_")))
 }
 
 /// Whether a subscript's text expands anything when it is expanded: a `$` or a backquote
@@ -351,6 +355,9 @@ mod tests {
             false
         }
         fn arith_dangerous_made(&self) -> bool {
+            false
+        }
+        fn zsh(&self) -> bool {
             false
         }
         fn arith_dangerous_named_by(&self, _: &ByteSet) -> bool {

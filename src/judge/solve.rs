@@ -1078,6 +1078,10 @@ impl Refs for Solver<'_> {
         }
     }
 
+    fn zsh(&self) -> bool {
+        self.d.is_zsh()
+    }
+
     fn arith_dangerous_made(&self) -> bool {
         self.any_dangerous
             || self.arith_dangerous.iter().any(|&v| {

@@ -348,7 +348,8 @@ impl<'a> Walk<'a> {
                 self.assign(Target::Var(v), value, p.at, ctx);
             }
         }
-        if p.indirect && p.op != ParamOp::Names {
+        // (zsh reads `${!name}` as a bad substitution: only its `(P)` flag is indirect.)
+        if p.indirect && p.op != ParamOp::Names && (!self.zsh() || p.flags) {
             self.site(p.at, Evaluator::Name, "${!name}", base.clone(), body);
         }
         if p.op == ParamOp::Prompt {

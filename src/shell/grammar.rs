@@ -127,9 +127,6 @@ impl Reader<'_, '_> {
     }
 
     fn syntax(&self) -> super::ReadError {
-        if std::env::var_os("HG_DEBUG").is_some() {
-            eprintln!("{}", std::backtrace::Backtrace::force_capture());
-        }
         self.err("syntax error")
     }
 
