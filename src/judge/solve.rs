@@ -251,12 +251,26 @@ impl<'a> Solver<'a> {
             }
             _ => None,
         };
-        let mut sets: Vec<&[u8]> = vec![b" \t\n"];
+        // A name computed at run time may be IFS (`printf -v "$n"`, `declare "$n=…"`, a
+        // nameref to a computed name): IFS is then not known.
+        if !self.any.is_empty()
+            || !self.computed_refs.is_empty()
+            || self.facts.any_nameref.is_some()
+        {
+            return Ok(v.part(ByteSet::EMPTY));
+        }
+        let mut sets: Vec<&[u8]> = vec![b" \t\n", b" \t\n\0"];
         if let Some(i) = &ifs_val {
             if i.fixed.is_some() || i.has_heredoc() || i.env || i.unknown {
                 return Ok(v.part(ByteSet::EMPTY));
             }
             sets.extend(i.lits.iter().map(|l| &**l));
+        }
+        // Bytes past ASCII: the shells split by characters of the locale (a multibyte IFS
+        // character, or an ASCII byte inside a character of another encoding).
+        let ascii = |t: &[u8]| t.iter().all(u8::is_ascii);
+        if !sets.iter().all(|s| ascii(s)) || !v.lits.iter().chain(&v.htexts).all(|t| ascii(t)) {
+            return Ok(v.part(ByteSet::EMPTY));
         }
         let exact = v.fixed.is_none() && v.heredoc.is_none() && !v.unknown;
         if !exact {
