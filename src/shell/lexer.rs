@@ -963,7 +963,8 @@ impl<'s, 'o> Reader<'s, 'o> {
             && bytes.last() == Some(&b'}')
             && next_is_redir
             && bytes.len() >= 2
-            && legal_identifier(&bytes[1..bytes.len() - 1])
+            && (legal_identifier(&bytes[1..bytes.len() - 1])
+                || super::syntax::array_reference(&bytes[1..bytes.len() - 1]))
         {
             return Ok(Tok::RedirWord);
         }

@@ -155,32 +155,21 @@ fn is_case_word(text: &[u8]) -> bool {
 mod tests {
     use super::closes_plainly;
 
+    /// Whether `text` closes a command substitution's `$(` plainly.
+    fn closes_command(text: &[u8]) -> bool {
+        closes_plainly(text, b'(', b')', false, true, true)
+    }
+
     #[test]
     fn plain_text_closes_plainly() {
-        assert!(closes_plainly(
-            b"mktemp -d) rest",
-            b'(',
-            b')',
-            false,
-            true,
-            true
-        ));
-        assert!(closes_plainly(
+        for text in [
+            &b"mktemp -d) rest"[..],
             b"dirname \"$0\")",
-            b'(',
-            b')',
-            false,
-            true,
-            true
-        ));
-        assert!(closes_plainly(
             b"printf '%s\\n' \"x 1\")",
-            b'(',
-            b')',
-            false,
-            true,
-            true
-        ));
+            b"echo \"case 1\" cases)",
+        ] {
+            assert!(closes_command(text), "{}", String::from_utf8_lossy(text));
+        }
         assert!(closes_plainly(
             b"pass + 1))",
             b'(',
@@ -190,14 +179,6 @@ mod tests {
             false
         ));
         assert!(closes_plainly(b"HOME}/x", b'{', b'}', false, false, false));
-        assert!(closes_plainly(
-            b"echo \"case 1\" cases)",
-            b'(',
-            b')',
-            false,
-            true,
-            true
-        ));
         assert!(closes_plainly(
             b"case {i} (x) #1\"",
             b'"',
@@ -225,11 +206,7 @@ mod tests {
             b"diff <(a) b)",
             b"echo 'a",
         ] {
-            assert!(
-                !closes_plainly(text, b'(', b')', false, true, true),
-                "{}",
-                String::from_utf8_lossy(text)
-            );
+            assert!(!closes_command(text), "{}", String::from_utf8_lossy(text));
         }
         assert!(!closes_plainly(b"x:-'a'}", b'{', b'}', false, false, false));
         assert!(!closes_plainly(b"a{b}}", b'{', b'}', false, false, false));

@@ -81,6 +81,31 @@ pub fn legal_identifier(s: &[u8]) -> bool {
     }
 }
 
+/// Whether `s` is `name[subscript]` as bash's `valid_array_reference` takes it: a legal
+/// name, a non-empty subscript, and the `]` matching the first `[` the last byte.
+pub fn array_reference(s: &[u8]) -> bool {
+    let Some(open) = s.iter().position(|&c| c == b'[') else {
+        return false;
+    };
+    if !legal_identifier(&s[..open]) || s.len() < open + 3 {
+        return false;
+    }
+    let mut depth = 0usize;
+    for (i, &c) in s.iter().enumerate().skip(open) {
+        match c {
+            b'[' => depth += 1,
+            b']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i + 1 == s.len();
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Whether a word whose text is `raw` may, once read, have one of `names` as its value:
 /// a test before the word is read. Quotes and backslashes are dropped and the rest
 /// compared; a word with `$` (ANSI-C or locale quoting, an expansion) always may.
@@ -256,6 +281,16 @@ pub fn quote_removal(word: &[u8]) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn an_array_reference_is_a_name_and_a_subscript_that_ends_the_text() {
+        for t in [&b"a[1]"[..], b"a[$v]", b"a_1[x[2]]"] {
+            assert!(super::array_reference(t), "{}", String::from_utf8_lossy(t));
+        }
+        for t in [&b"a"[..], b"a[]", b"1a[x]", b"a[x]y", b"a[x]y]", b"a[x"] {
+            assert!(!super::array_reference(t), "{}", String::from_utf8_lossy(t));
+        }
+    }
     use super::quote_removal;
 
     #[test]

@@ -231,24 +231,6 @@ fn with_the_hook_installed_reading_and_other_files_pass() {
 }
 
 #[test]
-fn a_symlinked_settings_file_is_protected_through_its_target() {
-    let home = Home::new();
-    let hook =
-        serde_json::json!({"hooks": {"PreToolUse": [{"hooks": [{"command": "heredoc-guard"}]}]}});
-    home.write("dotfiles/claude.json", &hook.to_string());
-    std::fs::create_dir_all(home.path().join(".claude")).unwrap();
-    std::os::unix::fs::symlink(
-        home.path().join("dotfiles/claude.json"),
-        home.path().join(".claude/settings.json"),
-    )
-    .unwrap();
-    denied(
-        &home,
-        &["echo '{}' > ~/dotfiles/claude.json", "rm -rf ~/dotfiles"],
-    );
-}
-
-#[test]
 fn codex_trust_and_a_project_install_are_files_that_hold_the_hook() {
     let home = Home::new().hooked();
     home.write(
