@@ -20,8 +20,9 @@ pub(super) fn judge(
     match action {
         Action::Guard(what) => Some(what.clone()),
         Action::Unread => Some(format!(
-            "run shell text nested deeper than heredoc-guard reads ({} levels), naming its files",
-            walk::MAX_DEPTH
+            "run shell text past what heredoc-guard reads (nested over {} levels, or over {} texts), which may name its files",
+            walk::MAX_DEPTH,
+            walk::MAX_NESTED
         )),
         Action::Touch { target, how, by } => touch(target, *how, places, switch, ctx)
             .map(|what| format!("{} {}{what}", paths::clip(by), target.shown())),

@@ -243,11 +243,10 @@ pub(crate) fn may_concern(line: &[u8], ctx: &Ctx) -> bool {
             if !after_wrapper && w.contains('=') && i + 1 < words.len() {
                 continue;
             }
+            // Any word may be the command's name: after a keyword (`if`, `then`, `do`,
+            // `{`, `!`), a redirection's target, or a wrapper.
             if kind.is_some_and(|k| commands::concerns(k, &words)) {
                 return true;
-            }
-            if !after_wrapper {
-                return false;
             }
         }
         false

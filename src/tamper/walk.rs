@@ -91,7 +91,7 @@ pub(super) enum Action {
 /// shell) that is read.
 pub(super) const MAX_DEPTH: usize = 4;
 /// Most nested shell texts read for one command.
-const MAX_NESTED: usize = 64;
+pub(super) const MAX_NESTED: usize = 64;
 /// Most names whose values are followed, and values kept for each.
 const MAX_NAMES: usize = 256;
 const MAX_VALUES: usize = 16;
@@ -558,7 +558,7 @@ impl<'a> Walker<'a> {
     }
 
     /// Reads shell text a command runs and walks it, within the limits; text past them
-    /// that names the guard's places is an [`Action::Unread`].
+    /// that names the guard's places, or may spell them hidden, is an [`Action::Unread`].
     pub(super) fn nested(&mut self, text: &[u8], depth: usize) {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (text, depth).hash(&mut h);
@@ -570,7 +570,12 @@ impl<'a> Walker<'a> {
             || self.nested >= MAX_NESTED
             || text.len() > crate::limits::MAX_COMMAND_BYTES
         {
-            if names_places(text, self.ctx) {
+            // Text that may spell a place without showing it (quotes, an expansion, an
+            // escape split `.cl""aude`) counts as naming one.
+            let hides = text
+                .iter()
+                .any(|c| matches!(c, b'\'' | b'"' | b'$' | b'\\' | b'`'));
+            if hides || names_places(text, self.ctx) {
                 self.actions.push(Action::Unread);
             }
             return;
