@@ -226,14 +226,28 @@ pub(crate) fn may_concern(line: &[u8], ctx: &Ctx) -> bool {
     }
     line.split(|c| b";&|()".contains(c)).any(|segment| {
         let words: Vec<&str> = segment
-            .split(|c| c.is_ascii_whitespace() || b"<>".contains(c))
+            .split(|c| c.is_ascii_whitespace())
             .filter(|w| !w.is_empty())
             .filter_map(|w| std::str::from_utf8(w).ok())
             .collect();
-        // The command's name: its first word past assignments; past a wrapper (whose
-        // options may take values), any later word.
+        // The command's name: its first word past keywords (`if`, `then`, `do`, `{`, `!`…),
+        // redirections and assignments; past a wrapper (whose options may take values),
+        // any later word.
         let mut after_wrapper = false;
+        let mut target_next = false;
         for (i, w) in words.iter().enumerate() {
+            if std::mem::take(&mut target_next) {
+                continue;
+            }
+            let op = w.trim_start_matches(|c: char| c.is_ascii_digit());
+            if op.starts_with(['<', '>', '&']) {
+                // A redirection: its target is this word's rest, or the next word.
+                target_next = op.trim_start_matches(['<', '>', '&', '|']).is_empty();
+                continue;
+            }
+            if !after_wrapper && SHELL_KEYWORDS.contains(w) {
+                continue;
+            }
             let name = w.rsplit('/').next().unwrap_or(w);
             let kind = commands::kind(name, ctx);
             if kind == Some(commands::Kind::Wrapper) {
@@ -243,15 +257,21 @@ pub(crate) fn may_concern(line: &[u8], ctx: &Ctx) -> bool {
             if !after_wrapper && w.contains('=') && i + 1 < words.len() {
                 continue;
             }
-            // Any word may be the command's name: after a keyword (`if`, `then`, `do`,
-            // `{`, `!`), a redirection's target, or a wrapper.
             if kind.is_some_and(|k| commands::concerns(k, &words)) {
                 return true;
+            }
+            if !after_wrapper {
+                return false;
             }
         }
         false
     })
 }
+
+/// Words that may stand before a command's name on a line.
+const SHELL_KEYWORDS: [&str; 14] = [
+    "if", "then", "else", "elif", "do", "while", "until", "{", "}", "!", "time", "in", "fi", "done",
+];
 
 /// Whether a line (as written) redirects output to a file other than `/dev/null`.
 fn writes_a_file(line: &[u8]) -> bool {

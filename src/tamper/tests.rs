@@ -278,6 +278,11 @@ fn a_plain_line_is_read_only_when_it_may_concern_the_guard() {
     }
     for line in [
         "rm x",
+        "if true; then rm x; fi",
+        "{ rm x; }",
+        "! rm x",
+        "</dev/null rm x",
+        "2> err rm x",
         "git checkout x",
         "echo hi > f",
         "cargo build >&out",
