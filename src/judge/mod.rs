@@ -30,6 +30,7 @@ mod walk;
 pub use evaluators::Evaluator;
 
 use crate::shell::{Dialect, Reading, Work};
+use facts::Target;
 
 /// What the judge found in one reading.
 #[derive(Debug, Clone)]
@@ -57,6 +58,21 @@ pub enum Found {
     },
 }
 
+/// Whether standard error may reach a capture or a pipe where no redirection on the
+/// command says so: an `exec 2>&1` where output is captured, `BASH_XTRACEFD` named
+/// anywhere (a nameref's target too), or `set -x` where a name assigned at run time may
+/// be `BASH_XTRACEFD`.
+fn stderr_may_reach_captures(w: &walk::Walk<'_>) -> bool {
+    let f = &w.facts;
+    w.merge_found
+        || (!w.zsh()
+            && (f.names.names.iter().any(|n| &**n == b"BASH_XTRACEFD")
+                || (f.xtrace.is_some()
+                    && (f.any_nameref.is_some()
+                        || !f.computed_refs.is_empty()
+                        || f.assigns.iter().any(|(t, _, _)| matches!(t, Target::Any))))))
+}
+
 /// Why the judge stopped before it finished: the meter ran out (a limit, which denies).
 #[derive(Debug, Clone, Copy)]
 pub struct GaveUp;
@@ -71,15 +87,24 @@ pub fn judge(
     meter: &Work,
 ) -> Result<Vec<Found>, GaveUp> {
     let prog = program::build(&reading.events);
-    let mut w = walk::Walk::new(
-        d,
-        &prog,
-        &reading.heredocs,
-        Some(text),
-        meter,
-        &reading.nested,
-    );
-    w.run().map_err(|_| GaveUp)?;
+    let walk = |stderr_merged: bool| {
+        let mut w = walk::Walk::new(
+            d,
+            &prog,
+            &reading.heredocs,
+            Some(text),
+            meter,
+            &reading.nested,
+        );
+        w.stderr_merged = stderr_merged;
+        w.run().map_err(|_| GaveUp)?;
+        Ok::<_, GaveUp>(w)
+    };
+    let mut w = walk(false)?;
+    if stderr_may_reach_captures(&w) {
+        // Walked again with standard error in every capture and pipe, from the start.
+        w = walk(true)?;
+    }
     let facts = w.facts;
     let holds = reading.holds_heredoc();
     let mut s = solve::Solver::new(&facts, d, &reading.heredocs, Some(text), meter);

@@ -12,7 +12,7 @@ pub(super) enum Node<'r> {
     Compound {
         kind: &'r Compound,
         at: u32,
-        children: Vec<(Node<'r>, bool)>,
+        children: Vec<(Node<'r>, Feed)>,
         redirects: Vec<&'r Redirect>,
     },
     Arith(&'r crate::shell::text::Text<'static>),
@@ -23,11 +23,23 @@ pub(super) enum Node<'r> {
     Unit,
 }
 
+/// What feeds a node's standard input.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum Feed {
+    /// The command's own (its list's, its redirections').
+    #[default]
+    Own,
+    /// `|`: what the command before writes.
+    Pipe,
+    /// `|&`: what the command before writes, standard error too.
+    PipeErr,
+}
+
 /// A reading's program: its top-level commands, each substitution's program, and where
 /// each substitution ends. Each node says whether a pipe feeds it.
 pub(super) struct Prog<'r> {
-    pub(super) root: Vec<(Node<'r>, bool)>,
-    pub(super) substs: HashMap<u32, Vec<(Node<'r>, bool)>>,
+    pub(super) root: Vec<(Node<'r>, Feed)>,
+    pub(super) substs: HashMap<u32, Vec<(Node<'r>, Feed)>>,
     pub(super) ends: Ends,
 }
 
@@ -47,17 +59,17 @@ enum FrameKind<'r> {
 
 struct Frame<'r> {
     kind: FrameKind<'r>,
-    items: Vec<(Node<'r>, bool)>,
-    pipe: bool,
+    items: Vec<(Node<'r>, Feed)>,
+    pipe: Feed,
 }
 
 pub(super) fn build<'r>(events: &'r [Event]) -> Prog<'r> {
     let mut stack: Vec<Frame<'r>> = vec![Frame {
         kind: FrameKind::Root,
         items: Vec::new(),
-        pipe: false,
+        pipe: Feed::Own,
     }];
-    let mut substs: HashMap<u32, Vec<(Node<'r>, bool)>> = HashMap::new();
+    let mut substs: HashMap<u32, Vec<(Node<'r>, Feed)>> = HashMap::new();
     let mut ends = HashMap::new();
     fn push<'r>(stack: &mut [Frame<'r>], node: Node<'r>) {
         if let Some(top) = stack.last_mut() {
@@ -89,7 +101,7 @@ pub(super) fn build<'r>(events: &'r [Event]) -> Prog<'r> {
             Event::Open(kind, at) => stack.push(Frame {
                 kind: FrameKind::Compound(kind, *at),
                 items: Vec::new(),
-                pipe: false,
+                pipe: Feed::Own,
             }),
             Event::Close(_) => {
                 if matches!(stack.last().map(|f| &f.kind), Some(FrameKind::Compound(..))) {
@@ -103,15 +115,15 @@ pub(super) fn build<'r>(events: &'r [Event]) -> Prog<'r> {
                     redirects.push(r);
                 }
             }
-            Event::Pipe => {
+            Event::Pipe { stderr } => {
                 if let Some(top) = stack.last_mut() {
-                    top.pipe = true;
+                    top.pipe = if *stderr { Feed::PipeErr } else { Feed::Pipe };
                 }
             }
             Event::SubstOpen(at) => stack.push(Frame {
                 kind: FrameKind::Subst(*at),
                 items: Vec::new(),
-                pipe: false,
+                pipe: Feed::Own,
             }),
             Event::SubstClose(at, end) => {
                 if !stack

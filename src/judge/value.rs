@@ -176,7 +176,8 @@ impl Val {
             self.heredoc = Some(self.heredoc.map_or(b, |f| f.union(b)));
             return;
         }
-        if self.htexts.iter().any(|l| **l == *t) {
+        // A text the bytes already cover adds nothing (and the solver's joins then end).
+        if self.htexts.iter().any(|l| **l == *t) || self.heredoc.is_some_and(|h| h.holds_all(&t)) {
             return;
         }
         self.htexts.push(t);
@@ -212,7 +213,7 @@ impl Val {
             self.fixed = Some(self.fixed.map_or(b, |f| f.union(b)));
             return;
         }
-        if self.lits.iter().any(|l| **l == *t) {
+        if self.lits.iter().any(|l| **l == *t) || self.fixed.is_some_and(|f| f.holds_all(&t)) {
             return;
         }
         self.lits.push(t);
@@ -411,6 +412,31 @@ mod tests {
         // The texts past the cap are kept as their bytes; what came after starts a new list.
         assert!(v.lits.len() <= MAX_LITS);
         assert!(v.fixed.is_some_and(|b| b.has(b'x') && b.has(b'8')));
+    }
+
+    #[test]
+    fn a_text_the_bytes_already_cover_changes_nothing_so_the_solver_ends() {
+        // Past the cap, texts are their bytes; joining one of them again must leave the
+        // value equal, or the solver's fixed point never ends (a 40 ms limit deny on two
+        // `read -r` of one table).
+        for heredoc in [false, true] {
+            let make = |t: &[u8]| {
+                if heredoc {
+                    Val::heredoc_text(t)
+                } else {
+                    Val::lit(t)
+                }
+            };
+            let mut v = Val::default();
+            for k in 0..(MAX_LITS + 1) {
+                v.join(&make(format!("x{k}").as_bytes()));
+            }
+            let before = v.clone();
+            v.join(&make(b"x3"));
+            assert!(v == before, "joining a covered text changed the value");
+            v.join(&make(b"y"));
+            assert!(v != before, "a text with a new byte must change it");
+        }
     }
 
     #[test]

@@ -10,11 +10,13 @@ use std::rc::Rc;
 use super::builtins;
 use super::evaluators::Evaluator;
 use super::facts::{Change, Expr, Facts, Needs, Site, Src, Target, Unread, Var, When};
-use super::program::{Node, Prog};
+use super::program::{Feed, Node, Prog};
 use super::value::{ByteSet, Val};
 use crate::shell::tree::{Compound, RedirOp, Redirect, SimpleCommand, Word};
 use crate::shell::word::{self, Arith, Param, ParamOp, Piece, WordInfo};
 use crate::shell::{Context, Dialect, Heredoc, Nested, Work};
+
+mod lines;
 
 /// The pseudo-variable for what `exec` redirections give every later command's input
 /// (no shell name holds a NUL).
@@ -39,6 +41,14 @@ pub(super) struct Ctx {
     pub in_function: bool,
     /// Fed by a pipe (zsh reads the pipe, then the command's own input redirections).
     pub piped: bool,
+    /// Its output may be captured (a substitution, a pipe, a function, text run later):
+    /// an `exec` that sends standard error there sends it there for every later command.
+    pub captured: bool,
+    /// Its standard error goes where its output goes (`2>&1` on it or around it).
+    pub stderr_out: bool,
+    /// Its input is read a whole line at a time by every command that reads it (see
+    /// `lines`): each `read -r` gets one whole line.
+    pub whole_lines: bool,
 }
 
 /// The walk's state.
@@ -62,6 +72,11 @@ pub(super) struct Walk<'a> {
     /// The substitutions being walked (text with pinned offsets has one key for all its
     /// substitutions: a substitution met inside itself is not walked again).
     in_substs: Vec<u32>,
+    /// Standard error may reach every capture and pipe (an `exec 2>&1` where output is
+    /// captured, `BASH_XTRACEFD`): set for the walk again when the first walk finds one.
+    pub stderr_merged: bool,
+    /// The walk found such a redirection or assignment.
+    pub merge_found: bool,
 }
 
 /// The body index of an evaluator in a heredoc of `eval` text (not one of the reading's
@@ -98,6 +113,8 @@ impl<'a> Walk<'a> {
             runs_nested: HashMap::new(),
             in_nested: false,
             in_substs: Vec::new(),
+            stderr_merged: false,
+            merge_found: false,
         }
     }
 
@@ -138,6 +155,9 @@ impl<'a> Walk<'a> {
             read_later: false,
             in_function: false,
             piped: false,
+            captured: false,
+            stderr_out: false,
+            whole_lines: false,
         };
         let root = &self.prog.root;
         self.walk(root, &ctx)?;
@@ -167,32 +187,45 @@ impl<'a> Walk<'a> {
             sub.facts = std::mem::take(&mut self.facts);
             sub.unit = unit;
             sub.in_nested = true;
+            sub.stderr_merged = self.stderr_merged;
             let c = Ctx {
                 stdin,
                 read_later: true,
                 in_function: ctx.in_function,
                 piped: false,
+                captured: true,
+                stderr_out: ctx.stderr_out,
+                whole_lines: false,
             };
             let result = sub.walk(&prog.root, &c).and_then(|_| sub.walk_nested(&c));
             self.facts = std::mem::take(&mut sub.facts);
+            self.merge_found |= sub.merge_found;
             result?;
         }
         Ok(())
     }
 
     /// Walks a list of commands; what they write, one after another.
-    fn walk(&mut self, nodes: &[(Node<'_>, bool)], ctx: &Ctx) -> Result<Expr, Out> {
+    fn walk(&mut self, nodes: &[(Node<'_>, Feed)], ctx: &Ctx) -> Result<Expr, Out> {
         let mut outs: Vec<Expr> = Vec::new();
         let mut last: Option<Expr> = None;
-        for (node, piped) in nodes {
+        for (k, (node, feed)) in nodes.iter().enumerate() {
             self.spend(1)?;
             if !matches!(node, Node::Unit) {
                 self.facts.last_unit = self.facts.last_unit.max(self.unit);
             }
             let mut c = ctx.clone();
-            c.piped = *piped;
-            if *piped {
-                c.stdin = last.take().unwrap_or_default();
+            c.piped = *feed != Feed::Own;
+            // A pipeline's commands write into a pipe.
+            c.captured |= c.piped || nodes.get(k + 1).is_some_and(|(_, f)| *f != Feed::Own);
+            if c.piped {
+                let mut stdin = last.take().unwrap_or_default();
+                if *feed == Feed::PipeErr || self.stderr_merged {
+                    // What the command before wrote to standard error: run-time text (an
+                    // error message that quotes its words, `set -v`'s lines).
+                    stdin.join(Expr::unknown());
+                }
+                c.stdin = stdin;
             } else if let Some(o) = last.take() {
                 outs.push(o);
             }
@@ -208,18 +241,18 @@ impl<'a> Walk<'a> {
                     let a = word::arith(t, self.ends());
                     self.spend(t.len() / 16 + 1)?;
                     self.arith(&a, &c, None, false)?;
-                    Expr::default()
+                    Self::error_text(&c)
                 }
                 Node::Cond(words) => {
                     self.cond(words, &c)?;
-                    Expr::default()
+                    Self::error_text(&c)
                 }
                 Node::Words(words) => {
                     for w in *words {
                         let i = self.read(w)?;
                         self.expand(&i, &c)?;
                     }
-                    Expr::default()
+                    Self::error_text(&c)
                 }
                 Node::Unit => {
                     self.unit += 1;
@@ -276,10 +309,15 @@ impl<'a> Walk<'a> {
         let mut c = ctx.clone();
         c.read_later = true;
         c.piped = false;
+        c.captured = true;
+        c.stderr_out = false;
         self.in_substs.push(at);
         let out = self.walk(nodes, &c);
         self.in_substs.pop();
-        let out = out?;
+        let mut out = out?;
+        if self.stderr_merged {
+            out.join(Expr::unknown());
+        }
         self.facts.substs.entry(at).or_default().join(out);
         Ok(())
     }
@@ -625,6 +663,10 @@ impl<'a> Walk<'a> {
     pub fn assign(&mut self, target: Target, value: Expr, at: u32, ctx: &Ctx) {
         if let Target::Var(v) = target {
             let name: Rc<[u8]> = Rc::clone(&self.facts.names.names[v as usize]);
+            if &*name == b"BASH_XTRACEFD" && !self.zsh() {
+                // `set -x`'s trace (expanded words) may go to any descriptor: a capture.
+                self.merge_found = true;
+            }
             self.special_assignment(&name, &value, at, ctx);
         }
         self.facts.assign(target, value, at);
@@ -734,6 +776,68 @@ impl<'a> Walk<'a> {
             s.join(e);
         }
         Ok(s)
+    }
+
+    /// What a command that prints nothing writes to its output: its error messages
+    /// (run-time text) when standard error goes there.
+    fn error_text(ctx: &Ctx) -> Expr {
+        if ctx.stderr_out {
+            Expr::unknown()
+        } else {
+            Expr::default()
+        }
+    }
+
+    /// Whether a redirection may send standard error where output goes, or to a place
+    /// that may be it: `2>&1`, `2>&3`, `2>/dev/stdout`, `2>"$f"`, `&>/dev/fd/1`; not
+    /// `2>/dev/null`, `2>&-`, or a file the text names.
+    fn merges_stderr(&self, r: &Redirect) -> Result<bool, Out> {
+        let op_byte = self.text.and_then(|t| t.get(r.at as usize)).copied();
+        let stderr = match r.fd.as_deref() {
+            Some(fd) => {
+                fd.iter().all(u8::is_ascii_digit)
+                    && fd.iter().skip_while(|&&c| c == b'0').eq(b"2".iter())
+            }
+            // `&>`, `&>>`, and `>&word` when the word is not a descriptor: both outputs.
+            None => match r.op {
+                RedirOp::Output => op_byte.is_none_or(|b| b == b'&'),
+                RedirOp::Duplicate => op_byte.is_none_or(|b| b == b'>'),
+                _ => false,
+            },
+        };
+        if !stderr || !matches!(r.op, RedirOp::Output | RedirOp::Duplicate) {
+            return Ok(false);
+        }
+        let target = match &r.target {
+            Some(t) => self.read(t)?.literal(),
+            None => None,
+        };
+        let Some(t) = target else {
+            return Ok(true);
+        };
+        Ok(match r.op {
+            RedirOp::Duplicate if r.fd.is_some() => t != b"-",
+            // `>&2`, `>&-`: standard output only.
+            RedirOp::Duplicate if t.iter().all(u8::is_ascii_digit) || t == b"-" => false,
+            _ => {
+                t != b"/dev/null"
+                    && (t.starts_with(b"/dev/")
+                        || t.starts_with(b"/proc/")
+                        || memchr::memmem::find(&t, b"/fd/").is_some()
+                        || t.is_empty())
+            }
+        })
+    }
+
+    /// Whether a command with redirections may be `exec` (which keeps them for every
+    /// later command): `exec`, `command` or `builtin` before it, or a name given at run
+    /// time.
+    fn may_be_exec(&self, words: &[WordInfo]) -> bool {
+        match words.first().map(WordInfo::value) {
+            None => false,
+            Some(None) => true,
+            Some(Some(n)) => matches!(n.as_slice(), b"exec" | b"command" | b"builtin"),
+        }
     }
 
     /// Whether an input redirection is standard input's: no descriptor written, or 0
@@ -886,7 +990,19 @@ impl<'a> Walk<'a> {
         } else {
             self.own_heredoc(c, &here)
         };
-        let out = builtins::command(self, c, words, &infos, ctx, &here, own)?;
+        let mut out = builtins::command(self, c, words, &infos, ctx, &here, own)?;
+        let mut merges = false;
+        for r in &c.redirects {
+            merges |= self.merges_stderr(r)?;
+        }
+        if merges || ctx.stderr_out {
+            // What it writes to standard error reaches its output: run-time text.
+            out.join(Expr::unknown());
+        }
+        if merges && ctx.captured && self.may_be_exec(&infos) {
+            // `exec 2>&1` where output is captured: every later command's.
+            self.merge_found = true;
+        }
         let last = infos
             .last()
             .map(|l| self.word_expr(l))
@@ -999,15 +1115,24 @@ impl<'a> Walk<'a> {
         &mut self,
         kind: &Compound,
         at: u32,
-        children: &[(Node<'_>, bool)],
+        children: &[(Node<'_>, Feed)],
         redirects: &[&Redirect],
         ctx: &Ctx,
     ) -> Result<Expr, Out> {
         let mut inner = ctx.clone();
         // Its commands share its input: a later one reads what an earlier one left (any
-        // part of it), never known exactly.
-        inner.stdin = self.input(redirects, ctx)?.part(ByteSet::EMPTY);
+        // part of it), never known exactly, unless each reads whole lines (`read -r`).
+        inner.stdin = self.input(redirects, ctx)?;
+        inner.whole_lines = self.whole_lines(kind, at, children, redirects, ctx)?;
+        if !inner.whole_lines {
+            inner.stdin = inner.stdin.part(ByteSet::EMPTY);
+        }
         inner.piped = false;
+        for r in redirects {
+            if self.merges_stderr(r)? {
+                inner.stderr_out = true;
+            }
+        }
         for r in redirects {
             self.named_fd(r, ctx)?;
             if let Some(t) = &r.target
@@ -1048,6 +1173,7 @@ impl<'a> Walk<'a> {
             Compound::Function(name) => {
                 inner.read_later = true;
                 inner.in_function = true;
+                inner.captured = true;
                 if let Some(n) = self.read(name)?.value() {
                     // Its input is what its calls give it.
                     let s = self.var(&function_stdin(&n));

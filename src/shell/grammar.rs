@@ -282,9 +282,11 @@ impl Reader<'_, '_> {
 
     fn pipeline(&mut self) -> R<()> {
         self.command()?;
-        while matches!(self.peek()?, Tok::Char(b'|') | Tok::BarAnd) {
+        while let t @ (Tok::Char(b'|') | Tok::BarAnd) = self.peek()? {
             self.next()?;
-            self.out.events.push(Event::Pipe);
+            self.out.events.push(Event::Pipe {
+                stderr: t == Tok::BarAnd,
+            });
             self.newline_list()?;
             self.command()?;
         }

@@ -51,8 +51,9 @@ pub enum Event {
     Close(u32),
     /// A redirection of the compound command that just closed.
     Redirect(Redirect),
-    /// `|` or `|&`: the next command reads what the one before writes.
-    Pipe,
+    /// `|` or `|&`: the next command reads what the one before writes (with `|&`, what
+    /// it writes to standard error too).
+    Pipe { stderr: bool },
     /// The program of a command substitution, backquoted command or process substitution
     /// at this command offset starts.
     SubstOpen(u32),

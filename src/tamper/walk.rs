@@ -208,7 +208,7 @@ impl<'a> Walker<'a> {
                     let stdin = piped.take();
                     last_out = self.simple(c, r, text, &ends, stdin, depth);
                 }
-                Event::Pipe => piped = last_out.take(),
+                Event::Pipe { .. } => piped = last_out.take(),
                 Event::Redirect(rd) => {
                     last_out = None;
                     self.redirect(rd, &ends, "a redirection");

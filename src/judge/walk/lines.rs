@@ -1,0 +1,187 @@
+//! Whether the commands of a compound read its standard input a whole line at a time:
+//! then each `read -r` in them gets one whole line of it (a loop over a table's rows),
+//! and its fields are followed exactly instead of as any part of the input.
+
+use super::{Ctx, Feed, Node, Out, Walk};
+use crate::shell::tree::{Compound, RedirOp, Redirect, SimpleCommand};
+
+/// Builtins that never read standard input.
+const QUIET: &[&[u8]] = &[
+    b"echo",
+    b"printf",
+    b"print",
+    b"test",
+    b"[",
+    b":",
+    b"true",
+    b"false",
+    b"let",
+    b"local",
+    b"declare",
+    b"typeset",
+    b"export",
+    b"readonly",
+    b"unset",
+    b"shift",
+    b"return",
+    b"break",
+    b"continue",
+    b"exit",
+    b"cd",
+    b"pwd",
+    b"set",
+    b"shopt",
+    b"getopts",
+    b"integer",
+];
+
+impl Walk<'_> {
+    /// Whether a compound's commands get its input a whole line at a time: its own input
+    /// redirection, no command run in the background (two readers at once may read any
+    /// part) and every reader `read -r`; without one, what the enclosing one gets.
+    pub(super) fn whole_lines(
+        &self,
+        kind: &Compound,
+        at: u32,
+        children: &[(Node<'_>, Feed)],
+        redirects: &[&Redirect],
+        ctx: &Ctx,
+    ) -> Result<bool, Out> {
+        if matches!(kind, Compound::Function(_) | Compound::Coproc) {
+            return Ok(false);
+        }
+        if !redirects.iter().any(|r| self.feeds_stdin(r)) {
+            return Ok(ctx.whole_lines);
+        }
+        let (Some(text), Some(end)) = (self.text, redirects.iter().map(|r| r.at).min()) else {
+            return Ok(false);
+        };
+        let Some(region) = text.get(at as usize..end as usize) else {
+            return Ok(false);
+        };
+        self.spend(region.len() / 64 + 1)?;
+        let at_byte = |i: usize| region.get(i).copied().unwrap_or(b' ');
+        for i in memchr::memchr2_iter(b'&', b'(', region) {
+            let before = if i == 0 { b' ' } else { at_byte(i - 1) };
+            let after = at_byte(i + 1);
+            let background = region[i] == b'&'
+                && !(after == b'&'
+                    || before == b'&'
+                    || matches!(before, b'<' | b'>')
+                    || after == b'>');
+            let process_subst = region[i] == b'(' && matches!(before, b'<' | b'>');
+            if background || process_subst {
+                return Ok(false);
+            }
+        }
+        self.reads_whole_lines(children)
+    }
+
+    /// Whether every command in `nodes` that may read their shared input is `read -r`
+    /// (line options only), with no substitution that may read it.
+    pub(super) fn reads_whole_lines(&self, nodes: &[(Node<'_>, Feed)]) -> Result<bool, Out> {
+        if self.text.is_none() {
+            // Offsets pinned to one place: substitutions cannot be told apart.
+            return Ok(false);
+        }
+        for (node, feed) in nodes {
+            self.spend(1)?;
+            if *feed != Feed::Own {
+                // It reads the pipe, and so do its substitutions.
+                continue;
+            }
+            let ok = match node {
+                Node::Simple(c) => self.simple_reads_lines(c)?,
+                Node::Compound {
+                    kind,
+                    children,
+                    redirects,
+                    ..
+                } => {
+                    if matches!(kind, Compound::Function(_)) {
+                        // A definition reads nothing; a call is a command of its own.
+                        true
+                    } else if redirects
+                        .iter()
+                        .any(|r| r.target.as_ref().is_some_and(|t| t.expansion))
+                    {
+                        false
+                    } else if redirects.iter().any(|r| self.feeds_stdin(r)) {
+                        true
+                    } else {
+                        self.reads_whole_lines(children)?
+                    }
+                }
+                Node::Arith(t) => !t.bytes().iter().any(|&b| matches!(b, b'$' | b'`')),
+                Node::Cond(words) | Node::Words(words) => !words.iter().any(|w| w.expansion),
+                Node::Unit => true,
+            };
+            if !ok {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether a redirection gives standard input (the command then reads that).
+    fn feeds_stdin(&self, r: &crate::shell::tree::Redirect) -> bool {
+        self.on_stdin(r)
+            && (r.op.feeds_input() || (r.op == RedirOp::Duplicate && self.duplicates_input(r)))
+    }
+
+    fn simple_reads_lines(&self, c: &SimpleCommand) -> Result<bool, Out> {
+        if c.words.iter().any(|w| w.from_alias) {
+            return Ok(false);
+        }
+        // Its substitutions run with the input (a redirection comes after them).
+        let mut substs = Vec::new();
+        self.spend(self.prog.substs.len() / 64 + 1)?;
+        for (&at, nodes) in &self.prog.substs {
+            if at >= c.at && at < c.end {
+                substs.push(nodes);
+            }
+        }
+        for nodes in substs {
+            if !self.reads_whole_lines(nodes)? {
+                return Ok(false);
+            }
+        }
+        if c.redirects.iter().any(|r| self.feeds_stdin(r)) {
+            return Ok(true);
+        }
+        let mut words = Vec::with_capacity(c.words.len());
+        for w in &c.words {
+            if words.is_empty() && self.assignment(w)?.is_some() {
+                continue;
+            }
+            words.push(self.read(w)?.literal());
+        }
+        let Some(name) = words.first() else {
+            return Ok(true);
+        };
+        let Some(name) = name.as_deref() else {
+            return Ok(false);
+        };
+        if QUIET.contains(&name) {
+            return Ok(true);
+        }
+        if name != b"read" {
+            return Ok(false);
+        }
+        // `read -r` with `-r`/`-s` only: one whole line each time.
+        let mut raw = false;
+        for w in &words[1..] {
+            match w.as_deref() {
+                Some(o) if o.starts_with(b"-") => {
+                    if o.len() < 2 || !o[1..].iter().all(|&b| b == b'r' || b == b's') {
+                        return Ok(false);
+                    }
+                    raw |= o.contains(&b'r');
+                }
+                Some(_) => {}
+                None => return Ok(false),
+            }
+        }
+        Ok(raw)
+    }
+}
