@@ -153,6 +153,8 @@ pub(super) struct Walker<'a> {
     seen: HashSet<u64>,
     /// The substitutions of the reading being walked that say where a program is.
     located: HashMap<u32, String>,
+    /// The body of each heredoc of the reading being walked, by its operator's offset.
+    bodies: HashMap<u32, (u32, u32)>,
     /// The literal values the command gives each name.
     vars: HashMap<Vec<u8>, Vec<String>>,
     nested: usize,
@@ -175,6 +177,7 @@ impl<'a> Walker<'a> {
             shown: Vec::new(),
             seen: HashSet::new(),
             located: HashMap::new(),
+            bodies: HashMap::new(),
             vars: HashMap::new(),
             nested: 0,
             nested_seen: HashSet::new(),
@@ -197,6 +200,8 @@ impl<'a> Walker<'a> {
         let found = self.located(r, &ends);
         self.assignments(r, &ends);
         let saved = std::mem::replace(&mut self.located, found);
+        let bodies = r.heredocs.iter().map(|h| (h.op, h.body)).collect();
+        let saved_bodies = std::mem::replace(&mut self.bodies, bodies);
         let mut last_out: Option<Vec<Vec<u8>>> = None;
         let mut piped: Option<Vec<Vec<u8>>> = None;
         for e in &r.events {
@@ -206,7 +211,7 @@ impl<'a> Walker<'a> {
             match e {
                 Event::Simple(c) => {
                     let stdin = piped.take();
-                    last_out = self.simple(c, r, text, &ends, stdin, depth);
+                    last_out = self.simple(c, text, &ends, stdin, depth);
                 }
                 Event::Pipe { .. } => piped = last_out.take(),
                 Event::Redirect(rd) => {
@@ -217,6 +222,7 @@ impl<'a> Walker<'a> {
             }
         }
         self.located = saved;
+        self.bodies = saved_bodies;
     }
 
     /// The substitutions of reading `r` that only say where a program is (`$(command -v
@@ -496,7 +502,6 @@ impl<'a> Walker<'a> {
     fn simple(
         &mut self,
         c: &SimpleCommand,
-        r: &Reading,
         text: &[u8],
         ends: &Ends,
         piped: Option<Vec<Vec<u8>>>,
@@ -505,7 +510,10 @@ impl<'a> Walker<'a> {
         if !self.charge(1) {
             return None;
         }
-        if !self.seen.insert(key(c, r, depth, piped.is_some())) {
+        if !self
+            .seen
+            .insert(key(c, &self.bodies, depth, piped.is_some()))
+        {
             return None;
         }
         // What it reads on standard input that the command shows.
@@ -513,8 +521,8 @@ impl<'a> Walker<'a> {
         for rd in &c.redirects {
             match rd.op {
                 RedirOp::Heredoc => {
-                    if let Some(h) = r.heredocs.iter().find(|h| h.op == rd.at)
-                        && let Some(body) = text.get(h.body.0 as usize..h.body.1 as usize)
+                    if let Some(&(s, e)) = self.bodies.get(&rd.at)
+                        && let Some(body) = text.get(s as usize..e as usize)
                     {
                         stdin.push(body.to_vec());
                     }
@@ -616,7 +624,7 @@ impl SubstEnds for Ends {
 
 /// A simple command's identity across readings: its offsets, words, redirections and the
 /// bodies it reads (readings that agree give the same key).
-fn key(c: &SimpleCommand, r: &Reading, depth: usize, piped: bool) -> u64 {
+fn key(c: &SimpleCommand, bodies: &HashMap<u32, (u32, u32)>, depth: usize, piped: bool) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     (depth, piped, c.at, c.end, c.words.len()).hash(&mut h);
     for w in &c.words {
@@ -628,9 +636,9 @@ fn key(c: &SimpleCommand, r: &Reading, depth: usize, piped: bool) -> u64 {
             t.text.bytes().hash(&mut h);
         }
         if rd.op == RedirOp::Heredoc
-            && let Some(hd) = r.heredocs.iter().find(|hd| hd.op == rd.at)
+            && let Some(body) = bodies.get(&rd.at)
         {
-            hd.body.hash(&mut h);
+            body.hash(&mut h);
         }
     }
     h.finish()
