@@ -40,6 +40,8 @@ pub(super) enum Feed {
 pub(super) struct Prog<'r> {
     pub(super) root: Vec<(Node<'r>, Feed)>,
     pub(super) substs: HashMap<u32, Vec<(Node<'r>, Feed)>>,
+    /// The substitutions' offsets, in order.
+    pub(super) subst_offsets: Vec<u32>,
     pub(super) ends: Ends,
 }
 
@@ -174,9 +176,12 @@ pub(super) fn build<'r>(events: &'r [Event]) -> Prog<'r> {
         }
     }
     let root = stack.pop().map(|f| f.items).unwrap_or_default();
+    let mut subst_offsets: Vec<u32> = substs.keys().copied().collect();
+    subst_offsets.sort_unstable();
     Prog {
         root,
         substs,
+        subst_offsets,
         ends: Ends(ends),
     }
 }

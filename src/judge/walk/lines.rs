@@ -134,14 +134,13 @@ impl Walk<'_> {
             return Ok(false);
         }
         // Its substitutions run with the input (a redirection comes after them).
-        let mut substs = Vec::new();
-        self.spend(self.prog.substs.len() / 64 + 1)?;
-        for (&at, nodes) in &self.prog.substs {
-            if at >= c.at && at < c.end {
-                substs.push(nodes);
-            }
-        }
-        for nodes in substs {
+        let offsets = &self.prog.subst_offsets;
+        let first = offsets.partition_point(|&at| at < c.at);
+        let last = offsets.partition_point(|&at| at < c.end);
+        for at in offsets.get(first..last).unwrap_or_default() {
+            let Some(nodes) = self.prog.substs.get(at) else {
+                return Ok(false);
+            };
             if !self.reads_whole_lines(nodes)? {
                 return Ok(false);
             }
