@@ -235,7 +235,7 @@ fn judge(
             .chain(shells.iter().map(|(_, r)| r))
             .all(|r| !r.holds_heredoc());
     let mut judged: Vec<Rc<Vec<crate::judge::Found>>> = Vec::with_capacity(shells.len() + 1);
-    let mut done: Vec<(*const Reading, bool, Rc<Vec<crate::judge::Found>>)> = Vec::new();
+    let mut done: Vec<(&Rc<Reading>, bool, Judged)> = Vec::new();
     for (d, r) in std::iter::once((Dialect::new(Shell::Intended), intended))
         .chain(shells.iter().map(|(d, r)| (*d, r)))
     {
@@ -243,15 +243,20 @@ fn judge(
             judged.push(Rc::new(Vec::new()));
             continue;
         }
-        let key = (Rc::as_ptr(r), d.is_zsh());
-        if let Some((_, _, found)) = done.iter().find(|(p, z, _)| (*p, *z) == key) {
+        // Judged already: the same reading, or another that read the same program (bash
+        // 3.2 reads most commands as 5.2 does, step for step, but asks other quirks).
+        let zsh = d.is_zsh();
+        let same = |(p, z, _): &&(&Rc<Reading>, bool, _)| {
+            *z == zsh && (Rc::ptr_eq(p, r) || p.same_program(r))
+        };
+        if let Some((_, _, found)) = done.iter().find(same) {
             judged.push(Rc::clone(found));
             continue;
         }
         match crate::judge::judge(r, d, bytes, work) {
             Ok(found) => {
                 let found = Rc::new(found);
-                done.push((key.0, key.1, Rc::clone(&found)));
+                done.push((r, zsh, Rc::clone(&found)));
                 judged.push(found);
             }
             Err(crate::judge::GaveUp) => return Err(over_limit(work)),
@@ -276,6 +281,9 @@ fn judge(
     }
     Ok(report)
 }
+
+/// What the judge found in one reading, shared by the dialects that read it alike.
+type Judged = Rc<Vec<crate::judge::Found>>;
 
 /// Whether the text spells a heredoc operator: `<<`, its two characters perhaps apart
 /// by backslash-newlines (which the shell removes before it reads the operator).

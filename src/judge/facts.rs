@@ -243,6 +243,9 @@ pub(super) struct Facts {
     pub prompt_subst: bool,
     pub glob_subst: bool,
     pub unread: Vec<Unread>,
+    /// A function the shell may run between a loop's reads: one named like a builtin a
+    /// loop counts on, a zsh hook, or one named at run time.
+    pub hooks: bool,
 }
 
 impl Facts {

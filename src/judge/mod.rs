@@ -73,6 +73,25 @@ fn stderr_may_reach_captures(w: &walk::Walk<'_>) -> bool {
                         || f.assigns.iter().any(|(t, _, _)| matches!(t, Target::Any))))))
 }
 
+/// What a walk found that reaches back to commands before it: the walk again from the
+/// start.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Opts {
+    stderr_merged: bool,
+    no_whole_lines: bool,
+    ifs_unknown: bool,
+}
+
+/// Whether the shell may run code between a loop's reads, or code the guard does not
+/// see: a trap, `eval` or `source`, a hook, a function named like a builtin a loop counts
+/// on, a command named at run time.
+fn runs_between_reads(f: &facts::Facts) -> bool {
+    f.hooks
+        || f.calls
+            .iter()
+            .any(|(n, _, _)| n.is_empty() || walk::RUN_BETWEEN.contains(&&**n))
+}
+
 /// Why the judge stopped before it finished: the meter ran out (a limit, which denies).
 #[derive(Debug, Clone, Copy)]
 pub struct GaveUp;
@@ -87,7 +106,11 @@ pub fn judge(
     meter: &Work,
 ) -> Result<Vec<Found>, GaveUp> {
     let prog = program::build(&reading.events);
-    let walk = |stderr_merged: bool| {
+    let holds = reading.holds_heredoc();
+    // Walked again, from the start, with what a walk found that reaches back: standard
+    // error in every capture, no loop's lines taken whole, IFS not known.
+    let mut opts = Opts::default();
+    let found = loop {
         let mut w = walk::Walk::new(
             d,
             &prog,
@@ -96,21 +119,36 @@ pub fn judge(
             meter,
             &reading.nested,
         );
-        w.stderr_merged = stderr_merged;
+        w.stderr_merged = opts.stderr_merged;
+        w.no_whole_lines = opts.no_whole_lines;
         w.run().map_err(|_| GaveUp)?;
-        Ok::<_, GaveUp>(w)
+        let mut next = opts;
+        next.stderr_merged |= stderr_may_reach_captures(&w);
+        next.no_whole_lines |= w.used_whole_lines && runs_between_reads(&w.facts);
+        if next != opts {
+            opts = next;
+            continue;
+        }
+        let xtrace = w.facts.xtrace.is_some() && !w.zsh();
+        let facts = w.facts;
+        let mut s = solve::Solver::new(&facts, d, &reading.heredocs, Some(text), meter);
+        s.holds_heredoc = holds;
+        s.ifs_unknown = opts.ifs_unknown;
+        s.solve().map_err(|_| GaveUp)?;
+        if holds
+            && (!opts.ifs_unknown || (xtrace && !opts.stderr_merged))
+            && s.sites_may_assign().map_err(|_| GaveUp)?
+        {
+            // An evaluator may assign IFS, or BASH_XTRACEFD under `set -x`.
+            next.ifs_unknown = true;
+            next.stderr_merged |= xtrace;
+            if next != opts {
+                opts = next;
+                continue;
+            }
+        }
+        break s.judge(holds).map_err(|_| GaveUp)?;
     };
-    let mut w = walk(false)?;
-    if stderr_may_reach_captures(&w) {
-        // Walked again with standard error in every capture and pipe, from the start.
-        w = walk(true)?;
-    }
-    let facts = w.facts;
-    let holds = reading.holds_heredoc();
-    let mut s = solve::Solver::new(&facts, d, &reading.heredocs, Some(text), meter);
-    s.holds_heredoc = holds;
-    s.solve().map_err(|_| GaveUp)?;
-    let found = s.judge(holds).map_err(|_| GaveUp)?;
     Ok(found
         .into_iter()
         .map(|f| match f {

@@ -96,6 +96,9 @@ pub(super) struct Solver<'a> {
     heredocs: &'a [Heredoc],
     /// The reading or its `eval` and `trap` texts hold a heredoc.
     pub holds_heredoc: bool,
+    /// IFS may be anything (an evaluator may assign it through a value: `n='IFS=1';
+    /// $((n))`): `read`'s fields are any part of a line.
+    pub ifs_unknown: bool,
     text: Option<&'a [u8]>,
     meter: &'a Work,
     /// Each variable's representative (a nameref to a fixed name, tied arrays).
@@ -164,6 +167,7 @@ impl<'a> Solver<'a> {
             facts,
             d,
             holds_heredoc: !heredocs.is_empty(),
+            ifs_unknown: false,
             heredocs,
             text,
             meter,
@@ -253,7 +257,8 @@ impl<'a> Solver<'a> {
         };
         // A name computed at run time may be IFS (`printf -v "$n"`, `declare "$n=…"`, a
         // nameref to a computed name): IFS is then not known.
-        if !self.any.is_empty()
+        if self.ifs_unknown
+            || !self.any.is_empty()
             || !self.computed_refs.is_empty()
             || self.facts.any_nameref.is_some()
         {
@@ -693,6 +698,23 @@ impl<'a> Solver<'a> {
         }
         self.judge_changes(&mut found)?;
         Ok(found)
+    }
+
+    /// Whether an evaluator may assign a variable through its value (`n='IFS=1'; $((n))`,
+    /// a prompt's `${x:=…}`): a value that may hold `=`, or run-time text.
+    pub fn sites_may_assign(&self) -> Result<bool, Out> {
+        let assigns = |v: &Val| v.unknown || v.bytes().has(b'=');
+        for s in &self.facts.sites {
+            self.spend(8)?;
+            if assigns(&self.eval(&s.value)?) {
+                return Ok(true);
+            }
+        }
+        Ok(self
+            .facts
+            .integers
+            .iter()
+            .any(|&(v, _)| assigns(&self.var_val(v))))
     }
 
     /// The hidden evaluators, each on its value.

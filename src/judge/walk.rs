@@ -17,6 +17,7 @@ use crate::shell::word::{self, Arith, Param, ParamOp, Piece, WordInfo};
 use crate::shell::{Context, Dialect, Heredoc, Nested, Work};
 
 mod lines;
+pub(super) use lines::RUN_BETWEEN;
 
 /// The pseudo-variable for what `exec` redirections give every later command's input
 /// (no shell name holds a NUL).
@@ -77,6 +78,15 @@ pub(super) struct Walk<'a> {
     pub stderr_merged: bool,
     /// The walk found such a redirection or assignment.
     pub merge_found: bool,
+    /// `set -x` traces may expand PS4 with any variable's value (the text names PS4, or
+    /// a name assigned at run time may be it): in what standard error carries.
+    trace_prompts: bool,
+    /// Fields are not followed a line at a time in loops (see `lines`): set for the walk
+    /// again when the command may run code between the loop's reads (a trap, a hook, a
+    /// function named like a builtin).
+    pub no_whole_lines: bool,
+    /// A loop's input was taken a whole line at a time.
+    pub used_whole_lines: bool,
 }
 
 /// The body index of an evaluator in a heredoc of `eval` text (not one of the reading's
@@ -115,6 +125,12 @@ impl<'a> Walk<'a> {
             in_substs: Vec::new(),
             stderr_merged: false,
             merge_found: false,
+            trace_prompts: text.is_none_or(|t| {
+                memchr::memmem::find(t, b"PS4").is_some()
+                    || memchr::memmem::find(t, b"PROMPT4").is_some()
+            }),
+            no_whole_lines: false,
+            used_whole_lines: false,
         }
     }
 
@@ -188,6 +204,8 @@ impl<'a> Walk<'a> {
             sub.unit = unit;
             sub.in_nested = true;
             sub.stderr_merged = self.stderr_merged;
+            sub.trace_prompts = self.trace_prompts;
+            sub.no_whole_lines = self.no_whole_lines;
             let c = Ctx {
                 stdin,
                 read_later: true,
@@ -200,6 +218,7 @@ impl<'a> Walk<'a> {
             let result = sub.walk(&prog.root, &c).and_then(|_| sub.walk_nested(&c));
             self.facts = std::mem::take(&mut sub.facts);
             self.merge_found |= sub.merge_found;
+            self.used_whole_lines |= sub.used_whole_lines;
             result?;
         }
         Ok(())
@@ -220,7 +239,7 @@ impl<'a> Walk<'a> {
             c.captured |= c.piped || nodes.get(k + 1).is_some_and(|(_, f)| *f != Feed::Own);
             if c.piped {
                 let mut stdin = last.take().unwrap_or_default();
-                if *feed == Feed::PipeErr || self.stderr_merged {
+                if *feed == Feed::PipeErr {
                     // What the command before wrote to standard error: run-time text (an
                     // error message that quotes its words, `set -v`'s lines).
                     stdin.join(Expr::unknown());
@@ -241,18 +260,18 @@ impl<'a> Walk<'a> {
                     let a = word::arith(t, self.ends());
                     self.spend(t.len() / 16 + 1)?;
                     self.arith(&a, &c, None, false)?;
-                    Self::error_text(&c)
+                    self.error_text(&c)
                 }
                 Node::Cond(words) => {
                     self.cond(words, &c)?;
-                    Self::error_text(&c)
+                    self.error_text(&c)
                 }
                 Node::Words(words) => {
                     for w in *words {
                         let i = self.read(w)?;
                         self.expand(&i, &c)?;
                     }
-                    Self::error_text(&c)
+                    self.error_text(&c)
                 }
                 Node::Unit => {
                     self.unit += 1;
@@ -310,14 +329,15 @@ impl<'a> Walk<'a> {
         c.read_later = true;
         c.piped = false;
         c.captured = true;
+        if self.text.and_then(|t| t.get(at as usize)) == Some(&b'>') {
+            // `>(…)` reads what is written into it (a command's output or its errors).
+            c.stdin = Expr::unknown();
+        }
         c.stderr_out = false;
         self.in_substs.push(at);
         let out = self.walk(nodes, &c);
         self.in_substs.pop();
-        let mut out = out?;
-        if self.stderr_merged {
-            out.join(Expr::unknown());
-        }
+        let out = out?;
         self.facts.substs.entry(at).or_default().join(out);
         Ok(())
     }
@@ -384,6 +404,10 @@ impl<'a> Walk<'a> {
                 let v = self.var(&p.name);
                 let value = self.word_expr(arg);
                 self.assign(Target::Var(v), value, p.at, ctx);
+            } else if p.op == ParamOp::Assign && p.indirect {
+                // `${!n:=v}`, zsh `${(P)n::=v}`: the variable the value of `n` names.
+                let value = self.word_expr(arg);
+                self.facts.assign(Target::Any, value, p.at);
             }
         }
         // (zsh reads `${!name}` as a bad substitution: only its `(P)` flag is indirect.)
@@ -780,17 +804,31 @@ impl<'a> Walk<'a> {
 
     /// What a command that prints nothing writes to its output: its error messages
     /// (run-time text) when standard error goes there.
-    fn error_text(ctx: &Ctx) -> Expr {
-        if ctx.stderr_out {
+    fn error_text(&self, ctx: &Ctx) -> Expr {
+        if ctx.stderr_out || self.stderr_merged {
             Expr::unknown()
         } else {
             Expr::default()
         }
     }
 
+    /// What a command writes to standard error: its error messages and `set -x`'s trace,
+    /// which quote its words (parts of them, the shell's own text around them), and the
+    /// trace's PS4 when the command may set one.
+    fn stderr_text<'w>(&mut self, words: impl Iterator<Item = &'w WordInfo>) -> Expr {
+        let mut e = Expr::val(Val::env());
+        for w in words {
+            e.join(self.word_expr(w).part(ByteSet::EMPTY));
+        }
+        if self.trace_prompts {
+            e.0.push(Src::AnyVar);
+        }
+        e
+    }
+
     /// Whether a redirection may send standard error where output goes, or to a place
-    /// that may be it: `2>&1`, `2>&3`, `2>/dev/stdout`, `2>"$f"`, `&>/dev/fd/1`; not
-    /// `2>/dev/null`, `2>&-`, or a file the text names.
+    /// that may be it: `2>&1`, `2>&3`, `2>/dev/stdout`, `2<>"$f"`, `&>/dev/fd/1`, any file
+    /// (another spelling of one of these); not `2>/dev/null` or `2>&-`.
     fn merges_stderr(&self, r: &Redirect) -> Result<bool, Out> {
         let op_byte = self.text.and_then(|t| t.get(r.at as usize)).copied();
         let stderr = match r.fd.as_deref() {
@@ -805,7 +843,12 @@ impl<'a> Walk<'a> {
                 _ => false,
             },
         };
-        if !stderr || !matches!(r.op, RedirOp::Output | RedirOp::Duplicate) {
+        if !stderr
+            || !matches!(
+                r.op,
+                RedirOp::Output | RedirOp::Duplicate | RedirOp::ReadWrite
+            )
+        {
             return Ok(false);
         }
         let target = match &r.target {
@@ -819,13 +862,9 @@ impl<'a> Walk<'a> {
             RedirOp::Duplicate if r.fd.is_some() => t != b"-",
             // `>&2`, `>&-`: standard output only.
             RedirOp::Duplicate if t.iter().all(u8::is_ascii_digit) || t == b"-" => false,
-            _ => {
-                t != b"/dev/null"
-                    && (t.starts_with(b"/dev/")
-                        || t.starts_with(b"/proc/")
-                        || memchr::memmem::find(&t, b"/fd/").is_some()
-                        || t.is_empty())
-            }
+            // A file may be the output by another spelling (`/./dev/stdout`, a link the
+            // command made): only `/dev/null` is not.
+            _ => t != b"/dev/null",
         })
     }
 
@@ -962,6 +1001,7 @@ impl<'a> Walk<'a> {
         for i in &infos {
             self.expand(i, &here)?;
         }
+        let mut targets = Vec::new();
         for r in &c.redirects {
             self.named_fd(r, &here)?;
             if let Some(t) = &r.target
@@ -969,6 +1009,7 @@ impl<'a> Walk<'a> {
             {
                 let i = self.read(t)?;
                 self.expand(&i, &here)?;
+                targets.push(i);
             }
         }
         for (w, a) in c.words.iter().zip(&assignments) {
@@ -995,9 +1036,15 @@ impl<'a> Walk<'a> {
         for r in &c.redirects {
             merges |= self.merges_stderr(r)?;
         }
-        if merges || ctx.stderr_out {
-            // What it writes to standard error reaches its output: run-time text.
-            out.join(Expr::unknown());
+        if merges || ctx.stderr_out || self.stderr_merged {
+            // What it writes to standard error reaches its output: its error messages and
+            // traces quote its words.
+            let words = assignments
+                .iter()
+                .map(|a| &a.value)
+                .chain(&infos)
+                .chain(&targets);
+            out.join(self.stderr_text(words));
         }
         if merges && ctx.captured && self.may_be_exec(&infos) {
             // `exec 2>&1` where output is captured: every later command's.
@@ -1057,6 +1104,9 @@ impl<'a> Walk<'a> {
             return Ok(());
         };
         if !inner.contains(&b'[') {
+            // `{name}>file`: the shell assigns the descriptor's number to `name`.
+            let v = self.var(inner);
+            self.assign(Target::Var(v), Expr::val(Val::number()), r.at, ctx);
             return Ok(());
         }
         self.spend(inner.len() / 16 + 1)?;
@@ -1128,11 +1178,12 @@ impl<'a> Walk<'a> {
             inner.stdin = inner.stdin.part(ByteSet::EMPTY);
         }
         inner.piped = false;
+        let mut merges = false;
         for r in redirects {
-            if self.merges_stderr(r)? {
-                inner.stderr_out = true;
-            }
+            merges |= self.merges_stderr(r)?;
         }
+        inner.stderr_out |= merges;
+        let mut targets = Vec::new();
         for r in redirects {
             self.named_fd(r, ctx)?;
             if let Some(t) = &r.target
@@ -1140,6 +1191,7 @@ impl<'a> Walk<'a> {
             {
                 let i = self.read(t)?;
                 self.expand(&i, ctx)?;
+                targets.push(i);
             }
         }
         for r in redirects {
@@ -1174,7 +1226,11 @@ impl<'a> Walk<'a> {
                 inner.read_later = true;
                 inner.in_function = true;
                 inner.captured = true;
-                if let Some(n) = self.read(name)?.value() {
+                let n = self.read(name)?.value();
+                if n.as_deref().is_none_or(lines::may_run_between_reads) {
+                    self.facts.hooks = true;
+                }
+                if let Some(n) = n {
                     // Its input is what its calls give it.
                     let s = self.var(&function_stdin(&n));
                     inner.stdin.join(Expr::var(s));
@@ -1220,10 +1276,14 @@ impl<'a> Walk<'a> {
             | Compound::Loop
             | Compound::Coproc => {}
         }
-        let out = self.walk(children, &inner)?;
+        let mut out = self.walk(children, &inner)?;
         if matches!(kind, Compound::Function(_)) {
             // A function's output is what a call writes: not known here.
             return Ok(Expr::default());
+        }
+        if merges || ctx.stderr_out || self.stderr_merged {
+            // Its own redirections' errors (`{ …; } 2>&1 <"$f"`).
+            out.join(self.stderr_text(targets.iter()));
         }
         Ok(out)
     }

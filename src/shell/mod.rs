@@ -567,6 +567,24 @@ pub struct Heredoc {
     pub(crate) body_eval: std::rc::Rc<word::BodyExpansions>,
 }
 
+impl Heredoc {
+    /// The same heredoc, read the same way (the very same scan of its body).
+    fn same(&self, other: &Heredoc) -> bool {
+        self.op == other.op
+            && self.strip_tabs == other.strip_tabs
+            && self.word == other.word
+            && self.quoted == other.quoted
+            && self.ansi_c == other.ansi_c
+            && self.word_has_expansion == other.word_has_expansion
+            && self.closing == other.closing
+            && self.body == other.body
+            && self.closer == other.closer
+            && self.early_end == other.early_end
+            && self.context == other.context
+            && std::rc::Rc::ptr_eq(&self.body_eval, &other.body_eval)
+    }
+}
+
 /// What runs at a command offset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Run {
@@ -639,6 +657,23 @@ impl Reading {
     /// Whether the reading, or an `eval` or `trap` text it read, holds a heredoc.
     pub fn holds_heredoc(&self) -> bool {
         !self.heredocs.is_empty() || self.nested.iter().any(|n| n.reading.holds_heredoc())
+    }
+
+    /// Whether `other` read the same program: the same commands, heredocs (the very same
+    /// scan of each body) and `eval` and `trap` texts. What the judge finds in one it finds
+    /// in the other, for the same family of shells.
+    pub fn same_program(&self, other: &Reading) -> bool {
+        self.events == other.events
+            && self.heredocs.len() == other.heredocs.len()
+            && self
+                .heredocs
+                .iter()
+                .zip(&other.heredocs)
+                .all(|(a, b)| a.same(b))
+            && self.nested.len() == other.nested.len()
+            && self.nested.iter().zip(&other.nested).all(|(a, b)| {
+                a.at == b.at && a.text == b.text && a.reading.same_program(&b.reading)
+            })
     }
 }
 

@@ -25,6 +25,13 @@ pub struct Text<'s> {
     of_command: bool,
 }
 
+/// The same bytes from the same command offsets ([`Text::same`]).
+impl PartialEq for Text<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.same(other) && self.of_command == other.of_command
+    }
+}
+
 impl<'s> Text<'s> {
     /// The command itself (or any text read as if it were one: its offsets are its own).
     pub fn command(bytes: &'s [u8]) -> Text<'s> {

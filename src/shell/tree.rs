@@ -7,7 +7,7 @@
 use super::text::{Builder, Text};
 
 /// The word of the last WORD-like token.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Word {
     /// The token's text as bash builds it (quotes kept).
     pub text: Text<'static>,
@@ -40,7 +40,7 @@ impl Word {
 }
 
 /// One thing the grammar read.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Event {
     /// A simple command, once its words and redirections are read.
     Simple(SimpleCommand),
@@ -71,7 +71,7 @@ pub enum Event {
 }
 
 /// A compound command or a definition.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Compound {
     /// `{ …; }`, `( … )`, `if`, `case`, `[[ ]]`, `(( ))`: run once.
     Group,
@@ -92,7 +92,7 @@ pub enum Compound {
 }
 
 /// A simple command: its words (assignments first), and its redirections.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SimpleCommand {
     /// Command offset of its first token.
     pub at: u32,
@@ -103,7 +103,7 @@ pub struct SimpleCommand {
 }
 
 /// One redirection.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Redirect {
     /// Command offset of the operator.
     pub at: u32,

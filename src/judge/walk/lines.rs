@@ -5,6 +5,41 @@
 use super::{Ctx, Feed, Node, Out, Walk};
 use crate::shell::tree::{Compound, RedirOp, Redirect, SimpleCommand};
 
+/// Whether a function of this name may run between a loop's reads: it stands for a
+/// builtin a loop counts on (`read` or one of [`QUIET`]), or zsh runs it as a hook.
+pub(in crate::judge) fn may_run_between_reads(name: &[u8]) -> bool {
+    name == b"read"
+        || QUIET.contains(&name)
+        || name.starts_with(b"TRAP")
+        || matches!(
+            name,
+            b"chpwd"
+                | b"precmd"
+                | b"preexec"
+                | b"periodic"
+                | b"zshexit"
+                | b"zshaddhistory"
+                | b"command_not_found_handle"
+                | b"command_not_found_handler"
+        )
+}
+
+/// Commands that make the shell run code between a loop's reads, or run code the guard
+/// does not see (`trap`, sourced files, `eval` text, hooks): with any of them, no loop's
+/// fields are followed a line at a time.
+pub(in crate::judge) const RUN_BETWEEN: &[&[u8]] = &[
+    b"trap",
+    b"eval",
+    b"source",
+    b".",
+    b"enable",
+    b"autoload",
+    b"zmodload",
+    b"add-zsh-hook",
+    b"functions",
+    b"fc",
+];
+
 /// Builtins that never read standard input.
 const QUIET: &[&[u8]] = &[
     b"echo",
@@ -40,17 +75,17 @@ impl Walk<'_> {
     /// redirection, no command run in the background (two readers at once may read any
     /// part) and every reader `read -r`; without one, what the enclosing one gets.
     pub(super) fn whole_lines(
-        &self,
+        &mut self,
         kind: &Compound,
         at: u32,
         children: &[(Node<'_>, Feed)],
         redirects: &[&Redirect],
         ctx: &Ctx,
     ) -> Result<bool, Out> {
-        if matches!(kind, Compound::Function(_) | Compound::Coproc) {
+        if self.no_whole_lines || matches!(kind, Compound::Function(_) | Compound::Coproc) {
             return Ok(false);
         }
-        if !redirects.iter().any(|r| self.feeds_stdin(r)) {
+        if !redirects.iter().any(|r| self.own_input(r)) {
             return Ok(ctx.whole_lines);
         }
         let (Some(text), Some(end)) = (self.text, redirects.iter().map(|r| r.at).min()) else {
@@ -74,7 +109,9 @@ impl Walk<'_> {
                 return Ok(false);
             }
         }
-        self.reads_whole_lines(children)
+        let whole = self.reads_whole_lines(children)?;
+        self.used_whole_lines |= whole;
+        Ok(whole)
     }
 
     /// Whether every command in `nodes` that may read their shared input is `read -r`
@@ -106,7 +143,7 @@ impl Walk<'_> {
                         .any(|r| r.target.as_ref().is_some_and(|t| t.expansion))
                     {
                         false
-                    } else if redirects.iter().any(|r| self.feeds_stdin(r)) {
+                    } else if redirects.iter().any(|r| self.own_input(r)) {
                         true
                     } else {
                         self.reads_whole_lines(children)?
@@ -123,10 +160,19 @@ impl Walk<'_> {
         Ok(true)
     }
 
-    /// Whether a redirection gives standard input (the command then reads that).
-    fn feeds_stdin(&self, r: &crate::shell::tree::Redirect) -> bool {
+    /// Whether a redirection gives standard input a stream of its own: a heredoc, a
+    /// here-string, `/dev/null`. A descriptor duplicated (`<&0`, `<&3`) or a file
+    /// (`/dev/stdin` by any spelling, a link to it) may be the loop's input again.
+    fn own_input(&self, r: &Redirect) -> bool {
         self.on_stdin(r)
-            && (r.op.feeds_input() || (r.op == RedirOp::Duplicate && self.duplicates_input(r)))
+            && match r.op {
+                RedirOp::Heredoc | RedirOp::HereString => true,
+                RedirOp::Input => r
+                    .target
+                    .as_ref()
+                    .is_some_and(|t| t.text.bytes() == b"/dev/null"),
+                _ => false,
+            }
     }
 
     fn simple_reads_lines(&self, c: &SimpleCommand) -> Result<bool, Out> {
@@ -145,7 +191,7 @@ impl Walk<'_> {
                 return Ok(false);
             }
         }
-        if c.redirects.iter().any(|r| self.feeds_stdin(r)) {
+        if c.redirects.iter().any(|r| self.own_input(r)) {
             return Ok(true);
         }
         let mut words = Vec::with_capacity(c.words.len());
