@@ -92,6 +92,21 @@ fn runs_between_reads(f: &facts::Facts) -> bool {
             .any(|(n, _, _)| n.is_empty() || walk::RUN_BETWEEN.contains(&&**n))
 }
 
+/// Whether the command may change what a program's name runs: it assigns `PATH` (zsh's
+/// `path`), `BASH_CMDS` or zsh's `commands`, or a name computed at run time, or runs `hash`.
+fn rebinds_programs(f: &facts::Facts) -> bool {
+    f.any_nameref.is_some()
+        || !f.computed_refs.is_empty()
+        || f.assigns.iter().any(|(t, _, _)| match t {
+            Target::Any => true,
+            Target::Var(v) => matches!(
+                f.names.name(*v),
+                b"PATH" | b"path" | b"BASH_CMDS" | b"commands"
+            ),
+        })
+        || f.calls.iter().any(|(n, _, _)| &**n == b"hash")
+}
+
 /// Why the judge stopped before it finished: the meter ran out (a limit, which denies).
 #[derive(Debug, Clone, Copy)]
 pub struct GaveUp;
@@ -124,7 +139,9 @@ pub fn judge(
         w.run().map_err(|_| GaveUp)?;
         let mut next = opts;
         next.stderr_merged |= stderr_may_reach_captures(&w);
-        next.no_whole_lines |= w.used_whole_lines && runs_between_reads(&w.facts);
+        next.no_whole_lines |= w.used_whole_lines
+            && (runs_between_reads(&w.facts)
+                || (w.used_quiet_programs && rebinds_programs(&w.facts)));
         if next != opts {
             opts = next;
             continue;

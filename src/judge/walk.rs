@@ -87,6 +87,9 @@ pub(super) struct Walk<'a> {
     pub no_whole_lines: bool,
     /// A loop's input was taken a whole line at a time.
     pub used_whole_lines: bool,
+    /// ... counting on a program that never reads its input (`mkdir`): what its name runs
+    /// must not be changed (`PATH`, `hash`).
+    pub used_quiet_programs: bool,
 }
 
 /// The body index of an evaluator in a heredoc of `eval` text (not one of the reading's
@@ -131,6 +134,7 @@ impl<'a> Walk<'a> {
             }),
             no_whole_lines: false,
             used_whole_lines: false,
+            used_quiet_programs: false,
         }
     }
 
@@ -219,6 +223,7 @@ impl<'a> Walk<'a> {
             self.facts = std::mem::take(&mut sub.facts);
             self.merge_found |= sub.merge_found;
             self.used_whole_lines |= sub.used_whole_lines;
+            self.used_quiet_programs |= sub.used_quiet_programs;
             result?;
         }
         Ok(())

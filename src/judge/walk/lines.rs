@@ -10,6 +10,7 @@ use crate::shell::tree::{Compound, RedirOp, Redirect, SimpleCommand};
 pub(in crate::judge) fn may_run_between_reads(name: &[u8]) -> bool {
     name == b"read"
         || QUIET.contains(&name)
+        || QUIET_PROGRAMS.contains(&name)
         || name.starts_with(b"TRAP")
         || matches!(
             name,
@@ -38,6 +39,21 @@ pub(in crate::judge) const RUN_BETWEEN: &[&[u8]] = &[
     b"add-zsh-hook",
     b"functions",
     b"fc",
+];
+
+/// Programs that never read standard input (none of them asks a question, as `rm -i`
+/// does), where the command does not change what their names run (see
+/// `Walk::used_quiet_programs`).
+const QUIET_PROGRAMS: &[&[u8]] = &[
+    b"mkdir",
+    b"touch",
+    b"chmod",
+    b"chown",
+    b"rmdir",
+    b"sleep",
+    b"basename",
+    b"dirname",
+    b"mktemp",
 ];
 
 /// Builtins that never read standard input.
@@ -116,7 +132,7 @@ impl Walk<'_> {
 
     /// Whether every command in `nodes` that may read their shared input is `read -r`
     /// (line options only), with no substitution that may read it.
-    pub(super) fn reads_whole_lines(&self, nodes: &[(Node<'_>, Feed)]) -> Result<bool, Out> {
+    pub(super) fn reads_whole_lines(&mut self, nodes: &[(Node<'_>, Feed)]) -> Result<bool, Out> {
         if self.text.is_none() {
             // Offsets pinned to one place: substitutions cannot be told apart.
             return Ok(false);
@@ -175,7 +191,7 @@ impl Walk<'_> {
             }
     }
 
-    fn simple_reads_lines(&self, c: &SimpleCommand) -> Result<bool, Out> {
+    fn simple_reads_lines(&mut self, c: &SimpleCommand) -> Result<bool, Out> {
         if c.words.iter().any(|w| w.from_alias) {
             return Ok(false);
         }
@@ -208,6 +224,11 @@ impl Walk<'_> {
             return Ok(false);
         };
         if QUIET.contains(&name) {
+            return Ok(true);
+        }
+        let base = name.rsplit(|&c| c == b'/').next().unwrap_or(name);
+        if QUIET_PROGRAMS.contains(&base) {
+            self.used_quiet_programs = true;
             return Ok(true);
         }
         if name != b"read" {
