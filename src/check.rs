@@ -214,10 +214,14 @@ fn judge(
         return Err(reason::limit_denial(Limit::of_stop(stop)));
     }
     if let Some(ctx) = tamper {
-        // Each distinct reading once (dialects that read alike share one).
+        // Each distinct program once (dialects that read alike share one reading, and
+        // readings that differ only in the quirks they asked read the same program).
         let mut readings: Vec<&Reading> = Vec::with_capacity(4);
         for r in std::iter::once(intended).chain(shells.iter().map(|(_, r)| r)) {
-            if !readings.iter().any(|x| std::ptr::eq(*x, &**r)) {
+            if !readings
+                .iter()
+                .any(|x| std::ptr::eq(*x, &**r) || x.same_program(r))
+            {
                 readings.push(r);
             }
         }

@@ -54,7 +54,7 @@ pub(super) enum Src {
     /// What any variable holds (a name computed at run time).
     AnyVar,
     /// The variable that a value names (`${!x}`): a fixed name's variable, else any.
-    Named(Box<Expr>),
+    Named(Rc<Expr>),
     /// An array's keys: an associative array's are any text assigned, an indexed
     /// array's numbers.
     Keys(Var),
@@ -65,15 +65,15 @@ pub(super) enum Src {
     /// Pieces one after another.
     Glue(Vec<Expr>),
     /// A part of a value, plus bytes a replacement may add.
-    Part(Box<Expr>, ByteSet),
+    Part(Rc<Expr>, ByteSet),
     /// A transformation that can make any byte of heredoc text.
-    Wild(Box<Expr>),
+    Wild(Rc<Expr>),
     /// A case change (`${x^^}`, `declare -u`): letters of either case.
-    Cased(Box<Expr>),
+    Cased(Rc<Expr>),
     /// Field `index` of each line `read -r` splits with `IFS` (`last`: the rest of the
     /// line, for the last name).
     Field {
-        inner: Box<Expr>,
+        inner: Rc<Expr>,
         index: usize,
         last: bool,
     },
@@ -119,11 +119,11 @@ impl Expr {
     }
 
     pub fn part(self, extra: ByteSet) -> Expr {
-        Expr(vec![Src::Part(Box::new(self), extra)])
+        Expr(vec![Src::Part(Rc::new(self), extra)])
     }
 
     pub fn wild(self) -> Expr {
-        Expr(vec![Src::Wild(Box::new(self))])
+        Expr(vec![Src::Wild(Rc::new(self))])
     }
 }
 

@@ -152,10 +152,9 @@ pub fn judge(
         s.holds_heredoc = holds;
         s.ifs_unknown = opts.ifs_unknown;
         s.solve().map_err(|_| GaveUp)?;
-        if holds
-            && (!opts.ifs_unknown || (xtrace && !opts.stderr_merged))
-            && s.sites_may_assign().map_err(|_| GaveUp)?
-        {
+        let ifs_matters = !opts.ifs_unknown && s.fields_split.get();
+        let xtracefd_matters = xtrace && !opts.stderr_merged;
+        if holds && (ifs_matters || xtracefd_matters) && s.sites_may_assign().map_err(|_| GaveUp)? {
             // An evaluator may assign IFS, or BASH_XTRACEFD under `set -x`.
             next.ifs_unknown = true;
             next.stderr_merged |= xtrace;
@@ -164,8 +163,18 @@ pub fn judge(
                 continue;
             }
         }
-        break s.judge(holds).map_err(|_| GaveUp)?;
+        let found = s.judge(holds).map_err(|_| GaveUp)?;
+        drop(s);
+        if crate::shell::exits_after_verdict() {
+            // The process ends after this verdict: freeing what the walk built, piece by
+            // piece, would only delay it.
+            std::mem::forget(facts);
+        }
+        break found;
     };
+    if crate::shell::exits_after_verdict() {
+        std::mem::forget(prog);
+    }
     Ok(found
         .into_iter()
         .map(|f| match f {

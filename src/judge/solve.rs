@@ -99,6 +99,8 @@ pub(super) struct Solver<'a> {
     /// IFS may be anything (an evaluator may assign it through a value: `n='IFS=1';
     /// $((n))`): `read`'s fields are any part of a line.
     pub ifs_unknown: bool,
+    /// A field was split with the values IFS is known to hold.
+    pub fields_split: std::cell::Cell<bool>,
     text: Option<&'a [u8]>,
     meter: &'a Work,
     /// Each variable's representative (a nameref to a fixed name, tied arrays).
@@ -168,6 +170,7 @@ impl<'a> Solver<'a> {
             d,
             holds_heredoc: !heredocs.is_empty(),
             ifs_unknown: false,
+            fields_split: std::cell::Cell::new(false),
             heredocs,
             text,
             meter,
@@ -285,6 +288,7 @@ impl<'a> Solver<'a> {
             env: v.env,
             ..Val::default()
         };
+        self.fields_split.set(true);
         for (texts, heredoc) in [(&v.lits, false), (&v.htexts, true)] {
             for t in texts {
                 self.spend(t.len() / 16 + 1)?;
@@ -539,12 +543,22 @@ impl<'a> Solver<'a> {
         let mut by_var: HashMap<Var, Vec<usize>> = HashMap::new();
         let mut by_subst: HashMap<u32, Vec<usize>> = HashMap::new();
         let mut by_all: Vec<usize> = Vec::new();
+        // Fields read IFS, which changes when it is assigned or any name computed at run
+        // time may be it.
+        let ifs = self.facts.names.get(b"IFS").map(|v| self.canon(v));
+        let mut by_any: Vec<usize> = Vec::new();
         for (k, f) in facts.iter().enumerate() {
             let e = match f {
                 F::Assign(_, e) | F::Subst(_, e) => e,
             };
             let mut reads = Reads::default();
             reads.of(e);
+            if reads.fields {
+                if let Some(ifs) = ifs {
+                    by_var.entry(ifs).or_default().push(k);
+                }
+                by_any.push(k);
+            }
             for v in reads.vars {
                 by_var.entry(self.canon(v)).or_default().push(k);
             }
@@ -646,6 +660,7 @@ impl<'a> Solver<'a> {
                         push(list, &mut work);
                     }
                     push(&by_all, &mut work);
+                    push(&by_any, &mut work);
                 }
                 None => {}
             }
@@ -975,6 +990,8 @@ struct Reads {
     vars: Vec<Var>,
     substs: Vec<u32>,
     all: bool,
+    /// It splits fields (it reads IFS).
+    fields: bool,
 }
 
 impl Reads {
@@ -994,8 +1011,7 @@ impl Reads {
                 Src::Glue(parts) => parts.iter().for_each(|p| self.of(p)),
                 Src::Part(inner, _) | Src::Wild(inner) | Src::Cased(inner) => self.of(inner),
                 Src::Field { inner, .. } => {
-                    // It reads IFS too.
-                    self.all = true;
+                    self.fields = true;
                     self.of(inner)
                 }
             }

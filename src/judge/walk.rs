@@ -574,7 +574,7 @@ impl<'a> Walk<'a> {
             base = Expr::glue(vec![base, Expr::var(ifs)]).part(ByteSet::EMPTY);
         }
         let base = if p.indirect && p.op != ParamOp::Names {
-            Expr(vec![Src::Named(Box::new(base))])
+            Expr(vec![Src::Named(std::rc::Rc::new(base))])
         } else {
             base
         };
@@ -613,7 +613,7 @@ impl<'a> Walk<'a> {
                     Some(t)
                         if t.starts_with(b"^") || t.starts_with(b",") || t.starts_with(b"~") =>
                     {
-                        Expr(vec![Src::Cased(Box::new(base))])
+                        Expr(vec![Src::Cased(std::rc::Rc::new(base))])
                     }
                     // `${x#p}`, `${x%%p}`: a pattern removed, a part of the value left.
                     Some(t) if t.starts_with(b"#") || t.starts_with(b"%") => {
@@ -831,46 +831,110 @@ impl<'a> Walk<'a> {
         e
     }
 
-    /// Whether a redirection may send standard error where output goes, or to a place
-    /// that may be it: `2>&1`, `2>&3`, `2>/dev/stdout`, `2<>"$f"`, `&>/dev/fd/1`, any file
-    /// (another spelling of one of these); not `2>/dev/null` or `2>&-`.
-    fn merges_stderr(&self, r: &Redirect) -> Result<bool, Out> {
-        let op_byte = self.text.and_then(|t| t.get(r.at as usize)).copied();
-        let stderr = match r.fd.as_deref() {
-            Some(fd) => {
-                fd.iter().all(u8::is_ascii_digit)
-                    && fd.iter().skip_while(|&&c| c == b'0').eq(b"2".iter())
+    /// Where a command's standard output and standard error go, after its redirections
+    /// in order (`>/dev/null 2>&1` sends both nowhere, `2>&1 >/dev/null` errors to the
+    /// output): whether each may reach the output around it. `stderr_out`: its standard
+    /// error already goes there. A file may be the output by another spelling
+    /// (`/./dev/stdout`, a link the command made): only `/dev/null` and a closed
+    /// descriptor are not. (zsh, with MULTIOS, writes to every redirection of a descriptor.)
+    fn output_streams(
+        &self,
+        redirects: &[&Redirect],
+        stderr_out: bool,
+    ) -> Result<(bool, bool), Out> {
+        // Descriptor → may reach the output; 1 and 2 first, then any named here.
+        let mut fds: Vec<(u32, bool)> = vec![(1, true), (2, stderr_out)];
+        // The descriptors this command redirected so far (zsh's MULTIOS writes to each).
+        let mut redirected: Vec<u32> = Vec::new();
+        let zsh = self.zsh();
+        for r in redirects {
+            if matches!(r.op, RedirOp::Heredoc | RedirOp::HereString) {
+                continue;
             }
-            // `&>`, `&>>`, and `>&word` when the word is not a descriptor: both outputs.
-            None => match r.op {
-                RedirOp::Output => op_byte.is_none_or(|b| b == b'&'),
-                RedirOp::Duplicate => op_byte.is_none_or(|b| b == b'>'),
-                _ => false,
-            },
-        };
-        if !stderr
-            || !matches!(
-                r.op,
-                RedirOp::Output | RedirOp::Duplicate | RedirOp::ReadWrite
-            )
-        {
-            return Ok(false);
+            let op_byte = self.text.and_then(|t| t.get(r.at as usize)).copied();
+            let target = match &r.target {
+                Some(t) => self.read(t)?.literal(),
+                None => None,
+            };
+            let number = |t: &[u8]| -> Option<u32> {
+                let t = t.strip_suffix(b"-").unwrap_or(t);
+                if t.is_empty() || !t.iter().all(u8::is_ascii_digit) || t.len() > 4 {
+                    return None;
+                }
+                std::str::from_utf8(t).ok()?.parse().ok()
+            };
+            // `N>&M`, `N>&-`: the reader keeps no word for a number or `-`; the text does.
+            let spelled = match (&r.target, r.op) {
+                (None, RedirOp::Duplicate) => self.duplicated(r),
+                _ => None,
+            };
+            let to_descriptor = target
+                .as_deref()
+                .and_then(number)
+                .or(spelled.and_then(|d| d));
+            let closes = target.as_deref() == Some(b"-") || spelled == Some(None);
+            let written: Vec<u32> = match r.fd.as_deref() {
+                Some(fd) => match number(fd).filter(|_| !fd.ends_with(b"-")) {
+                    Some(n) => vec![n],
+                    // `{name}>`: a new descriptor.
+                    None => continue,
+                },
+                None => match r.op {
+                    RedirOp::Output if op_byte.is_none_or(|b| b == b'&') => vec![1, 2],
+                    RedirOp::Output => vec![1],
+                    RedirOp::Duplicate if op_byte.is_some_and(|b| b == b'<') => vec![0],
+                    RedirOp::Duplicate if to_descriptor.is_some() || closes => vec![1],
+                    // `>&word`: both outputs to a file.
+                    RedirOp::Duplicate => vec![1, 2],
+                    _ => vec![0],
+                },
+            };
+            let reaches = match r.op {
+                RedirOp::Duplicate if closes => false,
+                RedirOp::Duplicate => match to_descriptor {
+                    Some(n) => fds.iter().find(|(f, _)| *f == n).is_none_or(|&(_, o)| o),
+                    None => target.as_deref() != Some(b"/dev/null"),
+                },
+                // Opened for reading only: nothing written to it arrives.
+                RedirOp::Input => false,
+                _ => target.as_deref() != Some(b"/dev/null"),
+            };
+            for n in written {
+                let again = redirected.contains(&n);
+                match fds.iter_mut().find(|(f, _)| *f == n) {
+                    Some((_, o)) => *o = reaches || (zsh && again && *o),
+                    None => fds.push((n, reaches)),
+                }
+                redirected.push(n);
+            }
         }
-        let target = match &r.target {
-            Some(t) => self.read(t)?.literal(),
-            None => None,
-        };
-        let Some(t) = target else {
-            return Ok(true);
-        };
-        Ok(match r.op {
-            RedirOp::Duplicate if r.fd.is_some() => t != b"-",
-            // `>&2`, `>&-`: standard output only.
-            RedirOp::Duplicate if t.iter().all(u8::is_ascii_digit) || t == b"-" => false,
-            // A file may be the output by another spelling (`/./dev/stdout`, a link the
-            // command made): only `/dev/null` is not.
-            _ => t != b"/dev/null",
-        })
+        let of = |n: u32| fds.iter().find(|(f, _)| *f == n).is_some_and(|&(_, o)| o);
+        Ok((of(1), of(2)))
+    }
+
+    /// The descriptor a duplication the reader kept no word for names, from the text:
+    /// `Some(Some(n))` for `>&n` (and `>&n-`), `Some(None)` for `>&-`; `None` where the
+    /// text does not say (text run later, whose offsets are pinned).
+    fn duplicated(&self, r: &Redirect) -> Option<Option<u32>> {
+        let t = self.text?;
+        let rest = t.get(r.at as usize..)?;
+        if !matches!(rest.first(), Some(b'<' | b'>')) || rest.get(1) != Some(&b'&') {
+            return None;
+        }
+        let rest = &rest[2..];
+        let rest = &rest[rest
+            .iter()
+            .take_while(|&&c| c == b' ' || c == b'\t')
+            .count()..];
+        let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+        if digits == 0 {
+            return (rest.first() == Some(&b'-')).then_some(None);
+        }
+        if digits > 4 {
+            return None;
+        }
+        let n = std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()?;
+        Some(Some(n))
     }
 
     /// Whether a command with redirections may be `exec` (which keeps them for every
@@ -1037,11 +1101,12 @@ impl<'a> Walk<'a> {
             self.own_heredoc(c, &here)
         };
         let mut out = builtins::command(self, c, words, &infos, ctx, &here, own)?;
-        let mut merges = false;
-        for r in &c.redirects {
-            merges |= self.merges_stderr(r)?;
+        let (stdout_out, stderr_out) =
+            self.output_streams(&redirects, ctx.stderr_out || self.stderr_merged)?;
+        if !stdout_out {
+            out = Expr::default();
         }
-        if merges || ctx.stderr_out || self.stderr_merged {
+        if stderr_out {
             // What it writes to standard error reaches its output: its error messages and
             // traces quote its words.
             let words = assignments
@@ -1051,7 +1116,7 @@ impl<'a> Walk<'a> {
                 .chain(&targets);
             out.join(self.stderr_text(words));
         }
-        if merges && ctx.captured && self.may_be_exec(&infos) {
+        if ctx.captured && self.may_be_exec(&infos) && self.output_streams(&redirects, false)?.1 {
             // `exec 2>&1` where output is captured: every later command's.
             self.merge_found = true;
         }
@@ -1183,11 +1248,9 @@ impl<'a> Walk<'a> {
             inner.stdin = inner.stdin.part(ByteSet::EMPTY);
         }
         inner.piped = false;
-        let mut merges = false;
-        for r in redirects {
-            merges |= self.merges_stderr(r)?;
-        }
-        inner.stderr_out |= merges;
+        let (stdout_out, stderr_out) =
+            self.output_streams(redirects, ctx.stderr_out || self.stderr_merged)?;
+        inner.stderr_out = stderr_out;
         let mut targets = Vec::new();
         for r in redirects {
             self.named_fd(r, ctx)?;
@@ -1286,7 +1349,10 @@ impl<'a> Walk<'a> {
             // A function's output is what a call writes: not known here.
             return Ok(Expr::default());
         }
-        if merges || ctx.stderr_out || self.stderr_merged {
+        if !stdout_out && !stderr_out {
+            return Ok(Expr::default());
+        }
+        if stderr_out {
             // Its own redirections' errors (`{ …; } 2>&1 <"$f"`).
             out.join(self.stderr_text(targets.iter()));
         }

@@ -102,7 +102,7 @@ pub(super) fn read(
     for (k, t) in p.operands.iter().enumerate() {
         let v = if by_field {
             Expr(vec![Src::Field {
-                inner: Box::new(whole.clone()),
+                inner: std::rc::Rc::new(whole.clone()),
                 index: k,
                 last: k + 1 == n,
             }])

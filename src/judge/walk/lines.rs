@@ -212,10 +212,21 @@ impl Walk<'_> {
         }
         let mut words = Vec::with_capacity(c.words.len());
         for w in &c.words {
-            if words.is_empty() && self.assignment(w)?.is_some() {
+            let raw = w.text.bytes();
+            // A word of plain characters is its own literal (most are: read it only
+            // otherwise).
+            let plain = !raw.is_empty()
+                && raw
+                    .iter()
+                    .all(|&b| b.is_ascii_alphanumeric() || b"-_./,:@%+".contains(&b));
+            if words.is_empty() && !plain && self.assignment(w)?.is_some() {
                 continue;
             }
-            words.push(self.read(w)?.literal());
+            words.push(if plain {
+                Some(raw.to_vec())
+            } else {
+                self.read(w)?.literal()
+            });
         }
         let Some(name) = words.first() else {
             return Ok(true);
