@@ -239,6 +239,9 @@ pub(super) struct Facts {
     pub last_unit: usize,
     /// `set -x` (PS4 is then a prompt expanded before every command).
     pub xtrace: Option<u32>,
+    /// `set -v`: the shell echoes the text it reads (a substitution's too, a heredoc's
+    /// body in it) to standard error.
+    pub verbose: bool,
     /// zsh options that make values evaluate.
     pub prompt_subst: bool,
     pub glob_subst: bool,

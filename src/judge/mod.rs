@@ -78,8 +78,56 @@ fn stderr_may_reach_captures(w: &walk::Walk<'_>) -> bool {
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 struct Opts {
     stderr_merged: bool,
+    verbose: bool,
     no_whole_lines: bool,
     ifs_unknown: bool,
+}
+
+/// The names of the functions a reading defines (in its `eval` and `trap` texts too,
+/// zsh's `functions[name]=` too), and whether one is named otherwise than plainly
+/// (quoted, expanded, a whole `functions=(…)`).
+fn function_names(reading: &Reading, zsh: bool) -> (Vec<Vec<u8>>, bool) {
+    fn plain(raw: &[u8]) -> bool {
+        !raw.is_empty()
+            && !raw
+                .iter()
+                .any(|c| matches!(c, b'\'' | b'"' | b'\\' | b'$' | b'`'))
+    }
+    fn collect(r: &Reading, zsh: bool, out: &mut (Vec<Vec<u8>>, bool)) {
+        for e in &r.events {
+            // zsh's functions table: `functions[name]=body` defines `name`.
+            if zsh && let crate::shell::tree::Event::Simple(c) = e {
+                for w in &c.words {
+                    let raw = w.text.bytes();
+                    let Some(rest) = raw.strip_prefix(b"functions") else {
+                        continue;
+                    };
+                    let key = rest
+                        .strip_prefix(b"[")
+                        .and_then(|k| k.iter().position(|&c| c == b']').map(|e| &k[..e]));
+                    match key {
+                        Some(k) if plain(k) => out.0.push(k.to_vec()),
+                        _ => out.1 = true,
+                    }
+                }
+            }
+            if let crate::shell::tree::Event::Open(crate::shell::tree::Compound::Function(w), _) = e
+            {
+                let raw = w.text.bytes();
+                if !plain(raw) {
+                    out.1 = true;
+                } else if !out.0.iter().any(|n| n == raw) {
+                    out.0.push(raw.to_vec());
+                }
+            }
+        }
+        for n in &r.nested {
+            collect(&n.reading, zsh, out);
+        }
+    }
+    let mut out = (Vec::new(), false);
+    collect(reading, zsh, &mut out);
+    out
 }
 
 /// Whether the shell may run code between a loop's reads, or code the guard does not
@@ -125,6 +173,7 @@ pub fn judge(
     // Walked again, from the start, with what a walk found that reaches back: standard
     // error in every capture, no loop's lines taken whole, IFS not known.
     let mut opts = Opts::default();
+    let functions = std::rc::Rc::new(function_names(reading, d.is_zsh()));
     let found = loop {
         let mut w = walk::Walk::new(
             d,
@@ -136,8 +185,11 @@ pub fn judge(
         );
         w.stderr_merged = opts.stderr_merged;
         w.no_whole_lines = opts.no_whole_lines;
+        w.verbose = opts.verbose;
+        w.functions = std::rc::Rc::clone(&functions);
         w.run().map_err(|_| GaveUp)?;
         let mut next = opts;
+        next.verbose |= w.facts.verbose;
         next.stderr_merged |= stderr_may_reach_captures(&w);
         next.no_whole_lines |= w.used_whole_lines
             && (runs_between_reads(&w.facts)

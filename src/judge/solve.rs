@@ -44,7 +44,6 @@ fn shell_text_variable(name: &[u8], zsh: bool) -> bool {
                 | b"CUTBUFFER"
                 | b"killring"
                 | b"nameddirs"
-                | b"userdirs"
                 | b"commands"
                 | b"dirstack"
         )
@@ -1152,7 +1151,9 @@ impl Refs for Solver<'_> {
         }
         // A name never assigned that the shell fills with text.
         let zsh = self.d.is_zsh();
-        const TEXT: [&[u8]; 25] = [
+        // (zsh's `userdirs`, never assigned, holds the password database's home
+        // directories: the system's text, not the command's.)
+        const TEXT: [&[u8]; 24] = [
             b"BASH_COMMAND",
             b"BASH_EXECUTION_STRING",
             b"COMP_LINE",
@@ -1176,7 +1177,6 @@ impl Refs for Solver<'_> {
             b"CUTBUFFER",
             b"killring",
             b"nameddirs",
-            b"userdirs",
             b"commands",
         ];
         TEXT.iter()

@@ -90,6 +90,12 @@ pub(super) struct Walk<'a> {
     /// ... counting on a program that never reads its input (`mkdir`): what its name runs
     /// must not be changed (`PATH`, `hash`).
     pub used_quiet_programs: bool,
+    /// `set -v` may be on: standard error may carry the command's own text.
+    pub verbose: bool,
+    /// The names of the functions the command defines (anywhere: a call before the
+    /// definition runs it too, in a loop), and whether one is named otherwise than plainly
+    /// (any command may then be a function).
+    pub functions: Rc<(Vec<Vec<u8>>, bool)>,
 }
 
 /// The body index of an evaluator in a heredoc of `eval` text (not one of the reading's
@@ -135,6 +141,8 @@ impl<'a> Walk<'a> {
             no_whole_lines: false,
             used_whole_lines: false,
             used_quiet_programs: false,
+            verbose: false,
+            functions: Rc::new((Vec::new(), false)),
         }
     }
 
@@ -210,6 +218,8 @@ impl<'a> Walk<'a> {
             sub.stderr_merged = self.stderr_merged;
             sub.trace_prompts = self.trace_prompts;
             sub.no_whole_lines = self.no_whole_lines;
+            sub.verbose = self.verbose;
+            sub.functions = Rc::clone(&self.functions);
             let c = Ctx {
                 stdin,
                 read_later: true,
@@ -818,17 +828,35 @@ impl<'a> Walk<'a> {
     }
 
     /// What a command writes to standard error: its error messages and `set -x`'s trace,
-    /// which quote its words (parts of them, the shell's own text around them), and the
-    /// trace's PS4 when the command may set one.
+    /// which quote its words (parts of them, the shell's own text around them) and the
+    /// values they reach.
     fn stderr_text<'w>(&mut self, words: impl Iterator<Item = &'w WordInfo>) -> Expr {
+        if self.verbose || self.trace_prompts {
+            // `set -v` echoes the text the shell reads (a heredoc's body in a substitution
+            // too); PS4 may run a substitution: run-time text.
+            return Expr::unknown();
+        }
+        // Each quoted in the shell's own text (`bash: line 1: [: …: integer expression
+        // expected`): the environment's text around it, which keeps heredoc text's bytes
+        // and takes the place of fixed text.
+        let quoted =
+            |inner: Expr| Expr::glue(vec![Expr::val(Val::env()), inner, Expr::val(Val::env())]);
         let mut e = Expr::val(Val::env());
         for w in words {
-            e.join(self.word_expr(w).part(ByteSet::EMPTY));
+            let v = self.word_expr(w);
+            e.join(quoted(v));
         }
-        if self.trace_prompts {
-            e.0.push(Src::AnyVar);
-        }
+        // An error may quote a value a word reaches (`let x` quotes x's value, `time`
+        // prints TIMEFORMAT's): any variable's.
+        e.join(quoted(Expr(vec![Src::AnyVar])));
         e
+    }
+
+    /// Whether `name` may be a function the command defines (`true() { …; }`): then a
+    /// command of that name runs it, not the builtin.
+    pub fn may_be_function(&self, name: &[u8]) -> bool {
+        let (names, any) = &*self.functions;
+        *any || names.iter().any(|n| n == name)
     }
 
     /// Where a command's standard output and standard error go, after its redirections
@@ -1150,6 +1178,7 @@ impl<'a> Walk<'a> {
             self.facts.prompt_subst = true;
             self.facts.glob_subst = true;
             self.facts.xtrace.get_or_insert(w.start);
+            self.facts.verbose = true;
         }
         let compound = is_compound(w);
         if compound {

@@ -157,6 +157,8 @@ pub(super) fn command(
 ) -> Result<Expr, Out> {
     let zsh = w.zsh();
     let mut i = 0;
+    // `builtin` and `command` skip functions.
+    let mut wrapped = false;
     let name = loop {
         let Some(word) = words.get(i) else {
             // No command: redirections (`exec` alone, `$(< f)`, zsh's `$(<<<x)`).
@@ -203,12 +205,14 @@ pub(super) fn command(
         };
         match n.as_slice() {
             b"builtin" => {
+                wrapped = true;
                 i += 1;
                 if words.get(i).and_then(WordInfo::value).as_deref() == Some(b"--") {
                     i += 1;
                 }
             }
             b"command" => {
+                wrapped = true;
                 i += 1;
                 while let Some(o) = words.get(i).and_then(WordInfo::value) {
                     match o.as_slice() {
@@ -222,7 +226,10 @@ pub(super) fn command(
                     }
                 }
             }
-            b"exec" if i + 1 == words.len() => i += 1,
+            b"exec" if i + 1 == words.len() => {
+                wrapped = true;
+                i += 1;
+            }
             w_ if zsh && crate::shell::syntax::ZSH_PRECOMMANDS.contains(&w_) => i += 1,
             _ => break n,
         }
@@ -238,6 +245,11 @@ pub(super) fn command(
     w.facts
         .calls
         .push((std::rc::Rc::from(name.as_slice()), all, here.stdin.clone()));
+    if !wrapped && w.may_be_function(&name) {
+        // A function the command defines runs instead of the builtin: its output is what
+        // its body writes, run-time text.
+        return Ok(Expr::unknown());
+    }
     let lits = literals(args);
     match kind(&name, zsh) {
         Kind::Print => print(w, &name, args, &lits, at, ctx),

@@ -77,6 +77,9 @@ pub(super) fn shopt(w: &mut Walk<'_>, lits: &[Option<Vec<u8>>], at: u32, ctx: &C
                 if o_mode && on && name == b"xtrace" {
                     w.facts.xtrace.get_or_insert(at);
                 }
+                if o_mode && on && name == b"verbose" {
+                    w.facts.verbose = true;
+                }
             }
         }
     }
@@ -143,6 +146,9 @@ pub(super) fn set(
                     if on && name == b"xtrace" {
                         w.facts.xtrace.get_or_insert(at);
                     }
+                    if on && name == b"verbose" {
+                        w.facts.verbose = true;
+                    }
                     if zsh {
                         if on {
                             zsh_option(w, name, at, ctx);
@@ -185,6 +191,7 @@ pub(super) fn set(
                 b'x' if on => {
                     w.facts.xtrace.get_or_insert(at);
                 }
+                b'v' if on => w.facts.verbose = true,
                 _ => {}
             }
         }
@@ -196,6 +203,7 @@ pub(super) fn set(
 /// prompt_subst and glob_subst.
 fn named_at_run_time(w: &mut Walk<'_>, at: u32) {
     w.facts.xtrace.get_or_insert(at);
+    w.facts.verbose = true;
     if w.zsh() {
         w.facts.prompt_subst = true;
         w.facts.glob_subst = true;
@@ -222,6 +230,7 @@ fn zsh_option(w: &mut Walk<'_>, name: &[u8], at: u32, ctx: &Ctx) -> bool {
         b"xtrace" if on => {
             w.facts.xtrace.get_or_insert(at);
         }
+        b"verbose" if on => w.facts.verbose = true,
         b"errexit" | b"pipefail" | b"nullglob" | b"nomatch" | b"clobber" | b"errreturn"
         | b"unset" | b"verbose" | b"localoptions" | b"xtrace" | b"promptsubst" | b"globsubst" => {}
         _ => {

@@ -139,7 +139,12 @@ impl Walk<'_> {
         }
         for (node, feed) in nodes {
             self.spend(1)?;
-            if *feed != Feed::Own {
+            let redirects: &[&Redirect] = match node {
+                Node::Simple(c) => &c.redirects.iter().collect::<Vec<_>>(),
+                Node::Compound { redirects, .. } => redirects,
+                _ => &[],
+            };
+            if *feed != Feed::Own && !redirects.iter().any(|r| self.may_reread(r)) {
                 // It reads the pipe, and so do its substitutions.
                 continue;
             }
@@ -174,6 +179,17 @@ impl Walk<'_> {
             }
         }
         Ok(true)
+    }
+
+    /// Whether a redirection gives standard input what may be the loop's input again
+    /// (`<&3` where 3 is a copy of it, `</dev/stdin`).
+    fn may_reread(&self, r: &Redirect) -> bool {
+        self.on_stdin(r)
+            && matches!(
+                r.op,
+                RedirOp::Input | RedirOp::ReadWrite | RedirOp::Duplicate
+            )
+            && !self.own_input(r)
     }
 
     /// Whether a redirection gives standard input a stream of its own: a heredoc, a
