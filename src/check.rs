@@ -279,6 +279,31 @@ fn judge(
         return Err(over_limit(work));
     }
     let report = rules::report(command, intended, shells, &judged);
+    // A heredoc without its closing line in another reading (a shell that expands an
+    // alias into a heredoc: zsh always, bash in Claude Code's shell) reads on to the end
+    // of the input for its body, as the intended one would (above); the rules' findings
+    // come first.
+    if report.findings.is_empty()
+        && let Some(h) = shells
+            .iter()
+            .flat_map(|(_, r)| r.heredocs.iter())
+            .find(|h| {
+                // One an alias made: its operator is not spelled where the reading puts it
+                // (an alias's name, never `<`, stands there).
+                let spelled = bytes.get(h.op as usize) == Some(&b'<');
+                h.closer.is_none()
+                    && !spelled
+                    && !h.ansi_c
+                    && !closed_as_written_in_backquotes(bytes, h)
+            })
+    {
+        return Err(reason::parse_denial(
+            "a heredoc has no closing line (a line holding only its delimiter) where a shell \
+             expands an alias into it",
+            "heredoc without closing line",
+            shell::pos(bytes, h.op),
+        ));
+    }
     // The clock once more: a verdict after the deadline is a deny.
     if !work.check_clock() {
         return Err(over_limit(work));
