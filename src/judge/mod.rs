@@ -95,18 +95,30 @@ fn function_names(reading: &Reading, zsh: bool) -> (Vec<Vec<u8>>, bool) {
     }
     fn collect(r: &Reading, zsh: bool, out: &mut (Vec<Vec<u8>>, bool)) {
         for e in &r.events {
-            // zsh's functions table: `functions[name]=body` defines `name`.
-            if zsh && let crate::shell::tree::Event::Simple(c) = e {
-                for w in &c.words {
+            if let crate::shell::tree::Event::Simple(c) = e {
+                for (k, w) in c.words.iter().enumerate() {
                     let raw = w.text.bytes();
-                    let Some(rest) = raw.strip_prefix(b"functions") else {
+                    // What a builtin's name runs, changed: `enable -n`, zsh `disable`,
+                    // `hash -p`, the tables of commands (any command may then run
+                    // something else).
+                    if (k == 0 && matches!(raw, b"enable" | b"disable" | b"hash"))
+                        || raw.starts_with(b"BASH_CMDS")
+                        || (zsh && memchr::memmem::find(raw, b"commands").is_some())
+                    {
+                        out.1 = true;
+                    }
+                    // zsh's functions table: `functions[name]=body` defines `name`.
+                    if !zsh {
+                        continue;
+                    }
+                    let Some(at) = memchr::memmem::find(raw, b"functions") else {
                         continue;
                     };
-                    let key = rest
+                    let key = raw[at + b"functions".len()..]
                         .strip_prefix(b"[")
                         .and_then(|k| k.iter().position(|&c| c == b']').map(|e| &k[..e]));
                     match key {
-                        Some(k) if plain(k) => out.0.push(k.to_vec()),
+                        Some(k) if at == 0 && plain(k) => out.0.push(k.to_vec()),
                         _ => out.1 = true,
                     }
                 }
@@ -127,6 +139,14 @@ fn function_names(reading: &Reading, zsh: bool) -> (Vec<Vec<u8>>, bool) {
     }
     let mut out = (Vec::new(), false);
     collect(reading, zsh, &mut out);
+    // Run when a command is not found: where a builtin is disabled, it runs for it.
+    if out
+        .0
+        .iter()
+        .any(|n| n == b"command_not_found_handle" || n == b"command_not_found_handler")
+    {
+        out.1 = true;
+    }
     out
 }
 

@@ -884,10 +884,20 @@ impl<'a> Walk<'a> {
                 Some(t) => self.read(t)?.literal(),
                 None => None,
             };
+            // A descriptor's number (`002` is 2); one past what a shell opens is the
+            // largest, another descriptor.
             let number = |t: &[u8]| -> Option<u32> {
                 let t = t.strip_suffix(b"-").unwrap_or(t);
-                if t.is_empty() || !t.iter().all(u8::is_ascii_digit) || t.len() > 4 {
+                if t.is_empty() || !t.iter().all(u8::is_ascii_digit) {
                     return None;
+                }
+                let t = &t[t
+                    .iter()
+                    .take_while(|&&c| c == b'0')
+                    .count()
+                    .min(t.len() - 1)..];
+                if t.len() > 9 {
+                    return Some(u32::MAX);
                 }
                 std::str::from_utf8(t).ok()?.parse().ok()
             };
@@ -958,10 +968,18 @@ impl<'a> Walk<'a> {
         if digits == 0 {
             return (rest.first() == Some(&b'-')).then_some(None);
         }
-        if digits > 4 {
+        let zeros = rest[..digits]
+            .iter()
+            .take_while(|&&c| c == b'0')
+            .count()
+            .min(digits - 1);
+        if digits - zeros > 9 {
             return None;
         }
-        let n = std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()?;
+        let n = std::str::from_utf8(&rest[zeros..digits])
+            .ok()?
+            .parse()
+            .ok()?;
         Some(Some(n))
     }
 

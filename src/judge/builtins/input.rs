@@ -43,7 +43,7 @@ pub(super) fn read(
     } else {
         here.stdin.clone()
     };
-    if zsh && p.has(b'e') {
+    if zsh && (p.has(b'e') || p.has(b'E')) {
         // zsh's `read -e` echoes what it reads: its output is that input.
         let out = w.var(READ_ECHO);
         w.assign(Target::Var(out), value.clone(), at, ctx);

@@ -395,7 +395,13 @@ pub(super) fn command(
         }
         Kind::Alias => {
             alias(w, c, &name, args, &lits, at, ctx)?;
-            Ok(if args.is_empty() {
+            // `alias` alone, or a name without `=`, prints definitions.
+            let prints = args.is_empty()
+                || lits.iter().any(|l| {
+                    l.as_deref()
+                        .is_none_or(|l| !l.starts_with(b"-") && !l.contains(&b'='))
+                });
+            Ok(if prints {
                 Expr::unknown()
             } else {
                 Expr::default()

@@ -3,7 +3,7 @@
 //! and its fields are followed exactly instead of as any part of the input.
 
 use super::{Ctx, Feed, Node, Out, Walk};
-use crate::shell::tree::{Compound, RedirOp, Redirect, SimpleCommand};
+use crate::shell::tree::{Compound, RedirOp, Redirect, SimpleCommand, Word};
 
 /// Whether a function of this name may run between a loop's reads: it stands for a
 /// builtin a loop counts on (`read` or one of [`QUIET`]), or zsh runs it as a hook.
@@ -56,6 +56,17 @@ const QUIET_PROGRAMS: &[&[u8]] = &[
     b"mktemp",
 ];
 
+/// Where a command's standard input comes from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Input {
+    /// What the command around it reads.
+    Inherited,
+    /// A stream of its own (a heredoc, a here-string, `/dev/null`).
+    Own,
+    /// Anything else (a file, a descriptor), which may be the loop's input again.
+    Other,
+}
+
 /// Builtins that never read standard input.
 const QUIET: &[&[u8]] = &[
     b"echo",
@@ -101,8 +112,10 @@ impl Walk<'_> {
         if self.no_whole_lines || matches!(kind, Compound::Function(_) | Compound::Coproc) {
             return Ok(false);
         }
-        if !redirects.iter().any(|r| self.own_input(r)) {
-            return Ok(ctx.whole_lines);
+        match self.input_of(redirects) {
+            Input::Inherited => return Ok(ctx.whole_lines),
+            Input::Other => return Ok(false),
+            Input::Own => {}
         }
         let (Some(text), Some(end)) = (self.text, redirects.iter().map(|r| r.at).min()) else {
             return Ok(false);
@@ -144,7 +157,7 @@ impl Walk<'_> {
                 Node::Compound { redirects, .. } => redirects,
                 _ => &[],
             };
-            if *feed != Feed::Own && !redirects.iter().any(|r| self.may_reread(r)) {
+            if *feed != Feed::Own && self.input_of(redirects) != Input::Other {
                 // It reads the pipe, and so do its substitutions.
                 continue;
             }
@@ -156,22 +169,37 @@ impl Walk<'_> {
                     redirects,
                     ..
                 } => {
+                    // Its own words (`for … in $(…)`, `case $(…) in`) and redirection
+                    // targets run substitutions.
+                    let mut words: Vec<&Word> = match kind {
+                        Compound::For(_, Some(ws)) => ws.iter().collect(),
+                        Compound::Case(Some(w)) | Compound::Select(Some(w)) => vec![w],
+                        _ => Vec::new(),
+                    };
+                    words.extend(redirects.iter().filter_map(|r| r.target.as_ref()));
+                    let mut words_read = true;
+                    for w in words {
+                        words_read &= self.substs_read_lines(w.start, w.end)?;
+                    }
                     if matches!(kind, Compound::Function(_)) {
                         // A definition reads nothing; a call is a command of its own.
                         true
-                    } else if redirects
-                        .iter()
-                        .any(|r| r.target.as_ref().is_some_and(|t| t.expansion))
-                    {
+                    } else if !words_read {
                         false
-                    } else if redirects.iter().any(|r| self.own_input(r)) {
+                    } else if self.input_of(redirects) == Input::Own {
                         true
                     } else {
                         self.reads_whole_lines(children)?
                     }
                 }
                 Node::Arith(t) => !t.bytes().iter().any(|&b| matches!(b, b'$' | b'`')),
-                Node::Cond(words) | Node::Words(words) => !words.iter().any(|w| w.expansion),
+                Node::Cond(words) | Node::Words(words) => {
+                    let mut read = true;
+                    for w in *words {
+                        read &= self.substs_read_lines(w.start, w.end)?;
+                    }
+                    read
+                }
                 Node::Unit => true,
             };
             if !ok {
@@ -181,15 +209,48 @@ impl Walk<'_> {
         Ok(true)
     }
 
-    /// Whether a redirection gives standard input what may be the loop's input again
-    /// (`<&3` where 3 is a copy of it, `</dev/stdin`).
-    fn may_reread(&self, r: &Redirect) -> bool {
-        self.on_stdin(r)
-            && matches!(
-                r.op,
-                RedirOp::Input | RedirOp::ReadWrite | RedirOp::Duplicate
-            )
-            && !self.own_input(r)
+    /// Whether the substitutions between two offsets (a command's, a word's) read the
+    /// input a whole line at a time, if at all.
+    fn substs_read_lines(&mut self, start: u32, end: u32) -> Result<bool, Out> {
+        let prog = self.prog;
+        let offsets = &prog.subst_offsets;
+        let first = offsets.partition_point(|&at| at < start);
+        let last = offsets.partition_point(|&at| at < end);
+        for at in offsets.get(first..last).unwrap_or_default() {
+            let Some(nodes) = prog.substs.get(at) else {
+                return Ok(false);
+            };
+            if !self.reads_whole_lines(nodes)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// What a command's redirections give its standard input: bash reads the last one
+    /// (`3<&0 </dev/null <&3` reads descriptor 3, a copy of the loop's input), zsh every
+    /// one of them in turn.
+    fn input_of(&self, redirects: &[&Redirect]) -> Input {
+        let inputs: Vec<&&Redirect> = redirects
+            .iter()
+            .filter(|r| {
+                self.on_stdin(r)
+                    && (r.op.feeds_input()
+                        || (r.op == RedirOp::Duplicate && self.duplicates_input(r)))
+            })
+            .collect();
+        let considered: &[&&Redirect] = if self.zsh() {
+            &inputs
+        } else {
+            inputs.last().map_or(&[], std::slice::from_ref)
+        };
+        if considered.is_empty() {
+            Input::Inherited
+        } else if considered.iter().all(|r| self.own_input(r)) {
+            Input::Own
+        } else {
+            Input::Other
+        }
     }
 
     /// Whether a redirection gives standard input a stream of its own: a heredoc, a
@@ -212,18 +273,11 @@ impl Walk<'_> {
             return Ok(false);
         }
         // Its substitutions run with the input (a redirection comes after them).
-        let offsets = &self.prog.subst_offsets;
-        let first = offsets.partition_point(|&at| at < c.at);
-        let last = offsets.partition_point(|&at| at < c.end);
-        for at in offsets.get(first..last).unwrap_or_default() {
-            let Some(nodes) = self.prog.substs.get(at) else {
-                return Ok(false);
-            };
-            if !self.reads_whole_lines(nodes)? {
-                return Ok(false);
-            }
+        if !self.substs_read_lines(c.at, c.end)? {
+            return Ok(false);
         }
-        if c.redirects.iter().any(|r| self.own_input(r)) {
+        let redirects: Vec<&Redirect> = c.redirects.iter().collect();
+        if self.input_of(&redirects) == Input::Own {
             return Ok(true);
         }
         let mut words = Vec::with_capacity(c.words.len());
