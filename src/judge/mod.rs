@@ -79,6 +79,8 @@ fn stderr_may_reach_captures(w: &walk::Walk<'_>) -> bool {
 struct Opts {
     stderr_merged: bool,
     verbose: bool,
+    /// A builtin's name may run something else: every builtin's output is run-time text.
+    builtins_rebound: bool,
     no_whole_lines: bool,
     ifs_unknown: bool,
 }
@@ -150,6 +152,32 @@ fn function_names(reading: &Reading, zsh: bool) -> (Vec<Vec<u8>>, bool) {
     out
 }
 
+/// Whether the command may change what a builtin's name runs, by any spelling (the walk
+/// has the names after quote removal and wrappers): `enable`, zsh's `disable`, `hash`,
+/// `autoload`, text the guard does not read (`eval` of text computed at run time,
+/// `source`), or the tables of commands (`BASH_CMDS`, zsh's `commands`, `fpath`). (A
+/// command named at run time is explicit: `$e -n echo` is the command's choice.) (zsh's `functions[name]=` is read as a definition of `name`; a
+/// write to a name computed at run time is not counted here.)
+fn rebinds_builtins(f: &facts::Facts) -> bool {
+    // Text the command fixes (`eval 'hash -r'`) is read and walked: its commands are calls.
+    let fixed = |e: &facts::Expr| {
+        e.0.iter()
+            .all(|s| matches!(s, facts::Src::Val(v) if !v.unknown && v.heredoc.is_none() && !v.env))
+    };
+    f.calls.iter().any(|(n, args, _)| {
+        matches!(
+            &**n,
+            b"enable" | b"disable" | b"hash" | b"autoload" | b"source" | b"."
+        ) || (&**n == b"eval" && !fixed(args))
+    }) || f.assigns.iter().any(|(t, _, _)| match t {
+        Target::Any => false,
+        Target::Var(v) => matches!(
+            f.names.name(*v),
+            b"BASH_CMDS" | b"commands" | b"fpath" | b"FPATH"
+        ),
+    })
+}
+
 /// Whether the shell may run code between a loop's reads, or code the guard does not
 /// see: a trap, `eval` or `source`, a hook, a function named like a builtin a loop counts
 /// on, a command named at run time.
@@ -206,10 +234,15 @@ pub fn judge(
         w.stderr_merged = opts.stderr_merged;
         w.no_whole_lines = opts.no_whole_lines;
         w.verbose = opts.verbose;
-        w.functions = std::rc::Rc::clone(&functions);
+        w.functions = if opts.builtins_rebound {
+            std::rc::Rc::new((functions.0.clone(), true))
+        } else {
+            std::rc::Rc::clone(&functions)
+        };
         w.run().map_err(|_| GaveUp)?;
         let mut next = opts;
         next.verbose |= w.facts.verbose;
+        next.builtins_rebound |= rebinds_builtins(&w.facts);
         next.stderr_merged |= stderr_may_reach_captures(&w);
         next.no_whole_lines |= w.used_whole_lines
             && (runs_between_reads(&w.facts)

@@ -245,13 +245,12 @@ pub(super) fn command(
     w.facts
         .calls
         .push((std::rc::Rc::from(name.as_slice()), all, here.stdin.clone()));
-    if !wrapped && w.may_be_function(&name) {
-        // A function the command defines runs instead of the builtin: its output is what
-        // its body writes, run-time text.
-        return Ok(Expr::unknown());
-    }
+    // A function the command defines (or a program a rebound name runs) may run instead
+    // of the builtin: its output is run-time text; the builtin's effects are kept (either
+    // may run).
+    let shadowed = !wrapped && w.may_be_function(&name);
     let lits = literals(args);
-    match kind(&name, zsh) {
+    let out: Result<Expr, Out> = match kind(&name, zsh) {
         Kind::Print => print(w, &name, args, &lits, at, ctx),
         Kind::Cat => Ok(cat(w, args, here)),
         Kind::Declare => declare(w, &name, raw_args, args, &lits, at, ctx),
@@ -395,12 +394,11 @@ pub(super) fn command(
         }
         Kind::Alias => {
             alias(w, c, &name, args, &lits, at, ctx)?;
-            // `alias` alone, or a name without `=`, prints definitions.
+            // `alias` alone, `-p`, or a name without `=` prints definitions.
             let prints = args.is_empty()
-                || lits.iter().any(|l| {
-                    l.as_deref()
-                        .is_none_or(|l| !l.starts_with(b"-") && !l.contains(&b'='))
-                });
+                || lits
+                    .iter()
+                    .any(|l| l.as_deref().is_none_or(|l| !l.contains(&b'=')));
             Ok(if prints {
                 Expr::unknown()
             } else {
@@ -437,7 +435,12 @@ pub(super) fn command(
         }
         Kind::Quiet => Ok(Expr::default()),
         Kind::Other => Ok(program_output(w, &name, args, &lits, here)),
+    };
+    let mut out = out?;
+    if shadowed {
+        out.join(Expr::unknown());
     }
+    Ok(out)
 }
 
 /// A variable a builtin assigns, named by a word: a fixed name (its subscript evaluated),

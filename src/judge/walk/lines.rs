@@ -234,9 +234,11 @@ impl Walk<'_> {
         let inputs: Vec<&&Redirect> = redirects
             .iter()
             .filter(|r| {
+                // `0>&3` duplicates onto descriptor 0 as `0<&3` does.
                 self.on_stdin(r)
                     && (r.op.feeds_input()
-                        || (r.op == RedirOp::Duplicate && self.duplicates_input(r)))
+                        || (r.op == RedirOp::Duplicate
+                            && (r.fd.is_some() || self.duplicates_input(r))))
             })
             .collect();
         let considered: &[&&Redirect] = if self.zsh() {
