@@ -450,6 +450,10 @@ impl Reader<'_, '_> {
         }
         self.parser_state &= !PST_REDIRLIST;
         let end = self.input.last_origin().saturating_add(1);
+        // Kept until the process ends: no room past the last element (a shrink is in
+        // place, and what it frees holds the next command's words).
+        words.shrink_to_fit();
+        redirects.shrink_to_fit();
         self.out.events.push(Event::Simple(SimpleCommand {
             at,
             end,

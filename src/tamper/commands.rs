@@ -585,7 +585,13 @@ impl Walker<'_> {
             // `cd` after `cd`, read in any order, nests without end (`cd d_1`, `cd d_2`,
             // … as `d_1/d_2/…`): a directory past [`MAX_CWD_DEPTH`] components is not
             // followed (relative paths are then read from the others).
-            if d.components().count() > MAX_CWD_DEPTH {
+            // (Normalized: its components are its names, and the root.)
+            let bytes = d.as_os_str().as_encoded_bytes();
+            let names = bytes
+                .split(|&b| b == b'/')
+                .filter(|n| !n.is_empty())
+                .count();
+            if names + usize::from(bytes.first() == Some(&b'/')) > MAX_CWD_DEPTH {
                 continue;
             }
             // (Normalized paths: their bytes say whether they are the same.)

@@ -6,7 +6,7 @@
 //!
 //! Nothing here reads the disk: what a file holds is `hooks.rs`'s business.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use crate::shell::word::{ParamOp, Piece, WordInfo};
 
@@ -214,24 +214,64 @@ pub(super) fn absolute(text: &str, cwd: &Path) -> PathBuf {
     if p.is_absolute() {
         normalize(p)
     } else {
-        normalize(&cwd.join(p))
+        // `cwd`, then `text`, as one path: the same components as `cwd.join(text)`.
+        let mut out = Normalized::default();
+        out.extend(cwd.as_os_str().as_encoded_bytes());
+        out.extend(text.as_bytes());
+        out.into_path()
     }
 }
 
 /// `p` with `.` and `..` resolved by its components.
 pub(super) fn normalize(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::Prefix(_) | Component::CurDir => {}
-            Component::RootDir => out.push("/"),
-            Component::ParentDir => {
-                out.pop();
+    let mut out = Normalized::default();
+    out.extend(p.as_os_str().as_encoded_bytes());
+    out.into_path()
+}
+
+/// A path being normalised, a byte at a time: what pushing `p.components()` onto an
+/// empty `PathBuf` builds (a root, then names joined by `/`; `.` dropped, `..` popping
+/// the last name, never the root), without a `PathBuf` push per component (the tamper
+/// walk normalises every `cd` from every directory it follows).
+#[derive(Default)]
+struct Normalized {
+    bytes: Vec<u8>,
+    rooted: bool,
+}
+
+impl Normalized {
+    fn extend(&mut self, path: &[u8]) {
+        if path.first() == Some(&b'/') {
+            // A root restarts the path, as `PathBuf::push` of an absolute path does.
+            self.bytes.clear();
+            self.bytes.push(b'/');
+            self.rooted = true;
+        }
+        for name in path.split(|&b| b == b'/') {
+            match name {
+                b"" | b"." => {}
+                b".." => {
+                    let keep = self
+                        .bytes
+                        .iter()
+                        .rposition(|&b| b == b'/')
+                        .map_or(0, |at| if at == 0 && self.rooted { 1 } else { at });
+                    self.bytes.truncate(keep);
+                }
+                _ => {
+                    if !self.bytes.is_empty() && self.bytes.last() != Some(&b'/') {
+                        self.bytes.push(b'/');
+                    }
+                    self.bytes.extend_from_slice(name);
+                }
             }
-            Component::Normal(n) => out.push(n),
         }
     }
-    out
+
+    fn into_path(self) -> PathBuf {
+        use std::os::unix::ffi::OsStringExt;
+        PathBuf::from(std::ffi::OsString::from_vec(self.bytes))
+    }
 }
 
 /// The target a text names from `cwd`.
@@ -438,6 +478,69 @@ pub(super) fn hook_dirs(dir: &Path) -> [PathBuf; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `normalize` as the standard library's components spell it.
+    fn by_components(p: &Path) -> PathBuf {
+        use std::path::Component;
+        let mut out = PathBuf::new();
+        for c in p.components() {
+            match c {
+                Component::Prefix(_) | Component::CurDir => {}
+                Component::RootDir => out.push("/"),
+                Component::ParentDir => {
+                    out.pop();
+                }
+                Component::Normal(n) => out.push(n),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn byte_normalisation_builds_what_the_components_build() {
+        // Every path of up to four names from these, each joined by `/` or `//`, with or
+        // without a leading and a trailing `/`, alone and joined to a working directory.
+        let names = ["", ".", "..", "a", "b.c", "...", ".d"];
+        let mut paths = vec![String::new()];
+        for _ in 0..4 {
+            let mut next = Vec::new();
+            for p in &paths {
+                for n in names {
+                    for sep in ["/", "//"] {
+                        next.push(if p.is_empty() {
+                            n.to_string()
+                        } else {
+                            format!("{p}{sep}{n}")
+                        });
+                    }
+                }
+            }
+            paths.extend(next);
+            paths.sort();
+            paths.dedup();
+        }
+        let mut checked = 0;
+        for p in &paths {
+            for q in [p.clone(), format!("/{p}"), format!("{p}/")] {
+                assert_eq!(
+                    normalize(Path::new(&q)),
+                    by_components(Path::new(&q)),
+                    "{q:?}"
+                );
+                if !q.starts_with('/') {
+                    for cwd in ["/", "/w/x", "/w/x/"] {
+                        assert_eq!(
+                            absolute(&q, Path::new(cwd)),
+                            by_components(&Path::new(cwd).join(&q)),
+                            "{cwd:?} + {q:?}"
+                        );
+                    }
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
 
     #[test]
     fn globs_match_one_component_at_a_time_and_not_a_leading_dot() {
