@@ -63,16 +63,25 @@ pub fn report(
     // follows its closing line in its own way (code, where the intended reading may see a
     // quoted string after an early end): all of it counts as heredoc text.
     let len = u32::try_from(bytes.len()).unwrap_or(u32::MAX);
-    for (_, reading) in shells {
+    // The intended reading's closing line of the first heredoc opened at each operator.
+    let mut intended_closer: std::collections::HashMap<u32, Option<(u32, u32)>> =
+        std::collections::HashMap::with_capacity(intended.heredocs.len());
+    for i in &intended.heredocs {
+        intended_closer.entry(i.op).or_insert(i.closer);
+    }
+    for (k, (_, reading)) in shells.iter().enumerate() {
+        // A reading shared by several dialects closes its heredocs where it did before.
+        if shells[..k].iter().any(|(_, r)| Rc::ptr_eq(r, reading)) {
+            continue;
+        }
         for h in &reading.heredocs {
             let Some((start, end)) = h.closer else {
                 continue;
             };
-            let later = intended
-                .heredocs
-                .iter()
-                .find(|i| i.op == h.op)
-                .and_then(|i| i.closer)
+            let later = intended_closer
+                .get(&h.op)
+                .copied()
+                .flatten()
                 .is_some_and(|(i_start, _)| start > i_start);
             if later && end < len {
                 regions.push((end, len));

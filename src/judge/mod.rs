@@ -85,17 +85,20 @@ struct Opts {
     ifs_unknown: bool,
 }
 
+/// The names of the functions a command may define.
+pub(crate) type FunctionNames = std::collections::HashSet<Vec<u8>>;
+
 /// The names of the functions a reading defines (in its `eval` and `trap` texts too,
 /// zsh's `functions[name]=` too), and whether one is named otherwise than plainly
 /// (quoted, expanded, a whole `functions=(…)`).
-fn function_names(reading: &Reading, zsh: bool) -> (Vec<Vec<u8>>, bool) {
+fn function_names(reading: &Reading, zsh: bool) -> (FunctionNames, bool) {
     fn plain(raw: &[u8]) -> bool {
         !raw.is_empty()
             && !raw
                 .iter()
                 .any(|c| matches!(c, b'\'' | b'"' | b'\\' | b'$' | b'`'))
     }
-    fn collect(r: &Reading, zsh: bool, out: &mut (Vec<Vec<u8>>, bool)) {
+    fn collect(r: &Reading, zsh: bool, out: &mut (FunctionNames, bool)) {
         for e in &r.events {
             if let crate::shell::tree::Event::Simple(c) = e {
                 for (k, w) in c.words.iter().enumerate() {
@@ -120,7 +123,9 @@ fn function_names(reading: &Reading, zsh: bool) -> (Vec<Vec<u8>>, bool) {
                         .strip_prefix(b"[")
                         .and_then(|k| k.iter().position(|&c| c == b']').map(|e| &k[..e]));
                     match key {
-                        Some(k) if at == 0 && plain(k) => out.0.push(k.to_vec()),
+                        Some(k) if at == 0 && plain(k) => {
+                            out.0.insert(k.to_vec());
+                        }
                         _ => out.1 = true,
                     }
                 }
@@ -130,8 +135,8 @@ fn function_names(reading: &Reading, zsh: bool) -> (Vec<Vec<u8>>, bool) {
                 let raw = w.text.bytes();
                 if !plain(raw) {
                     out.1 = true;
-                } else if !out.0.iter().any(|n| n == raw) {
-                    out.0.push(raw.to_vec());
+                } else {
+                    out.0.insert(raw.to_vec());
                 }
             }
         }
@@ -139,13 +144,15 @@ fn function_names(reading: &Reading, zsh: bool) -> (Vec<Vec<u8>>, bool) {
             collect(&n.reading, zsh, out);
         }
     }
-    let mut out = (Vec::new(), false);
+    let mut out = (FunctionNames::default(), false);
     collect(reading, zsh, &mut out);
     // Run when a command is not found: where a builtin is disabled, it runs for it.
-    if out
-        .0
-        .iter()
-        .any(|n| n == b"command_not_found_handle" || n == b"command_not_found_handler")
+    if [
+        &b"command_not_found_handle"[..],
+        b"command_not_found_handler",
+    ]
+    .iter()
+    .any(|n| out.0.contains(*n))
     {
         out.1 = true;
     }

@@ -95,7 +95,7 @@ pub(super) struct Walk<'a> {
     /// The names of the functions the command defines (anywhere: a call before the
     /// definition runs it too, in a loop), and whether one is named otherwise than plainly
     /// (any command may then be a function).
-    pub functions: Rc<(Vec<Vec<u8>>, bool)>,
+    pub functions: Rc<(super::FunctionNames, bool)>,
 }
 
 /// The body index of an evaluator in a heredoc of `eval` text (not one of the reading's
@@ -142,7 +142,7 @@ impl<'a> Walk<'a> {
             used_whole_lines: false,
             used_quiet_programs: false,
             verbose: false,
-            functions: Rc::new((Vec::new(), false)),
+            functions: Rc::new((super::FunctionNames::default(), false)),
         }
     }
 
@@ -856,7 +856,7 @@ impl<'a> Walk<'a> {
     /// command of that name runs it, not the builtin.
     pub fn may_be_function(&self, name: &[u8]) -> bool {
         let (names, any) = &*self.functions;
-        *any || names.iter().any(|n| n == name)
+        *any || names.contains(name)
     }
 
     /// Where a command's standard output and standard error go, after its redirections

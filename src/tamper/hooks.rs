@@ -41,6 +41,8 @@ pub(super) struct Places<'c> {
     known: RefCell<Option<std::rc::Rc<Vec<PathBuf>>>>,
     binaries: RefCell<Option<std::rc::Rc<Vec<PathBuf>>>>,
     held: RefCell<HashMap<PathBuf, bool>>,
+    /// Each directory's real path (`None`: it cannot be resolved), looked up once.
+    real_dirs: RefCell<HashMap<PathBuf, Option<PathBuf>>>,
 }
 
 impl<'c> Places<'c> {
@@ -50,7 +52,39 @@ impl<'c> Places<'c> {
             known: RefCell::new(None),
             binaries: RefCell::new(None),
             held: RefCell::new(HashMap::new()),
+            real_dirs: RefCell::new(HashMap::new()),
         }
+    }
+
+    /// `std::fs::canonicalize(path)`, with the directory above it resolved once for every
+    /// file in it (a command writing many files asks for the same directory each time):
+    /// the path's last name resolves by itself unless it is a symbolic link, which is
+    /// resolved whole.
+    pub(super) fn real(&self, path: &Path) -> Option<PathBuf> {
+        let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+            return std::fs::canonicalize(path).ok();
+        };
+        if name == ".." || name == "." || dir.as_os_str().is_empty() {
+            return std::fs::canonicalize(path).ok();
+        }
+        let known = self.real_dirs.borrow().get(dir).cloned();
+        let real_dir = match known {
+            Some(r) => r,
+            None => {
+                let r = std::fs::canonicalize(dir).ok();
+                self.real_dirs
+                    .borrow_mut()
+                    .insert(dir.to_owned(), r.clone());
+                r
+            }
+        };
+        // No directory, no file in it.
+        let real_dir = real_dir?;
+        let meta = std::fs::symlink_metadata(path).ok()?;
+        if meta.file_type().is_symlink() {
+            return std::fs::canonicalize(path).ok();
+        }
+        Some(real_dir.join(name))
     }
 
     /// Whether the file at `path` holds heredoc-guard's hook now (or cannot be read safely).

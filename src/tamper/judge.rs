@@ -220,7 +220,7 @@ fn binary(t: &Target, recursive: bool, places: &Places<'_>, ctx: &Ctx) -> bool {
     let bins = places.binaries();
     match t {
         Target::Exact(p) => {
-            let real = std::fs::canonicalize(p).ok();
+            let real = places.real(p);
             let is = |q: &Path| {
                 bins.iter()
                     .any(|b| b == q || (recursive && b.starts_with(q)))
@@ -256,7 +256,7 @@ fn hook_file(
                 return None;
             }
             let known = places.known();
-            let real = std::fs::canonicalize(p).ok();
+            let real = places.real(p);
             let is_known = known.iter().any(|k| k == p || real.as_ref() == Some(k));
             if (is_known || shaped) && places.holds(p) {
                 return Some(None);
@@ -301,7 +301,7 @@ fn settings_file(t: &Target, absent: bool, places: &Places<'_>, ctx: &Ctx) -> bo
     match t {
         Target::Exact(p) => {
             paths::settings_shape(p, &ctx.homes)
-                || (!absent && std::fs::canonicalize(p).is_ok_and(|r| places.known().contains(&r)))
+                || (!absent && places.real(p).is_some_and(|r| places.known().contains(&r)))
         }
         Target::Pattern(p) => places
             .known()

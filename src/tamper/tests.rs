@@ -349,3 +349,51 @@ fn a_reason_stays_short_however_long_the_paths_and_names() {
         assert!(reason.chars().count() <= 600, "{reason}");
     }
 }
+
+#[test]
+fn real_paths_resolved_by_directory_are_the_ones_canonicalize_gives() {
+    use std::os::unix::fs::symlink;
+    let home = Home::new();
+    let root = home.path();
+    home.write("a/file", "x");
+    home.write("a/b/deep", "x");
+    symlink(root.join("a"), root.join("link-dir")).unwrap();
+    symlink(root.join("a/file"), root.join("a/link-file")).unwrap();
+    symlink("b/../file", root.join("a/relative-link")).unwrap();
+    symlink(root.join("nowhere"), root.join("a/dangling")).unwrap();
+    symlink(root.join("loop2"), root.join("loop1")).unwrap();
+    symlink(root.join("loop1"), root.join("loop2")).unwrap();
+    let ctx = home.ctx();
+    let places = super::hooks::Places::new(&ctx);
+    let mut asked = 0;
+    for rel in [
+        "a/file",
+        "a/b/deep",
+        "a/b",
+        "a",
+        "link-dir/file",
+        "link-dir/b/deep",
+        "link-dir/link-file",
+        "a/link-file",
+        "a/relative-link",
+        "a/dangling",
+        "a/missing",
+        "missing/file",
+        "link-dir/missing",
+        "loop1",
+        "loop1/file",
+        "a/file/below-a-file",
+    ] {
+        // Twice: the second answer comes from the directory already resolved.
+        for _ in 0..2 {
+            let p = root.join(rel);
+            assert_eq!(places.real(&p), std::fs::canonicalize(&p).ok(), "{rel}");
+            asked += 1;
+        }
+    }
+    assert_eq!(
+        places.real(std::path::Path::new("/")),
+        Some(PathBuf::from("/"))
+    );
+    assert_eq!(asked, 32);
+}
