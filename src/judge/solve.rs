@@ -119,6 +119,9 @@ pub(super) struct Solver<'a> {
     arith_dangerous: HashSet<Var>,
     /// A variable named at run time may hold such a value (part of the same fixed point).
     any_dangerous: bool,
+    /// Whether that fixed point is known: it is computed only where an evaluator is
+    /// judged, and until it is, every variable counts as dangerous (fail closed).
+    dangerous_known: bool,
     lit_cache: RefCell<HashMap<Rc<[u8]>, Rc<LitRefs>>>,
     /// zsh may print an arithmetic result in another base here (`[##16]` in the text):
     /// letters, which name variables.
@@ -182,6 +185,7 @@ impl<'a> Solver<'a> {
             bodies: RefCell::new(HashMap::new()),
             arith_dangerous: HashSet::new(),
             any_dangerous: false,
+            dangerous_known: false,
             lit_cache: RefCell::new(HashMap::new()),
             zsh_bases: d.is_zsh() && text.is_some_and(|t| memchr::memmem::find(t, b"[#").is_some()),
         }
@@ -669,12 +673,14 @@ impl<'a> Solver<'a> {
                 push(list, &mut work);
             }
         }
-        self.dangerous_fixed_point()
+        Ok(())
     }
 
     /// The variables that arithmetic would run heredoc text from: those whose value is
     /// dangerous by itself, then those that name one, until nothing changes.
     fn dangerous_fixed_point(&mut self) -> Result<(), Out> {
+        // From here on the set grows to the fixed point; each step reads it as it stands.
+        self.dangerous_known = true;
         let n = self.facts.names.len() as Var;
         let candidates: Vec<Var> = (0..n).filter(|&v| self.canon(v) == v).collect();
         loop {
@@ -705,7 +711,32 @@ impl<'a> Solver<'a> {
     }
 
     /// Judges every site (when the reading holds heredoc text) and every change.
-    pub fn judge(&self, heredocs: bool) -> Result<Vec<Found>, Out> {
+    pub fn judge(&mut self, heredocs: bool) -> Result<Vec<Found>, Out> {
+        // The evaluators consult which variables are dangerous: computed where one is
+        // judged (a command of plain words and heredocs judges none, and a 2 KB message
+        // would be read as arithmetic for nothing). An evaluator judged without it sees
+        // every variable as dangerous.
+        let judges_evaluators = heredocs
+            && (!self.facts.sites.is_empty()
+                || !self.facts.integers.is_empty()
+                || self.facts.any_integer.is_some()
+                || self.facts.any_nameref.is_some()
+                || self.facts.xtrace.is_some());
+        // (An integer variable of the shell tied to another name: `judge_changes`.)
+        let judges_tied_integers = !self.facts.same.is_empty() && self.heredocs_present() && {
+            let zsh = self.d.is_zsh();
+            let mut class_sizes: HashMap<Var, usize> = HashMap::new();
+            for v in 0..self.facts.names.len() as Var {
+                *class_sizes.entry(self.canon(v)).or_default() += 1;
+            }
+            (0..self.facts.names.len() as Var).any(|v| {
+                super::builtins::integer_special(self.facts.names.name(v), zsh)
+                    && class_sizes.get(&self.canon(v)).is_some_and(|&n| n > 1)
+            })
+        };
+        if judges_evaluators || judges_tied_integers {
+            self.dangerous_fixed_point()?;
+        }
         let mut found = Vec::new();
         if heredocs {
             self.judge_sites(&mut found)?;
@@ -1122,6 +1153,9 @@ impl Refs for Solver<'_> {
     }
 
     fn arith_dangerous(&self, name: &[u8]) -> bool {
+        if !self.dangerous_known {
+            return true;
+        }
         let name = kept_as(name);
         match self.facts.names.get(name) {
             Some(v) => self.arith_dangerous.contains(&self.canon(v)),
@@ -1134,7 +1168,8 @@ impl Refs for Solver<'_> {
     }
 
     fn arith_dangerous_made(&self) -> bool {
-        self.any_dangerous
+        !self.dangerous_known
+            || self.any_dangerous
             || self.arith_dangerous.iter().any(|&v| {
                 // `$_` is every command's last word: no environment value names it.
                 let n = self.facts.names.name(v);
@@ -1143,6 +1178,9 @@ impl Refs for Solver<'_> {
     }
 
     fn arith_dangerous_named_by(&self, bytes: &ByteSet) -> bool {
+        if !self.dangerous_known {
+            return true;
+        }
         if self.arith_dangerous.iter().any(|&v| {
             let n = self.facts.names.name(v);
             crate::shell::syntax::legal_identifier(n) && bytes.holds_all(n)
