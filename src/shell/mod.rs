@@ -581,7 +581,8 @@ impl Heredoc {
             && self.closer == other.closer
             && self.early_end == other.early_end
             && self.context == other.context
-            && std::rc::Rc::ptr_eq(&self.body_eval, &other.body_eval)
+            // (A quoted body is not scanned: neither holds a scan.)
+            && (self.quoted || std::rc::Rc::ptr_eq(&self.body_eval, &other.body_eval))
     }
 }
 
