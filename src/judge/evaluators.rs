@@ -29,6 +29,18 @@ use super::value::{ByteSet, Val};
 /// backslash (bash 3.2 removes backslashes from a subscript before it expands it).
 const EXPANDING: ByteSet = ByteSet::of_const(b"$`\\");
 
+/// Whether text made of these bytes may expand something when it is expanded again: a
+/// `$`, a backquote, a backslash, or a process substitution (`<(…)`, `>(…)`, which word
+/// lists and bash 3.2's subscripts and `${!x}` run too).
+fn expanding(b: ByteSet) -> bool {
+    b.any_of(&EXPANDING) || (b.has(b'(') && (b.has(b'<') || b.has(b'>')))
+}
+
+/// [`expanding`] for a text known exactly.
+fn expanding_text(t: &[u8]) -> bool {
+    t.iter().any(|c| EXPANDING.has(*c)) || t.windows(2).any(|w| matches!(w, b"<(" | b">("))
+}
+
 /// Bytes that can start a name (an identifier in arithmetic).
 const NAME_START: ByteSet =
     ByteSet::of_const(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_");
@@ -142,23 +154,23 @@ fn reaches(e: Evaluator, v: &Val, refs: &dyn Refs, depth: usize) -> bool {
     match e {
         Evaluator::Arithmetic => arith(v, refs) || lits() || env(),
         Evaluator::Subscript => {
-            v.heredoc.is_some_and(|h| h.any_of(&EXPANDING))
-                || v.fixed.is_some_and(|f| f.any_of(&EXPANDING))
+            v.heredoc.is_some_and(expanding)
+                || v.fixed.is_some_and(expanding)
                 || arith(v, refs)
                 || lits()
                 || env()
         }
         Evaluator::Name => {
             v.heredoc
-                .is_some_and(|h| h.has(b'[') && (h.any_of(&EXPANDING) || named(&h, refs)))
+                .is_some_and(|h| h.has(b'[') && (expanding(h) || named(&h, refs)))
                 || v.fixed
-                    .is_some_and(|f| f.has(b'[') && (f.any_of(&EXPANDING) || named(&f, refs)))
+                    .is_some_and(|f| f.has(b'[') && (expanding(f) || named(&f, refs)))
                 || lits()
         }
         Evaluator::Prompt | Evaluator::WordList | Evaluator::ZshExpansion => {
             v.heredoc.is_some_and(|h| {
-                h.any_of(&EXPANDING) || (e == Evaluator::WordList && h.has(b'[') && named(&h, refs))
-            }) || v.fixed.is_some_and(|f| f.any_of(&EXPANDING))
+                expanding(h) || (e == Evaluator::WordList && h.has(b'[') && named(&h, refs))
+            }) || v.fixed.is_some_and(expanding)
                 || lits()
         }
         Evaluator::ZshGlob => {
@@ -176,9 +188,7 @@ fn text_reaches(e: Evaluator, t: &[u8], refs: &dyn Refs) -> bool {
         // A subscript that expands something (the text glued to a name may make one), or
         // a name of a dangerous variable.
         Evaluator::Arithmetic => subscript_expands(t) || named_in(t, refs),
-        Evaluator::Subscript => {
-            t.iter().any(|c| EXPANDING.has(*c)) || subscript_expands(t) || named_in(t, refs)
-        }
+        Evaluator::Subscript => expanding_text(t) || subscript_expands(t) || named_in(t, refs),
         Evaluator::Name => {
             let Some(open) = t.iter().position(|&c| c == b'[') else {
                 return false;
@@ -193,11 +203,9 @@ fn text_reaches(e: Evaluator, t: &[u8], refs: &dyn Refs) -> bool {
             let sub = t
                 .get(open + 1..close.unwrap_or(t.len()))
                 .unwrap_or_default();
-            sub.iter().any(|c| EXPANDING.has(*c)) || named_in(sub, refs)
+            expanding_text(sub) || named_in(sub, refs)
         }
-        Evaluator::Prompt | Evaluator::WordList | Evaluator::ZshExpansion => {
-            t.iter().any(|c| EXPANDING.has(*c))
-        }
+        Evaluator::Prompt | Evaluator::WordList | Evaluator::ZshExpansion => expanding_text(t),
         Evaluator::ZshGlob => t.contains(&b'('),
     }
 }
@@ -212,8 +220,8 @@ fn subscriptable_name(name: &[u8], zsh: bool) -> bool {
                 || matches!(name, b"@" | b"*" | b"#" | b"?" | b"-" | b"$" | b"!" | b"_")))
 }
 
-/// Whether a subscript's text expands anything when it is expanded: a `$` or a backquote
-/// that no backslash quotes; or, with a subscript nested in it, one that a backslash
+/// Whether a subscript's text expands anything when it is expanded: a `$`, a backquote or
+/// a process substitution that no backslash quotes; or, with a subscript nested in it, one that a backslash
 /// quotes (bash 3.2 removes the backslashes, then expands the nested subscript again).
 fn expands(sub: &[u8]) -> bool {
     let mut i = 0;
@@ -221,6 +229,8 @@ fn expands(sub: &[u8]) -> bool {
         match sub[i] {
             b'\\' => i += 1,
             b'$' | b'`' => return true,
+            // A process substitution (bash 3.2 runs it in a subscript).
+            b'<' | b'>' if sub.get(i + 1) == Some(&b'(') => return true,
             _ => {}
         }
         i += 1;
@@ -283,7 +293,7 @@ fn arith(v: &Val, refs: &dyn Refs) -> bool {
     [v.heredoc, v.fixed]
         .into_iter()
         .flatten()
-        .any(|b| (b.has(b'[') && b.any_of(&EXPANDING)) || named(&b, refs))
+        .any(|b| (b.has(b'[') && expanding(b)) || named(&b, refs))
 }
 
 /// What a fixed text reaches through `e`: what it names, judged in turn.

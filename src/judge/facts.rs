@@ -156,8 +156,6 @@ pub(super) struct Site {
 pub(super) enum Needs {
     PromptSubst,
     GlobSubst,
-    /// The variable is an indexed array (made anywhere in the command, or the shell's).
-    Array(Var),
 }
 
 /// A change to how text read after it is read, which the reader does not follow.
@@ -218,8 +216,10 @@ pub(super) struct Facts {
     pub computed_refs: Vec<Var>,
     /// Variables that are associative arrays.
     pub assoc: Vec<Var>,
-    /// Variables that are indexed arrays (a quoted list assigned to one is reparsed).
-    pub arrays: Vec<Var>,
+    /// The keys an array is given as literal text (`a[node]=…`, `a=([node]=…)`).
+    pub literal_keys: Vec<(Var, Rc<[u8]>)>,
+    /// Arrays given a key computed at run time (`a[$k]=…`): any text may be a key.
+    pub computed_keys: Vec<Var>,
     /// Variables whose case attribute changes the bytes assigned.
     pub case_changed: Vec<Var>,
     /// A case attribute given to a name computed at run time: any variable's bytes may be

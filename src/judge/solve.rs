@@ -222,29 +222,6 @@ impl<'a> Solver<'a> {
         out
     }
 
-    /// Whether variable `v` may be an indexed array: one the command makes one, or one
-    /// the shell keeps as one.
-    fn is_array(&self, v: Var) -> bool {
-        let c = self.canon(v);
-        self.facts.arrays.iter().any(|&a| self.canon(a) == c)
-            || matches!(
-                self.facts.names.name(c),
-                b"DIRSTACK"
-                    | b"BASH_REMATCH"
-                    | b"BASH_ARGV"
-                    | b"BASH_ARGC"
-                    | b"BASH_SOURCE"
-                    | b"BASH_LINENO"
-                    | b"BASH_VERSINFO"
-                    | b"FUNCNAME"
-                    | b"GROUPS"
-                    | b"PIPESTATUS"
-                    | b"COMP_WORDS"
-                    | b"COPROC"
-                    | b"MAPFILE"
-            )
-    }
-
     /// Field `index` (or the rest, `last`) of each line of `v` as `read -r` splits it,
     /// with every value `IFS` may have (bash's default among them): exact texts split
     /// exactly; anything else, a part of the value.
@@ -469,8 +446,27 @@ impl<'a> Solver<'a> {
                             | b"widgets"
                             | b"zsh_scheduled_events"
                     );
-                    if own || self.assoc.contains(&self.canon(*x)) {
+                    let c = self.canon(*x);
+                    // Keys given through a name computed at run time, or computed keys.
+                    let any_key = !self.facts.computed_refs.is_empty()
+                        || self.facts.any_nameref.is_some()
+                        || self
+                            .facts
+                            .assigns
+                            .iter()
+                            .any(|(t, _, _)| matches!(t, Target::Any))
+                        || self.facts.computed_keys.iter().any(|&k| self.canon(k) == c);
+                    if own || (self.assoc.contains(&c) && any_key) {
                         Val::unknown()
+                    } else if self.assoc.contains(&c) || self.d.is_zsh() {
+                        // The literal keys it is given, or an indexed array's numbers.
+                        let mut v = Val::number();
+                        for (k, t) in &self.facts.literal_keys {
+                            if self.canon(*k) == c {
+                                v.join(&Val::lit(t));
+                            }
+                        }
+                        v
                     } else {
                         Val::number()
                     }
@@ -769,14 +765,11 @@ impl<'a> Solver<'a> {
             match s.needs {
                 Some(Needs::PromptSubst) if !self.facts.prompt_subst => continue,
                 Some(Needs::GlobSubst) if !self.facts.glob_subst => continue,
-                Some(Needs::Array(v)) if !self.is_array(v) => continue,
                 _ => {}
             }
-            if let Some(a) = s.array
-                && self.assoc.contains(&self.canon(a))
-            {
-                continue;
-            }
+            // (A subscript of an array declared associative is evaluated all the same: bash
+            // 3.2 has no associative arrays, and where the declaration holds is not
+            // followed: a function never called, a branch, a subshell, `unset`.)
             let v = self.eval(&s.value)?;
             self.spend(8)?;
             if evaluators::dangerous(s.evaluator, &v, self, s.in_body.is_some()) {

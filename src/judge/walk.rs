@@ -400,6 +400,70 @@ impl<'a> Walk<'a> {
                 Piece::Subst(_) | Piece::Lit(_) => {}
             }
         }
+        if self.zsh() {
+            self.zsh_unbraced_subscripts(pieces, ctx, body)?;
+        }
+        Ok(())
+    }
+
+    /// zsh (without KSH_ARRAYS) subscripts an expansion followed by `[…]` (`${${y}[x]}`;
+    /// the reader gives `$name[…]` its own): what the brackets hold is evaluated
+    /// (arithmetic, for an array or a string), and the expansions in them first. The
+    /// pieces have the text after quote removal, so a quoted bracket counts too.
+    fn zsh_unbraced_subscripts(
+        &mut self,
+        pieces: &[Piece],
+        ctx: &Ctx,
+        body: Option<usize>,
+    ) -> Result<(), Out> {
+        for (k, p) in pieces.iter().enumerate() {
+            let Piece::Param(p) = p else { continue };
+            if p.subscript.is_some() || p.zsh_subscript.is_some() || p.name.is_empty() {
+                continue;
+            }
+            let Some(Piece::Lit(l)) = pieces.get(k + 1) else {
+                continue;
+            };
+            if l.first() != Some(&b'[') {
+                continue;
+            }
+            // The subscript: the brackets' text, through the pieces that follow when it
+            // holds expansions, up to the first `]`.
+            let mut text: Vec<u8> = Vec::new();
+            let mut closed = false;
+            let mut rest = &l[1..];
+            let mut next = k + 2;
+            loop {
+                match rest.iter().position(|&c| c == b']') {
+                    Some(end) => {
+                        text.extend_from_slice(&rest[..end]);
+                        closed = true;
+                    }
+                    None => text.extend_from_slice(rest),
+                }
+                if closed {
+                    break;
+                }
+                match pieces.get(next) {
+                    Some(Piece::Lit(l)) => rest = l,
+                    Some(Piece::Param(q)) => {
+                        let v = self.param_expr(q);
+                        self.site(q.at, Evaluator::Subscript, "a zsh subscript", v, body);
+                        rest = &[];
+                    }
+                    Some(Piece::Arith(_) | Piece::Subst(_)) => rest = &[],
+                    None => break,
+                }
+                next += 1;
+            }
+            self.spend(text.len() / 16 + 1)?;
+            let mut a = word::arith(&crate::shell::Text::command(&text), &());
+            a.at = p.at;
+            // (Its offsets are the text's, not the command's: a substitution spelled in
+            // the literal text is the author's, and is not looked up by offset.)
+            a.substs.clear();
+            self.arith_in(&a, ctx, body, true, None)?;
+        }
         Ok(())
     }
 
@@ -410,6 +474,10 @@ impl<'a> Walk<'a> {
             let array = (!p.name.is_empty()).then(|| self.var(&p.name));
             self.arith_in(a, ctx, body, false, array)?;
         }
+        if let Some(a) = p.zsh_subscript.as_ref().filter(|_| self.zsh()) {
+            let array = (!p.name.is_empty()).then(|| self.var(&p.name));
+            self.arith_in(a, ctx, body, false, array)?;
+        }
         for s in &p.slice {
             self.arith(s, ctx, body, false)?;
         }
@@ -417,6 +485,9 @@ impl<'a> Walk<'a> {
             self.pieces_sites(&arg.pieces, ctx, body, None)?;
             if p.op == ParamOp::Assign && !p.indirect && !p.name.is_empty() {
                 let v = self.var(&p.name);
+                if let Some(sub) = &p.subscript {
+                    self.key(v, sub);
+                }
                 let value = self.word_expr(arg);
                 self.assign(Target::Var(v), value, p.at, ctx);
             } else if p.op == ParamOp::Assign && p.indirect {
@@ -1005,6 +1076,45 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// A redirection word bash expands again ([`Self::reexpands_word`]): its value is an
+    /// evaluator's (words expanded again).
+    fn word_reexpanded(&mut self, r: &Redirect, i: &WordInfo) {
+        if self.reexpands_word(r) && i.literal().is_none() {
+            let value = self.word_expr(i);
+            self.site(
+                r.at,
+                Evaluator::WordList,
+                "the word of >& (bash 5.2 and older expand it again as a file name)",
+                value,
+                None,
+            );
+        }
+    }
+
+    /// Whether bash (5.2 and older, not zsh) expands a redirection's word a second time:
+    /// `>&word` and `1>&word` whose word is not a descriptor turn into `&>word`, and the
+    /// word, already expanded, is expanded again as a file name (`$(…)` in its value runs;
+    /// redir.c, fixed in 5.3). Where the text's offsets do not say the operator, it counts.
+    fn reexpands_word(&self, r: &Redirect) -> bool {
+        let on_stdout = match r.fd.as_deref() {
+            None => true,
+            Some(fd) => {
+                let digits = fd
+                    .iter()
+                    .skip_while(|&&c| c == b'0')
+                    .copied()
+                    .collect::<Vec<u8>>();
+                fd.iter().all(u8::is_ascii_digit) && digits == b"1"
+            }
+        };
+        !self.zsh()
+            && r.op == RedirOp::Duplicate
+            && on_stdout
+            && self
+                .text
+                .is_none_or(|t| t.get(r.at as usize) == Some(&b'>'))
+    }
+
     /// Whether a duplication redirection gives input (`<&`), not output (`>&`): its
     /// operator, where the text's offsets say it (else it counts as input).
     fn duplicates_input(&self, r: &Redirect) -> bool {
@@ -1124,6 +1234,7 @@ impl<'a> Walk<'a> {
             {
                 let i = self.read(t)?;
                 self.expand(&i, &here)?;
+                self.word_reexpanded(r, &i);
                 targets.push(i);
             }
         }
@@ -1177,6 +1288,18 @@ impl<'a> Walk<'a> {
         Ok(out)
     }
 
+    /// A key array `v` is given, as its subscript reads: its names as literal text, or,
+    /// with an expansion or a substitution in it, any text.
+    fn key(&mut self, v: Var, sub: &Arith) {
+        if sub.params.is_empty() && sub.substs.is_empty() && sub.subscripts.is_empty() && !sub.odd {
+            for n in &sub.names {
+                self.facts.literal_keys.push((v, Rc::from(&n[..])));
+            }
+        } else {
+            self.facts.computed_keys.push(v);
+        }
+    }
+
     /// An assignment word (`name=value`, `name[sub]=value`, `name=(…)`): its evaluators
     /// (the subscript, a compound value's keys), then the assignment.
     pub fn assignment_word(
@@ -1188,8 +1311,7 @@ impl<'a> Walk<'a> {
         let v = self.var(&a.name);
         if let Some(sub) = &a.subscript {
             self.arith_in(sub, ctx, None, false, Some(v))?;
-            // `a[0]=x` makes `a` an array (or keeps it one).
-            self.facts.arrays.push(v);
+            self.key(v, sub);
         }
         if self.zsh() && &*a.name == b"options" {
             // zsh's options table: `options[prompt_subst]=on` sets an option; any may be.
@@ -1200,9 +1322,21 @@ impl<'a> Walk<'a> {
         }
         let compound = is_compound(w);
         if compound {
-            // A list: the variable is an array, and `[k]=` keys are subscripts.
-            self.facts.arrays.push(v);
+            // A list: `[k]=` keys are subscripts (and keys; zsh's elements may be too,
+            // by pairs, in an associative array).
             self.pieces_sites(&a.value.pieces, ctx, None, Some(v))?;
+            for p in &a.value.pieces {
+                match p {
+                    Piece::Arith(x) => self.key(v, x),
+                    Piece::Lit(l) if self.zsh() => {
+                        self.facts.literal_keys.push((v, Rc::from(&l[..])));
+                    }
+                    Piece::Param(_) | Piece::Subst(_) if self.zsh() => {
+                        self.facts.computed_keys.push(v);
+                    }
+                    _ => {}
+                }
+            }
         } else {
             self.pieces_sites(&a.value.pieces, ctx, None, None)?;
         }
@@ -1306,6 +1440,7 @@ impl<'a> Walk<'a> {
             {
                 let i = self.read(t)?;
                 self.expand(&i, ctx)?;
+                self.word_reexpanded(r, &i);
                 targets.push(i);
             }
         }

@@ -77,6 +77,8 @@ pub struct Param {
     pub zsh_char: bool,
     /// `${a[*]}`, `$*`: the elements joined with the first character of `IFS`.
     pub joined: bool,
+    /// `$name[…]`: zsh's subscript (bash reads `[…]` as text after the value).
+    pub zsh_subscript: Option<Box<Arith>>,
 }
 
 /// What a parameter expansion does with the value.
@@ -380,6 +382,7 @@ fn inert(piece: &Piece) -> bool {
     ) && !p.indirect
         && !p.joined
         && p.subscript.is_none()
+        && p.zsh_subscript.is_none()
         && p.slice.is_empty()
         && !p.zsh_eval
         && !p.zsh_glob
@@ -791,9 +794,11 @@ impl<'a, 't> Parser<'a, 't> {
                 end + 1
             }
             Some(b'{') => {
+                // (A reading keeps a bash 5.3 `${ …; }` as `${}`, its program read on its
+                // own: the recorded end says it is one.)
                 if b.get(i + 2)
                     .copied()
-                    .is_some_and(super::syntax::funsub_char)
+                    .is_some_and(|c| super::syntax::funsub_char(c) || c == b'}')
                     && self.ends.end_of(at).is_some()
                 {
                     self.push(info, Piece::Subst(at));
@@ -812,25 +817,42 @@ impl<'a, 't> Parser<'a, 't> {
                 while j < to && super::syntax::legal_variable_char(b[j]) {
                     j += 1;
                 }
-                self.push(
-                    info,
-                    Piece::Param(Box::new(plain(at, b[i + 1..j].to_vec()))),
-                );
+                let mut p = plain(at, b[i + 1..j].to_vec());
+                if j < to && b[j] == b'[' {
+                    // zsh takes `$name[…]` for `${name[…]}`: the brackets are evaluated
+                    // (bash: text after the value, which stays in the word: read both
+                    // ways, which only widens what the word does).
+                    let close = self.span(j + 1, bracket_end(b, j + 1, to));
+                    if close < to {
+                        p.zsh_subscript = Some(Box::new(self.arith(j + 1, close)));
+                    }
+                }
+                self.push(info, Piece::Param(Box::new(p)));
                 j
             }
-            Some(c @ (b'~' | b'^' | b'=' | b'+'))
-                if b.get(i + 2)
-                    .copied()
-                    .is_some_and(super::syntax::legal_variable_starter) =>
+            Some(b'~' | b'^' | b'=' | b'+')
+                if b.get(i + 1..to)
+                    .unwrap_or_default()
+                    .iter()
+                    .find(|c| !matches!(c, b'~' | b'^' | b'=' | b'+'))
+                    .is_some_and(|&c| super::syntax::legal_variable_starter(c)) =>
             {
-                // zsh `$~name`, `$^name`, `$=name`, `$+name` (bash: literal text; read
-                // as the value here, which only widens what the word can be).
-                let mut j = i + 2;
+                // zsh `$~name`, `$^name`, `$=name`, `$+name`, and their runs (`$=~name`,
+                // `$^~name`) (bash: literal text; read as the value here, which only
+                // widens what the word can be).
+                let flags_end = i
+                    + 1
+                    + b.get(i + 1..to)
+                        .unwrap_or_default()
+                        .iter()
+                        .take_while(|c| matches!(c, b'~' | b'^' | b'=' | b'+'))
+                        .count();
+                let mut j = flags_end;
                 while j < to && super::syntax::legal_variable_char(b[j]) {
                     j += 1;
                 }
-                let mut p = plain(at, b[i + 2..j].to_vec());
-                p.zsh_glob = c == b'~';
+                let mut p = plain(at, b[flags_end..j].to_vec());
+                p.zsh_glob = b[i + 1..flags_end].contains(&b'~');
                 self.push(info, Piece::Param(Box::new(p)));
                 j
             }
@@ -958,7 +980,8 @@ impl<'a, 't> Parser<'a, 't> {
             }
             i = close + 1;
         }
-        while matches!(b.get(i), Some(b'=' | b'~' | b'^')) && i + 1 < to {
+        // (zsh's `${+name}` tests whether the name is set: its subscript is evaluated.)
+        while matches!(b.get(i), Some(b'=' | b'~' | b'^' | b'+')) && i + 1 < to {
             if b[i] == b'~' {
                 p.zsh_glob = true;
             }
@@ -1007,6 +1030,17 @@ impl<'a, 't> Parser<'a, 't> {
                 p.subscript = Some(Box::new(self.arith(i + 1, close)));
             }
             i = close + 1;
+            // zsh subscripts the result again (`${y[1][x]}`): each evaluated in turn (bash
+            // refuses the word before it expands anything).
+            while b.get(i) == Some(&b'[') && i < to {
+                let close = self.span(i + 1, bracket_end(b, i + 1, to));
+                let again = self.arith(i + 1, close);
+                match p.subscript.as_mut() {
+                    Some(s) => s.subscripts.push(again),
+                    None => p.subscript = Some(Box::new(again)),
+                }
+                i = close + 1;
+            }
         }
         if i >= to {
             return p;
@@ -1180,6 +1214,7 @@ fn plain(at: u32, name: Vec<u8>) -> Param {
         zsh_glob: false,
         flags: false,
         zsh_char: false,
+        zsh_subscript: None,
         joined,
     }
 }

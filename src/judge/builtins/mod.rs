@@ -58,7 +58,8 @@ enum Kind {
     /// zsh's builtins that evaluate a numeric argument (`shift`, `return`, `exit`,
     /// `break`, `continue`); in bash a plain number.
     Numeric,
-    /// zsh `zparseopts`, `zformat`, `zregexparse`, `zstyle`: assign named variables.
+    /// zsh `zparseopts`, `zformat`, `zregexparse`, `zstyle`, and the modules' builtins
+    /// (`strftime -s`, `sysread`, `zstat -A`, `private`…): assign named variables.
     ZshAssigning,
     /// Prints nothing and assigns nothing the guard follows.
     Quiet,
@@ -89,6 +90,14 @@ const TABLE: &[(&[u8], Kind, Kind)] = {
         (b"break", Quiet, Numeric), (b"continue", Quiet, Numeric),
         (b"zparseopts", Other, ZshAssigning), (b"zformat", Other, ZshAssigning),
         (b"zregexparse", Other, ZshAssigning), (b"zstyle", Other, ZshAssigning),
+        (b"strftime", Other, ZshAssigning), (b"sysopen", Other, ZshAssigning),
+        (b"syserror", Other, ZshAssigning), (b"sysread", Other, ZshAssigning),
+        (b"zstat", Other, ZshAssigning), (b"private", Other, ZshAssigning),
+        (b"pcre_match", Other, ZshAssigning), (b"zsystem", Other, ZshAssigning),
+        (b"zselect", Other, ZshAssigning), (b"zpty", Other, ZshAssigning),
+        (b"ztcp", Other, ZshAssigning), (b"zsocket", Other, ZshAssigning),
+        (b"zgetattr", Other, ZshAssigning), (b"zlistattr", Other, ZshAssigning),
+        (b"zcurses", Other, ZshAssigning),
         (b":", Quiet, Quiet), (b"true", Quiet, Quiet), (b"false", Quiet, Quiet),
         (b"trap", Other, Other), (b"umask", Quiet, Quiet), (b"ulimit", Quiet, Quiet),
         (b"kill", Quiet, Quiet), (b"disown", Quiet, Quiet), (b"eval", Other, Other),
@@ -430,8 +439,12 @@ pub(super) fn command(
             Ok(Expr::default())
         }
         Kind::ZshAssigning => {
-            zsh_assigning(w, &name, args, &lits, at, ctx);
-            Ok(Expr::default())
+            // (A module's builtin may also print: a date, a file's data, what it read.)
+            Ok(if zsh_assigning(w, &name, args, &lits, at, ctx) {
+                Expr::unknown()
+            } else {
+                Expr::default()
+            })
         }
         Kind::Quiet => Ok(Expr::default()),
         Kind::Other => Ok(program_output(w, &name, args, &lits, here)),

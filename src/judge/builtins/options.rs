@@ -377,7 +377,8 @@ fn open_quote(value: &[u8]) -> bool {
 
 /// zsh builtins that assign named variables: `zparseopts` (`-A name`, `-a name`,
 /// `spec=name`), `zformat` (`-f name`, `-a name`), `zregexparse` (its first two
-/// words), `zstyle` (`-s`, `-a`, `-b` … `name`).
+/// words), `zstyle` (`-s`, `-a`, `-b` … `name`), and the modules' builtins (any word).
+/// Returns whether it may print run-time text (a module's builtin).
 pub(super) fn zsh_assigning(
     w: &mut Walk<'_>,
     name: &[u8],
@@ -385,7 +386,7 @@ pub(super) fn zsh_assigning(
     lits: &[Option<Vec<u8>>],
     at: u32,
     ctx: &Ctx,
-) {
+) -> bool {
     let mut all = Expr::var(w.var(b"@"));
     for a in args {
         all.join(w.word_expr(a));
@@ -433,9 +434,19 @@ pub(super) fn zsh_assigning(
                 name_target(w, t, styles.clone(), "a zsh builtin's variable", at, ctx);
             }
         }
-        _ => {}
+        b"zstyle" => {}
+        _ => {
+            // A module's builtin (`strftime -s name`, `sysread -i fd name`, `zstat -A
+            // name`, `private name=value`…): which of its words names a variable depends
+            // on its options; any may, and what it stores is run-time text.
+            for a in args {
+                name_target(w, a, Expr::unknown(), "a zsh module's variable", at, ctx);
+            }
+            return true;
+        }
     }
     for t in targets {
         name_target(w, t, value.clone(), "a zsh builtin's variable", at, ctx);
     }
+    false
 }

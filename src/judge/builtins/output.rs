@@ -34,10 +34,7 @@ pub(super) fn program_output(
     match base {
         // Counts, and the names it was given.
         b"wc" | b"nproc" | b"seq"
-            if lits.iter().all(|l| {
-                l.as_deref()
-                    .is_none_or(|l| memchr::memmem::find(l, b"files0").is_none())
-            }) =>
+            if lits.iter().all(|l| l.as_deref().is_none_or(|l| !files0(l))) =>
         {
             let mut e = Expr::val(Val::number());
             e.join(args_part());
@@ -84,10 +81,9 @@ pub(super) fn program_output(
         // --output-delimiter`). `--files0-from` reads the files a list names: not here.
         b"head" | b"tail" | b"sort" | b"uniq" | b"cut"
             if !files
-                && lits.iter().all(|l| {
-                    l.as_deref()
-                        .is_some_and(|l| memchr::memmem::find(l, b"files0").is_none())
-                }) =>
+                && lits
+                    .iter()
+                    .all(|l| l.as_deref().is_some_and(|l| !files0(l))) =>
         {
             Expr::glue(vec![
                 here.stdin.clone().part(ByteSet::of(b" \n")),
@@ -252,7 +248,8 @@ pub(super) fn print(
         }
     }
     let opts_lits = lits.get(..k).unwrap_or_default();
-    let exact = if format_opt.is_some() || unread {
+    // (A word that may become other words, file names from a glob, is not its text.)
+    let exact = if format_opt.is_some() || unread || rest.iter().any(|a| a.many) {
         None
     } else {
         printed(base, opts_lits, lits.get(k..).unwrap_or(&[]))
@@ -445,4 +442,13 @@ fn printed(name: &[u8], options: &[Option<Vec<u8>>], lits: &[Option<Vec<u8>>]) -
         }
         _ => None,
     }
+}
+
+/// Whether a word is `--files0-from` (the program then reads the files a list names), by
+/// any spelling GNU's options take: the whole name, or any prefix of it from `--f` on
+/// (`--fi=list`), with or without `=value`.
+fn files0(l: &[u8]) -> bool {
+    let name = l.split(|&c| c == b'=').next().unwrap_or_default();
+    memchr::memmem::find(l, b"files0").is_some()
+        || (name.len() >= 3 && b"--files0-from".starts_with(name))
 }
