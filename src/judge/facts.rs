@@ -156,6 +156,8 @@ pub(super) struct Site {
 pub(super) enum Needs {
     PromptSubst,
     GlobSubst,
+    /// The variable may be an indexed array (see the solver's `is_array`).
+    Array(Var),
 }
 
 /// A change to how text read after it is read, which the reader does not follow.
@@ -216,6 +218,9 @@ pub(super) struct Facts {
     pub computed_refs: Vec<Var>,
     /// Variables that are associative arrays.
     pub assoc: Vec<Var>,
+    /// Variables made arrays by a declaration or a builtin that fills one (`declare -a`,
+    /// `read -a`, `mapfile`).
+    pub arrays: Vec<Var>,
     /// The keys an array is given as literal text (`a[node]=…`, `a=([node]=…)`).
     pub literal_keys: Vec<(Var, Rc<[u8]>)>,
     /// Arrays given a key computed at run time (`a[$k]=…`): any text may be a key.

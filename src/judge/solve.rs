@@ -222,6 +222,65 @@ impl<'a> Solver<'a> {
         out
     }
 
+    /// Whether variable `v` may be an array where a value is given to it: flow-insensitively
+    /// and by more ways than the walk follows, so by what could make any name one (a name
+    /// computed at run time, a nameref), what the walk saw (`declare -a`, `read -a`,
+    /// `mapfile`), the shell's own arrays, and the text: the name written with a subscript
+    /// or a list anywhere (`z[0]=`, `printf -v 'z[0]'`, `${z[0]:=…}`, `z=(…)`), or a
+    /// command that makes an array of a name it is given (`coproc`, `compgen -V`).
+    fn is_array(&self, v: Var) -> bool {
+        let c = self.canon(v);
+        if self.facts.any_nameref.is_some()
+            || !self.facts.computed_refs.is_empty()
+            || self
+                .facts
+                .assigns
+                .iter()
+                .any(|(t, _, _)| matches!(t, Target::Any))
+            || self.facts.arrays.iter().any(|&a| self.canon(a) == c)
+        {
+            return true;
+        }
+        let name = self.facts.names.name(c);
+        if matches!(
+            name,
+            b"DIRSTACK"
+                | b"BASH_REMATCH"
+                | b"BASH_ARGV"
+                | b"BASH_ARGC"
+                | b"BASH_SOURCE"
+                | b"BASH_LINENO"
+                | b"BASH_VERSINFO"
+                | b"BASH_ALIASES"
+                | b"BASH_CMDS"
+                | b"FUNCNAME"
+                | b"GROUPS"
+                | b"PIPESTATUS"
+                | b"COMP_WORDS"
+                | b"COPROC"
+                | b"MAPFILE"
+        ) {
+            return true;
+        }
+        let Some(text) = self.text else {
+            return true;
+        };
+        if memchr::memmem::find(text, b"coproc").is_some()
+            || memchr::memmem::find(text, b"compgen").is_some()
+        {
+            return true;
+        }
+        memchr::memmem::find_iter(text, name).any(|at| {
+            let after = &text[at + name.len()..];
+            let before = text[..at].last().copied();
+            let starts = before.is_none_or(|b| !crate::shell::syntax::legal_variable_char(b));
+            starts
+                && (after.first() == Some(&b'[')
+                    || after.starts_with(b"=(")
+                    || after.starts_with(b"+=("))
+        })
+    }
+
     /// Field `index` (or the rest, `last`) of each line of `v` as `read -r` splits it,
     /// with every value `IFS` may have (bash's default among them): exact texts split
     /// exactly; anything else, a part of the value.
@@ -765,6 +824,7 @@ impl<'a> Solver<'a> {
             match s.needs {
                 Some(Needs::PromptSubst) if !self.facts.prompt_subst => continue,
                 Some(Needs::GlobSubst) if !self.facts.glob_subst => continue,
+                Some(Needs::Array(v)) if !self.is_array(v) => continue,
                 _ => {}
             }
             // (A subscript of an array declared associative is evaluated all the same: bash

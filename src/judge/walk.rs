@@ -1312,6 +1312,7 @@ impl<'a> Walk<'a> {
         if let Some(sub) = &a.subscript {
             self.arith_in(sub, ctx, None, false, Some(v))?;
             self.key(v, sub);
+            self.facts.arrays.push(v);
         }
         if self.zsh() && &*a.name == b"options" {
             // zsh's options table: `options[prompt_subst]=on` sets an option; any may be.

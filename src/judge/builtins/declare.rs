@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::judge::evaluators::Evaluator;
-use crate::judge::facts::{Expr, Target};
+use crate::judge::facts::{Expr, Needs, Target};
 use crate::judge::walk::{Ctx, Out, Walk};
 use crate::shell::tree::Word;
 use crate::shell::word::{Piece, WordInfo};
@@ -97,7 +97,7 @@ pub(super) fn declare(
                 if sub.is_some() {
                     w.site(a.start, Evaluator::Name, "declare", Expr::lit(target), None);
                 }
-                attributes(w, v, integer, assoc, case, at);
+                attributes(w, v, integer, assoc, array, case, at);
                 if tied {
                     if let Some(prev) = w.facts.names.get(b"\0tied") {
                         w.facts.same.push((prev, v));
@@ -180,7 +180,7 @@ pub(super) fn declare(
                                 None,
                             );
                         }
-                        attributes(w, v, integer, assoc, case, at);
+                        attributes(w, v, integer, assoc, array, case, at);
                         let e = w.word_expr(&value);
                         if nameref {
                             w.site(a.start, Evaluator::Name, "a nameref", e, None);
@@ -196,15 +196,15 @@ pub(super) fn declare(
                                 None,
                             );
                         }
-                        // An array (made anywhere in the command, by any of the many
-                        // ways a name becomes one, in any shell: not followed): its value is a
-                        // list read again as words.
-                        w.site(
+                        // A name that may be an array (made anywhere in the command, by
+                        // any of the ways a name becomes one: the solver's `is_array`): its
+                        // value is a list read again as words.
+                        w.site_needing(
                             a.start,
                             Evaluator::WordList,
                             "declare of a name that may be an array, with a value",
                             e.clone(),
-                            None,
+                            Needs::Array(v),
                         );
                         w.assign(Target::Var(v), e, at, ctx);
                     }
@@ -261,12 +261,24 @@ pub(super) fn declare(
     })
 }
 
-fn attributes(w: &mut Walk<'_>, v: u32, integer: bool, assoc: bool, case: bool, at: u32) {
+#[allow(clippy::too_many_arguments)]
+fn attributes(
+    w: &mut Walk<'_>,
+    v: u32,
+    integer: bool,
+    assoc: bool,
+    array: bool,
+    case: bool,
+    at: u32,
+) {
     if integer {
         w.facts.integers.push((v, at));
     }
     if assoc {
         w.facts.assoc.push(v);
+    }
+    if array || assoc {
+        w.facts.arrays.push(v);
     }
     if case {
         w.facts.case_changed.push(v);

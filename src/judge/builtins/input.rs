@@ -88,6 +88,13 @@ pub(super) fn read(
         );
     }
     for a in p.args(b'a').map(getopt::OptArg::word).collect::<Vec<_>>() {
+        if let Some(n) = a.literal() {
+            let (base, _) = split_subscript(&n);
+            if crate::shell::syntax::legal_identifier(base) {
+                let v = w.var(base);
+                w.facts.arrays.push(v);
+            }
+        }
         name_target(w, &a, value.clone(), "read", at, ctx);
         targets += 1;
     }
@@ -140,6 +147,7 @@ pub(super) fn mapfile(
         Some(t) => match t.literal() {
             Some(n) => {
                 let v = w.var(&n);
+                w.facts.arrays.push(v);
                 w.assign(Target::Var(v), value, at, ctx);
             }
             // bash checks the name before it evaluates anything.
