@@ -158,6 +158,9 @@ pub(super) enum Needs {
     GlobSubst,
     /// The variable may be an indexed array (see the solver's `is_array`).
     Array(Var),
+    /// The value may start with `(` (bash's `declare` reads such a value given to an
+    /// array as a list).
+    ListValue,
 }
 
 /// A change to how text read after it is read, which the reader does not follow.

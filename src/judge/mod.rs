@@ -247,6 +247,23 @@ pub fn judge(
             std::rc::Rc::clone(&functions)
         };
         w.run().map_err(|_| GaveUp)?;
+        if d.is_zsh() {
+            // zsh's prompt_subst and glob_subst may be set by routes the walk does not
+            // follow (`set -oprompt_subst`, `options[…]` written by `read` or `printf -v`,
+            // `set -A options …`): an option named anywhere in the text, by any spelling
+            // zsh takes (case and `_` ignored), counts as set.
+            let plain: Vec<u8> = text
+                .iter()
+                .filter(|&&c| c != b'_')
+                .map(u8::to_ascii_lowercase)
+                .collect();
+            if memchr::memmem::find(&plain, b"promptsubst").is_some() {
+                w.facts.prompt_subst = true;
+            }
+            if memchr::memmem::find(&plain, b"globsubst").is_some() {
+                w.facts.glob_subst = true;
+            }
+        }
         let mut next = opts;
         next.verbose |= w.facts.verbose;
         next.builtins_rebound |= rebinds_builtins(&w.facts);

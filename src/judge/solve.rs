@@ -831,6 +831,9 @@ impl<'a> Solver<'a> {
             // 3.2 has no associative arrays, and where the declaration holds is not
             // followed: a function never called, a branch, a subshell, `unset`.)
             let v = self.eval(&s.value)?;
+            if s.needs == Some(Needs::ListValue) && !may_start_with_paren(&v) {
+                continue;
+            }
             self.spend(8)?;
             if evaluators::dangerous(s.evaluator, &v, self, s.in_body.is_some()) {
                 found.push(Found::Evaluation {
@@ -1439,4 +1442,16 @@ fn arith_pieces(a: &word::Arith, out: &mut Vec<(Evaluator, Option<Vec<u8>>)>) {
     for s in &a.subscripts {
         arith_pieces(s, out);
     }
+}
+
+/// Whether a value may start with `(`: run-time text, bytes that hold one, or a text known
+/// exactly that starts with it.
+fn may_start_with_paren(v: &Val) -> bool {
+    v.unknown
+        || v.heredoc.is_some_and(|h| h.has(b'('))
+        || v.fixed.is_some_and(|f| f.has(b'('))
+        || v.lits
+            .iter()
+            .chain(v.htexts.iter())
+            .any(|t| t.first() == Some(&b'('))
 }

@@ -1477,7 +1477,12 @@ impl<'a> Walk<'a> {
                 inner.read_later = true;
                 inner.in_function = true;
                 inner.captured = true;
-                let n = self.read(name)?.value();
+                let info = self.read(name)?;
+                if self.zsh() {
+                    // zsh expands a function's name word (`function $((x)) {…}`).
+                    self.expand(&info, ctx)?;
+                }
+                let n = info.value();
                 if n.as_deref().is_none_or(lines::may_run_between_reads) {
                     self.facts.hooks = true;
                 }

@@ -857,7 +857,26 @@ impl<'a, 't> Parser<'a, 't> {
                 j
             }
             Some(c) if c.is_ascii_digit() || b"@*#?-$!_".contains(&c) => {
-                self.push(info, Piece::Param(Box::new(plain(at, vec![c]))));
+                let mut p = plain(at, vec![c]);
+                // zsh reads `$#name[…]` as `${#name[…]}`: the subscript is evaluated (bash:
+                // `$#` and text).
+                if c == b'#'
+                    && b.get(i + 2)
+                        .copied()
+                        .is_some_and(super::syntax::legal_variable_starter)
+                {
+                    let mut j = i + 2;
+                    while j < to && super::syntax::legal_variable_char(b[j]) {
+                        j += 1;
+                    }
+                    if j < to && b[j] == b'[' {
+                        let close = self.span(j + 1, bracket_end(b, j + 1, to));
+                        if close < to {
+                            p.zsh_subscript = Some(Box::new(self.arith(j + 1, close)));
+                        }
+                    }
+                }
+                self.push(info, Piece::Param(Box::new(p)));
                 i + 2
             }
             _ => {

@@ -245,6 +245,17 @@ pub(super) fn declare(
                                     v.clone(),
                                     None,
                                 );
+                            } else {
+                                // The name may be an array's (the shell's own, such as
+                                // BASH_ALIASES, at least): a value that starts with `(` is
+                                // read again as a list.
+                                w.site_needing(
+                                    a.start,
+                                    Evaluator::WordList,
+                                    "declare of a name computed at run time, with a list",
+                                    v.clone(),
+                                    Needs::ListValue,
+                                );
                             }
                             dynamic_assignment(w, name_part, v, at, ctx);
                         }

@@ -97,7 +97,9 @@ const TABLE: &[(&[u8], Kind, Kind)] = {
         (b"zselect", Other, ZshAssigning), (b"zpty", Other, ZshAssigning),
         (b"ztcp", Other, ZshAssigning), (b"zsocket", Other, ZshAssigning),
         (b"zgetattr", Other, ZshAssigning), (b"zlistattr", Other, ZshAssigning),
-        (b"zcurses", Other, ZshAssigning),
+        (b"zcurses", Other, ZshAssigning), (b"sysseek", Other, ZshAssigning),
+        (b"syswrite", Other, ZshAssigning), (b"stat", Other, ZshAssigning),
+        (b"bye", Quiet, Numeric), (b"logout", Quiet, Numeric),
         (b":", Quiet, Quiet), (b"true", Quiet, Quiet), (b"false", Quiet, Quiet),
         (b"trap", Other, Other), (b"umask", Quiet, Quiet), (b"ulimit", Quiet, Quiet),
         (b"kill", Quiet, Quiet), (b"disown", Quiet, Quiet), (b"eval", Other, Other),
@@ -141,6 +143,11 @@ pub(super) fn integer_special(name: &[u8], zsh: bool) -> bool {
                 | b"TRY_BLOCK_ERROR"
                 | b"TRY_BLOCK_INTERRUPT"
                 | b"ZLE_RPROMPT_INDENT"
+                | b"UID"
+                | b"EUID"
+                | b"GID"
+                | b"EGID"
+                | b"LOGCHECK"
         )
     } else {
         // RANDOM and SRANDOM from bash 5.1 (taken for every version).
@@ -431,7 +438,7 @@ pub(super) fn command(
                 w.site(
                     a.start,
                     Evaluator::Arithmetic,
-                    "a numeric argument of zsh's shift, return, exit, break or continue",
+                    "a numeric argument of zsh's shift, return, exit, bye, logout, break or continue",
                     e,
                     None,
                 );

@@ -439,8 +439,17 @@ pub(super) fn zsh_assigning(
             // A module's builtin (`strftime -s name`, `sysread -i fd name`, `zstat -A
             // name`, `private name=value`…): which of its words names a variable depends
             // on its options; any may, and what it stores is run-time text.
+            // Its numbers (a timeout, an offset, a descriptor) are arithmetic.
             for a in args {
                 name_target(w, a, Expr::unknown(), "a zsh module's variable", at, ctx);
+                let e = w.word_expr(a);
+                w.site(
+                    a.start,
+                    crate::judge::evaluators::Evaluator::Arithmetic,
+                    "a zsh module's numeric argument",
+                    e,
+                    None,
+                );
             }
             return true;
         }
