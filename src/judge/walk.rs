@@ -1288,6 +1288,19 @@ impl<'a> Walk<'a> {
         Ok(out)
     }
 
+    /// A key array `v` is given, as a subscript's text reads: the text, or any text where
+    /// it expands something.
+    pub fn literal_or_computed_key(&mut self, v: Var, sub: &[u8]) {
+        if sub
+            .iter()
+            .any(|c| matches!(c, b'$' | b'`' | b'\\' | b'<' | b'>'))
+        {
+            self.facts.computed_keys.push(v);
+        } else {
+            self.facts.literal_keys.push((v, Rc::from(sub)));
+        }
+    }
+
     /// A key array `v` is given, as its subscript reads: its names as literal text, or,
     /// with an expansion or a substitution in it, any text.
     fn key(&mut self, v: Var, sub: &Arith) {

@@ -487,6 +487,11 @@ fn name_target(
             }
             if crate::shell::syntax::legal_identifier(base) {
                 let v = w.var(base);
+                if let Some(sub) = sub {
+                    // A key the array is given: its text, or any text where the
+                    // subscript expands something (`read 'm[$x]'`).
+                    w.literal_or_computed_key(v, sub);
+                }
                 w.assign(Target::Var(v), value, at, ctx);
             } else if t.many {
                 // A pattern: the shell may give it a file's name (`read a*`), any name.
