@@ -1288,6 +1288,28 @@ impl<'a> Walk<'a> {
         Ok(out)
     }
 
+    /// A list written inside a quoted word (`declare -a 'c=([y]=1)'`), which bash reads as a
+    /// compound assignment to `v`: its `[k]=` subscripts are evaluated, and its keys (and
+    /// bash 5.1's and zsh's pairs) are the array's.
+    pub fn compound_text(&mut self, v: Var, value: &[u8], ctx: &Ctx) -> Result<(), Out> {
+        self.spend(value.len() / 16 + 1)?;
+        let mut t = b"x=".to_vec();
+        t.extend_from_slice(value);
+        let Some(a) = word::assignment(&crate::shell::Text::command(&t), &()) else {
+            self.facts.computed_keys.push(v);
+            return Ok(());
+        };
+        self.pieces_sites(&a.value.pieces, ctx, None, Some(v))?;
+        for p in &a.value.pieces {
+            match p {
+                Piece::Arith(x) => self.key(v, x),
+                Piece::Lit(l) => self.facts.literal_keys.push((v, Rc::from(&l[..]))),
+                Piece::Param(_) | Piece::Subst(_) => self.facts.computed_keys.push(v),
+            }
+        }
+        Ok(())
+    }
+
     /// A key array `v` is given, as a subscript's text reads: the text, or any text where
     /// it expands something.
     pub fn literal_or_computed_key(&mut self, v: Var, sub: &[u8]) {

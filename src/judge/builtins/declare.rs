@@ -137,6 +137,9 @@ pub(super) fn declare(
                                 None,
                             );
                         }
+                        if text.first() == Some(&b'(') {
+                            w.compound_text(v, text, ctx)?;
+                        }
                         Some(e)
                     }
                     None => None,
