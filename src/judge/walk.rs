@@ -1300,14 +1300,21 @@ impl<'a> Walk<'a> {
             return Ok(());
         };
         self.pieces_sites(&a.value.pieces, ctx, None, Some(v))?;
-        for p in &a.value.pieces {
+        self.compound_keys(v, &a.value.pieces, true);
+        Ok(())
+    }
+
+    /// The keys a list gives array `v`: its `[k]=` subscripts, and, where its elements may
+    /// be key-value pairs (`pairs`: zsh, and bash 5.1's quoted lists), its elements too.
+    fn compound_keys(&mut self, v: Var, pieces: &[Piece], pairs: bool) {
+        for p in pieces {
             match p {
                 Piece::Arith(x) => self.key(v, x),
-                Piece::Lit(l) => self.facts.literal_keys.push((v, Rc::from(&l[..]))),
-                Piece::Param(_) | Piece::Subst(_) => self.facts.computed_keys.push(v),
+                Piece::Lit(l) if pairs => self.facts.literal_keys.push((v, Rc::from(&l[..]))),
+                Piece::Param(_) | Piece::Subst(_) if pairs => self.facts.computed_keys.push(v),
+                Piece::Lit(_) | Piece::Param(_) | Piece::Subst(_) => {}
             }
         }
-        Ok(())
     }
 
     /// A key array `v` is given, as a subscript's text reads: the text, or any text where
@@ -1361,18 +1368,8 @@ impl<'a> Walk<'a> {
             // A list: `[k]=` keys are subscripts (and keys; zsh's elements may be too,
             // by pairs, in an associative array).
             self.pieces_sites(&a.value.pieces, ctx, None, Some(v))?;
-            for p in &a.value.pieces {
-                match p {
-                    Piece::Arith(x) => self.key(v, x),
-                    Piece::Lit(l) if self.zsh() => {
-                        self.facts.literal_keys.push((v, Rc::from(&l[..])));
-                    }
-                    Piece::Param(_) | Piece::Subst(_) if self.zsh() => {
-                        self.facts.computed_keys.push(v);
-                    }
-                    _ => {}
-                }
-            }
+            let pairs = self.zsh();
+            self.compound_keys(v, &a.value.pieces, pairs);
         } else {
             self.pieces_sites(&a.value.pieces, ctx, None, None)?;
         }

@@ -818,15 +818,7 @@ impl<'a, 't> Parser<'a, 't> {
                     j += 1;
                 }
                 let mut p = plain(at, b[i + 1..j].to_vec());
-                if j < to && b[j] == b'[' {
-                    // zsh takes `$name[…]` for `${name[…]}`: the brackets are evaluated
-                    // (bash: text after the value, which stays in the word: read both
-                    // ways, which only widens what the word does).
-                    let close = self.span(j + 1, bracket_end(b, j + 1, to));
-                    if close < to {
-                        p.zsh_subscript = Some(Box::new(self.arith(j + 1, close)));
-                    }
-                }
+                p.zsh_subscript = self.zsh_subscript(j, to);
                 self.push(info, Piece::Param(Box::new(p)));
                 j
             }
@@ -869,12 +861,7 @@ impl<'a, 't> Parser<'a, 't> {
                     while j < to && super::syntax::legal_variable_char(b[j]) {
                         j += 1;
                     }
-                    if j < to && b[j] == b'[' {
-                        let close = self.span(j + 1, bracket_end(b, j + 1, to));
-                        if close < to {
-                            p.zsh_subscript = Some(Box::new(self.arith(j + 1, close)));
-                        }
-                    }
+                    p.zsh_subscript = self.zsh_subscript(j, to);
                 }
                 self.push(info, Piece::Param(Box::new(p)));
                 i + 2
@@ -884,6 +871,17 @@ impl<'a, 't> Parser<'a, 't> {
                 i + 1
             }
         }
+    }
+
+    /// zsh takes `$name[…]` (and `$#name[…]`) for `${name[…]}`: the brackets at `j`, when
+    /// they close before `to`, are evaluated. (bash: text after the value, which stays in
+    /// the word: read both ways, which only widens what the word does.)
+    fn zsh_subscript(&mut self, j: usize, to: usize) -> Option<Box<Arith>> {
+        if j >= to || self.b.get(j) != Some(&b'[') {
+            return None;
+        }
+        let close = self.span(j + 1, bracket_end(self.b, j + 1, to));
+        (close < to).then(|| Box::new(self.arith(j + 1, close)))
     }
 
     /// Skips the program of the substitution at `at` whose text starts at `from`.
