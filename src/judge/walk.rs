@@ -1104,7 +1104,9 @@ impl<'a> Walk<'a> {
                     .skip_while(|&&c| c == b'0')
                     .copied()
                     .collect::<Vec<u8>>();
-                fd.iter().all(u8::is_ascii_digit) && digits == b"1"
+                // bash 3.2 reads `{name}` as a word before the operator, not a name
+                // for the descriptor: the operator is `>&word` there.
+                (fd.iter().all(u8::is_ascii_digit) && digits == b"1") || fd.first() == Some(&b'{')
             }
         };
         !self.zsh()

@@ -827,7 +827,7 @@ impl<'a, 't> Parser<'a, 't> {
                     .unwrap_or_default()
                     .iter()
                     .find(|c| !matches!(c, b'~' | b'^' | b'=' | b'+'))
-                    .is_some_and(|&c| super::syntax::legal_variable_starter(c)) =>
+                    .is_some_and(|&c| super::syntax::legal_variable_starter(c) || c == b'#') =>
             {
                 // zsh `$~name`, `$^name`, `$=name`, `$+name`, and their runs (`$=~name`,
                 // `$^~name`) (bash: literal text; read as the value here, which only
@@ -839,12 +839,21 @@ impl<'a, 't> Parser<'a, 't> {
                         .iter()
                         .take_while(|c| matches!(c, b'~' | b'^' | b'=' | b'+'))
                         .count();
-                let mut j = flags_end;
+                // (`$~#name[…]`: the length, its subscript evaluated.)
+                let name_start = flags_end
+                    + usize::from(
+                        b.get(flags_end) == Some(&b'#')
+                            && b.get(flags_end + 1)
+                                .copied()
+                                .is_some_and(super::syntax::legal_variable_starter),
+                    );
+                let mut j = name_start;
                 while j < to && super::syntax::legal_variable_char(b[j]) {
                     j += 1;
                 }
-                let mut p = plain(at, b[flags_end..j].to_vec());
+                let mut p = plain(at, b[name_start..j].to_vec());
                 p.zsh_glob = b[i + 1..flags_end].contains(&b'~');
+                p.zsh_subscript = self.zsh_subscript(j, to);
                 self.push(info, Piece::Param(Box::new(p)));
                 j
             }
@@ -882,6 +891,22 @@ impl<'a, 't> Parser<'a, 't> {
         }
         let close = self.span(j + 1, bracket_end(self.b, j + 1, to));
         (close < to).then(|| Box::new(self.arith(j + 1, close)))
+    }
+
+    /// The subscripts at `j` inside `${…}` ending at `to` (`[1][x]`), each evaluated in
+    /// turn: the first, the others among its subscripts.
+    fn zsh_subscripts(&mut self, mut j: usize, to: usize) -> Option<Box<Arith>> {
+        let mut first: Option<Box<Arith>> = None;
+        while j < to && self.b.get(j) == Some(&b'[') {
+            let close = self.span(j + 1, bracket_end(self.b, j + 1, to));
+            let a = self.arith(j + 1, close.min(to));
+            match first.as_mut() {
+                Some(f) => f.subscripts.push(a),
+                None => first = Some(Box::new(a)),
+            }
+            j = close + 1;
+        }
+        first
     }
 
     /// Skips the program of the substitution at `at` whose text starts at `from`.
@@ -1004,16 +1029,28 @@ impl<'a, 't> Parser<'a, 't> {
             }
             i += 1;
         }
-        if b.get(i) == Some(&b'$') && matches!(b.get(i + 1), Some(b'{' | b'(')) {
-            // zsh nests expansions (`${(e)${v}}`): the inner one's value is the value.
+        // zsh nests expansions (`${(e)${v}}`, `${#${v}}`, `${"$(cmd)"}`): the inner one's
+        // value is the value, and subscripts after it (`${${v}[x]}`, `${${v}[1][x]}`) are
+        // evaluated, as `$name[…]`'s are.
+        let nested = i + usize::from(b.get(i) == Some(&b'#'));
+        let inner_end = match (b.get(nested), b.get(nested + 1)) {
+            (Some(b'$'), Some(b'{')) => Some(self.span(nested + 2, self.brace_end(nested + 2, to))),
+            (Some(b'$'), Some(b'(')) => {
+                Some(self.skip_subst(self.t.origin(nested), nested + 2, to))
+            }
+            (Some(b'"'), _) => Some(self.dquote_end(nested + 1, to)),
+            _ => None,
+        };
+        if let Some(inner_end) = inner_end {
             let mut inner = WordInfo {
-                start: self.t.origin(i),
+                start: self.t.origin(nested),
                 end: self.t.origin(to),
                 ..WordInfo::default()
             };
-            self.word(i, to, Mode::Dquote, &mut inner);
+            self.word(nested, to, Mode::Dquote, &mut inner);
             p.op = ParamOp::Default;
             p.arg = Some(Box::new(inner));
+            p.zsh_subscript = self.zsh_subscripts(inner_end, to);
             return p;
         }
         if b.get(i) == Some(&b'#') && i + 1 < to {
