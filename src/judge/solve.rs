@@ -367,7 +367,11 @@ impl<'a> Solver<'a> {
 
     /// The value of the variable `name`, which the command never assigns.
     fn default_named(&self, name: &[u8]) -> Val {
-        if shell_text_variable(name, self.d.is_zsh()) {
+        if name.first() == Some(&0) {
+            // The judge's own (an array's computed keys, `Walk::keys_var`): no value but
+            // what it is given.
+            Val::default()
+        } else if shell_text_variable(name, self.d.is_zsh()) {
             Val::unknown()
         } else if shell_number_variable(name) {
             Val::number()

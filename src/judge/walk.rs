@@ -500,6 +500,15 @@ impl<'a> Walk<'a> {
         if p.indirect && p.op != ParamOp::Names && (!self.zsh() || p.flags) {
             self.site(p.at, Evaluator::Name, "${!name}", base.clone(), body);
         }
+        // What the operators below evaluate: with `${!n@P}`, zsh `${(Pe)n}`, the value of
+        // the variable `n` names (and, read both ways, `n`'s own).
+        let base = if p.indirect && p.op != ParamOp::Names {
+            let mut v = base.clone();
+            v.join(Expr(vec![Src::Named(std::rc::Rc::new(base))]));
+            v
+        } else {
+            base
+        };
         if p.op == ParamOp::Prompt {
             self.site(p.at, Evaluator::Prompt, "${name@P}", base.clone(), body);
         }
@@ -715,7 +724,8 @@ impl<'a> Walk<'a> {
                     // `${!a[@]}`: an associative array's keys are text, an indexed
                     // array's numbers.
                     let v = self.var(&p.name);
-                    Expr(vec![Src::Keys(v)])
+                    let keys = self.keys_var(v);
+                    Expr(vec![Src::Keys(v), Src::Var(keys)])
                 } else {
                     // `${!prefix*}`: names of variables.
                     Expr::val(Val::fixed(ByteSet::of(
@@ -1335,13 +1345,33 @@ impl<'a> Walk<'a> {
     /// A key array `v` is given, as its subscript reads: its names as literal text, or,
     /// with an expansion or a substitution in it, any text.
     fn key(&mut self, v: Var, sub: &Arith) {
-        if sub.params.is_empty() && sub.substs.is_empty() && sub.subscripts.is_empty() && !sub.odd {
+        let plain = sub.substs.is_empty() && sub.subscripts.is_empty() && !sub.odd;
+        if plain && sub.params.is_empty() {
             for n in &sub.names {
                 self.facts.literal_keys.push((v, Rc::from(&n[..])));
             }
+        } else if let [p] = &sub.params[..]
+            && plain
+            && sub.names.is_empty()
+        {
+            // `a[$k]=…`: the key is `k`'s value, with the digits and operators that may
+            // stand around it.
+            let key = self
+                .param_expr(p)
+                .part(ByteSet::of(b"0123456789+-*/%<>=!&|^~?:,() \t"));
+            let keys = self.keys_var(v);
+            self.facts.assign(Target::Var(keys), key, sub.at);
         } else {
             self.facts.computed_keys.push(v);
         }
+    }
+
+    /// The variable that holds the keys array `v` is given by a parameter's value
+    /// (`a[$k]=…`): a name no shell variable has.
+    pub fn keys_var(&mut self, v: Var) -> Var {
+        let mut name = b"\0keys ".to_vec();
+        name.extend_from_slice(self.facts.names.name(v));
+        self.var(&name)
     }
 
     /// An assignment word (`name=value`, `name[sub]=value`, `name=(…)`): its evaluators

@@ -827,7 +827,7 @@ impl<'a, 't> Parser<'a, 't> {
                     .unwrap_or_default()
                     .iter()
                     .find(|c| !matches!(c, b'~' | b'^' | b'=' | b'+'))
-                    .is_some_and(|&c| super::syntax::legal_variable_starter(c) || c == b'#') =>
+                    .is_some_and(|&c| zsh_param_starts(c)) =>
             {
                 // zsh `$~name`, `$^name`, `$=name`, `$+name`, and their runs (`$=~name`,
                 // `$^~name`) (bash: literal text; read as the value here, which only
@@ -839,18 +839,13 @@ impl<'a, 't> Parser<'a, 't> {
                         .iter()
                         .take_while(|c| matches!(c, b'~' | b'^' | b'=' | b'+'))
                         .count();
-                // (`$~#name[…]`: the length, its subscript evaluated.)
+                // (`$~#name[…]`, `$~#@[…]`: the length, its subscript evaluated.)
                 let name_start = flags_end
                     + usize::from(
                         b.get(flags_end) == Some(&b'#')
-                            && b.get(flags_end + 1)
-                                .copied()
-                                .is_some_and(super::syntax::legal_variable_starter),
+                            && b.get(flags_end + 1).copied().is_some_and(zsh_param_starts),
                     );
-                let mut j = name_start;
-                while j < to && super::syntax::legal_variable_char(b[j]) {
-                    j += 1;
-                }
+                let j = zsh_param_end(b, name_start, to);
                 let mut p = plain(at, b[name_start..j].to_vec());
                 p.zsh_glob = b[i + 1..flags_end].contains(&b'~');
                 p.zsh_subscript = self.zsh_subscript(j, to);
@@ -859,17 +854,10 @@ impl<'a, 't> Parser<'a, 't> {
             }
             Some(c) if c.is_ascii_digit() || b"@*#?-$!_".contains(&c) => {
                 let mut p = plain(at, vec![c]);
-                // zsh reads `$#name[…]` as `${#name[…]}`: the subscript is evaluated (bash:
-                // `$#` and text).
-                if c == b'#'
-                    && b.get(i + 2)
-                        .copied()
-                        .is_some_and(super::syntax::legal_variable_starter)
-                {
-                    let mut j = i + 2;
-                    while j < to && super::syntax::legal_variable_char(b[j]) {
-                        j += 1;
-                    }
+                // zsh reads `$#name[…]` as `${#name[…]}`, `$#@[…]` as `${#@[…]}`: the
+                // subscript is evaluated (bash: `$#` and text).
+                if c == b'#' && b.get(i + 2).copied().is_some_and(zsh_param_starts) {
+                    let j = zsh_param_end(b, i + 2, to);
                     p.zsh_subscript = self.zsh_subscript(j, to);
                 }
                 self.push(info, Piece::Param(Box::new(p)));
@@ -894,8 +882,8 @@ impl<'a, 't> Parser<'a, 't> {
     }
 
     /// The subscripts at `j` inside `${…}` ending at `to` (`[1][x]`), each evaluated in
-    /// turn: the first, the others among its subscripts.
-    fn zsh_subscripts(&mut self, mut j: usize, to: usize) -> Option<Box<Arith>> {
+    /// turn: the first, the others among its subscripts; and where they end.
+    fn zsh_subscripts(&mut self, mut j: usize, to: usize) -> (Option<Box<Arith>>, usize) {
         let mut first: Option<Box<Arith>> = None;
         while j < to && self.b.get(j) == Some(&b'[') {
             let close = self.span(j + 1, bracket_end(self.b, j + 1, to));
@@ -906,7 +894,7 @@ impl<'a, 't> Parser<'a, 't> {
             }
             j = close + 1;
         }
-        first
+        (first, j)
     }
 
     /// Skips the program of the substitution at `at` whose text starts at `from`.
@@ -1050,7 +1038,15 @@ impl<'a, 't> Parser<'a, 't> {
             self.word(nested, to, Mode::Dquote, &mut inner);
             p.op = ParamOp::Default;
             p.arg = Some(Box::new(inner));
-            p.zsh_subscript = self.zsh_subscripts(inner_end, to);
+            let (subscripts, after) = self.zsh_subscripts(inner_end, to);
+            p.zsh_subscript = subscripts;
+            // An offset after it (`${${v}: x}`, `${${v}:1:(x)}`) is arithmetic, as
+            // `${name:off:len}`'s is (the other `:` operators are words, read above).
+            if b.get(after) == Some(&b':')
+                && !b.get(after + 1).is_some_and(|c| b"-=+?#|*^/:".contains(c))
+            {
+                self.offsets(&mut p, after + 1, to);
+            }
             return p;
         }
         if b.get(i) == Some(&b'#') && i + 1 < to {
@@ -1129,22 +1125,7 @@ impl<'a, 't> Parser<'a, 't> {
             _ if colon => {
                 // `${x:off:len}`.
                 p.op = ParamOp::Part;
-                let mut j = i + 1;
-                let mut k = j;
-                let mut depth = 0usize;
-                while k < to {
-                    match b[k] {
-                        b'(' | b'[' | b'{' => depth += 1,
-                        b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-                        b':' if depth == 0 => {
-                            p.slice.push(self.arith(j, k));
-                            j = k + 1;
-                        }
-                        _ => {}
-                    }
-                    k += 1;
-                }
-                p.slice.push(self.arith(j, to));
+                self.offsets(&mut p, i + 1, to);
             }
             Some(b'@') if b.get(op_at + 1) == Some(&b'P') => p.op = ParamOp::Prompt,
             _ => {
@@ -1156,6 +1137,26 @@ impl<'a, 't> Parser<'a, 't> {
             }
         }
         p
+    }
+
+    /// The offset and length of `${x:off:len}` at `from..to`, each arithmetic.
+    fn offsets(&mut self, p: &mut Param, from: usize, to: usize) {
+        let b = self.b;
+        let to = to.min(b.len());
+        let mut j = from;
+        let mut depth = 0usize;
+        for (k, &c) in b.iter().enumerate().take(to).skip(from) {
+            match c {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+                b':' if depth == 0 => {
+                    p.slice.push(self.arith(j, k));
+                    j = k + 1;
+                }
+                _ => {}
+            }
+        }
+        p.slice.push(self.arith(j.min(to), to));
     }
 
     /// Arithmetic text at `from..to`.
@@ -1283,12 +1284,83 @@ fn paren_end_or_cut(b: &[u8], from: usize, to: usize, cut: &std::cell::Cell<bool
     })
 }
 
+/// Whether a zsh parameter's name can start with `c` after `$`, `$#` or a flag run: a
+/// name, digits, or one of the special parameters.
+fn zsh_param_starts(c: u8) -> bool {
+    super::syntax::legal_variable_starter(c) || c.is_ascii_digit() || b"@*#?-$!".contains(&c)
+}
+
+/// Past the zsh parameter name at `from`: a name, digits, or one special character.
+fn zsh_param_end(b: &[u8], from: usize, to: usize) -> usize {
+    let Some(&c) = b.get(from).filter(|_| from < to) else {
+        return from;
+    };
+    let run = |keep: fn(u8) -> bool| {
+        from + b
+            .get(from..to)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|&&c| keep(c))
+            .count()
+    };
+    if super::syntax::legal_variable_starter(c) {
+        run(super::syntax::legal_variable_char)
+    } else if c.is_ascii_digit() {
+        run(|c| c.is_ascii_digit())
+    } else {
+        from + 1
+    }
+}
+
+/// The `)` closing zsh's parameter flags `(…)` whose inside starts at `from`. A flag that
+/// takes arguments (`j:…:`, `s.….`, `l:…::…::…:`, `I:…:`) reads each up to its own closing
+/// delimiter (the same character, or the match of `(`, `[`, `{`, `<`), which may be `)`.
 fn flags_end(b: &[u8], from: usize, to: usize, cut: &std::cell::Cell<bool>) -> Option<usize> {
+    // An argument that does not close: the first `)` (zsh refuses the word).
+    flags_with_arguments_end(b, from, to, cut).or_else(|| {
+        let mut i = from;
+        while i < to.min(b.len()) {
+            match b[i] {
+                b'$' if b.get(i + 1) == Some(&b'(') => i = paren_end_or_cut(b, i + 2, to, cut),
+                b')' => return Some(i),
+                _ => i += 1,
+            }
+        }
+        None
+    })
+}
+
+fn flags_with_arguments_end(
+    b: &[u8],
+    from: usize,
+    to: usize,
+    cut: &std::cell::Cell<bool>,
+) -> Option<usize> {
+    let to = to.min(b.len());
     let mut i = from;
     while i < to {
         match b[i] {
             b'$' if b.get(i + 1) == Some(&b'(') => i = paren_end_or_cut(b, i + 2, to, cut),
             b')' => return Some(i),
+            c @ (b'j' | b's' | b'l' | b'r' | b'Z' | b'_' | b'I' | b'g') => {
+                i += 1;
+                let open = *b.get(i).filter(|_| i < to)?;
+                let close = match open {
+                    b'(' => b')',
+                    b'[' => b']',
+                    b'{' => b'}',
+                    b'<' => b'>',
+                    d => d,
+                };
+                // `l` and `r` take up to three arguments, each in its own delimiters.
+                let most = if matches!(c, b'l' | b'r') { 3 } else { 1 };
+                for n in 0..most {
+                    if n > 0 && b.get(i).filter(|_| i < to) != Some(&open) {
+                        break;
+                    }
+                    i = i + 1 + memchr::memchr(close, b.get(i + 1..to)?)? + 1;
+                }
+            }
             _ => i += 1,
         }
     }
