@@ -192,6 +192,10 @@ pub(super) enum When {
     /// A command named at run time, which may be `alias`: when a word `name=value` of it
     /// may have a value that reshapes text.
     AliasWords(Expr),
+    /// `eval` of text computed at run time, which may define an alias that makes a
+    /// later word a heredoc operator no line closes: when a heredoc's text comes after it
+    /// (then an unquoted body's), and the text spells `alias` (`true`) or its value may.
+    EvalAlias(bool, Expr),
 }
 
 /// A word the reader gave up on (too long, too deep), where the judge needs its value.

@@ -960,6 +960,16 @@ impl<'a> Solver<'a> {
                     alias_table_name(&self.eval(name)?) && reshapes_text(&self.eval(value)?)
                 }
                 When::AliasWords(e) => alias_words(&self.eval(e)?),
+                When::EvalAlias(spelled, e) => {
+                    self.heredocs.iter().any(|h| h.op > c.at)
+                        && (*spelled || {
+                            let v = self.eval(e)?;
+                            v.lits
+                                .iter()
+                                .chain(&v.htexts)
+                                .any(|l| memchr::memmem::find(l, b"alias").is_some())
+                        })
+                }
             };
             if applies && self.later_text(c.at, c.unit, c.later_units, false) {
                 found.push(Found::Change {

@@ -165,12 +165,24 @@ impl<'a> Walk<'a> {
     /// Walks the whole program.
     pub fn run(&mut self) -> Result<(), Out> {
         if self.zsh() {
-            // zsh's prompt parameters are one with their PROMPT names.
+            // zsh's prompt parameters are one with their PROMPT names, its tied arrays with
+            // their scalars.
             for (a, b) in [
                 (&b"PS1"[..], &b"PROMPT"[..]),
                 (b"PS2", b"PROMPT2"),
                 (b"PS3", b"PROMPT3"),
                 (b"PS4", b"PROMPT4"),
+                // The arrays tied to colon-separated scalars.
+                (b"path", b"PATH"),
+                (b"cdpath", b"CDPATH"),
+                (b"fpath", b"FPATH"),
+                (b"fignore", b"FIGNORE"),
+                (b"mailpath", b"MAILPATH"),
+                (b"manpath", b"MANPATH"),
+                (b"module_path", b"MODULE_PATH"),
+                (b"psvar", b"PSVAR"),
+                (b"watch", b"WATCH"),
+                (b"zsh_eval_context", b"ZSH_EVAL_CONTEXT"),
             ] {
                 let (x, y) = (self.var(a), self.var(b));
                 self.facts.same.push((x, y));
@@ -512,24 +524,53 @@ impl<'a> Walk<'a> {
         if p.op == ParamOp::Prompt {
             self.site(p.at, Evaluator::Prompt, "${name@P}", base.clone(), body);
         }
-        if p.zsh_eval && self.zsh() {
+        // zsh's flags and `~` act on the value the operators made (a replacement, a
+        // default, a join with the `p` flag's words), and on the parameter's own.
+        let shaped = if self.zsh() && (p.zsh_eval || p.zsh_char || p.zsh_glob) {
             let mut v = base.clone();
+            v.join(self.param_expr(p));
             if let Some(arg) = &p.arg {
                 v.join(self.word_expr(arg));
             }
-            self.site(p.at, Evaluator::ZshExpansion, "zsh ${(e)name}", v, body);
+            v
+        } else {
+            base.clone()
+        };
+        if p.zsh_eval && self.zsh() {
+            self.site(
+                p.at,
+                Evaluator::ZshExpansion,
+                "zsh ${(e)name}",
+                shaped.clone(),
+                body,
+            );
         }
         if p.zsh_char && self.zsh() {
             self.site(
                 p.at,
                 Evaluator::Arithmetic,
                 "zsh ${(#)name}",
-                base.clone(),
+                shaped.clone(),
                 body,
             );
         }
         if p.zsh_glob && self.zsh() {
-            self.site(p.at, Evaluator::ZshGlob, "zsh ${~name}", base, body);
+            self.site(p.at, Evaluator::ZshGlob, "zsh ${~name}", shaped, body);
+        }
+        // zsh's `(#m)` and `(#b)` in a pattern (`${z/(#m)*/}`) set `MATCH` and `match` to
+        // what matched: a part of the value.
+        if self.zsh()
+            && p.arg.as_ref().is_some_and(|a| {
+                a.pieces
+                    .iter()
+                    .any(|x| matches!(x, Piece::Lit(l) if memchr::memmem::find(l, b"(#").is_some()))
+            })
+        {
+            let part = base.part(ByteSet::EMPTY);
+            for n in [&b"MATCH"[..], b"match"] {
+                let v = self.var(n);
+                self.assign(Target::Var(v), part.clone(), p.at, ctx);
+            }
         }
         Ok(())
     }
@@ -696,6 +737,15 @@ impl<'a> Walk<'a> {
                     _ => None,
                 });
                 match text.as_deref() {
+                    // zsh's `${x:#pattern}`: the elements that match, or none.
+                    Some(t) if t.starts_with(b":#") => base.part(ByteSet::EMPTY),
+                    // zsh's modifiers (`${x:s/l/r/}`, `${x:u}`): a replacement's bytes may
+                    // be added, letters' case changed.
+                    Some(t) if t.starts_with(b":") => {
+                        let a = arg.unwrap_or_default();
+                        let v = Expr::glue(vec![base.part(ByteSet::EMPTY), a]).part(ByteSet::EMPTY);
+                        Expr(vec![Src::Cased(std::rc::Rc::new(v))])
+                    }
                     // `${x@E}` expands escapes: any byte.
                     Some(t) if t.starts_with(b"@E") => base.wild(),
                     // Other transforms quote: quotes, `$`, backslashes, `=`, brackets.
@@ -734,6 +784,18 @@ impl<'a> Walk<'a> {
                 }
             }
         };
+        let mut v = v;
+        if p.zsh_keys {
+            // zsh `${(k)a}`, `${a[(i)…]}`: its keys too.
+            let a = self.var(&p.name);
+            let keys = self.keys_var(a);
+            v.join(Expr(vec![Src::Keys(a), Src::Var(keys)]));
+        }
+        if let Some(fw) = &p.flag_words {
+            // zsh `${(pj:$sep:)a}`: the flags' words' values are in it.
+            let f = self.word_expr(fw);
+            v = Expr::glue(vec![v, f]);
+        }
         if p.zsh_eval || p.flags { v.wild() } else { v }
     }
 

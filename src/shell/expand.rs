@@ -188,18 +188,21 @@ impl BodyScan<'_, '_> {
                 return from;
             }
             Some(b'(') => {
-                // zsh flags `${(…)…}`: letters only, none that evaluates (`e`) or reads a
-                // name from the value (`P`); a flag with an argument (`j:…:`, `s(…)`) can
-                // hide any other, so it counts too.
-                let letters = b[from + 1..]
-                    .iter()
-                    .take_while(|c| c.is_ascii_alphabetic())
-                    .count();
-                let flags = &b[from + 1..from + 1 + letters];
-                if b.get(from + 1 + letters) != Some(&b')')
-                    || flags.iter().any(|&c| c == b'e' || c == b'P')
-                {
-                    self.push(i, from + 2 + letters, SubstKind::ZshEvaluation);
+                // zsh flags `${(…)…}`: letters (and `@`) only, outside the flags'
+                // arguments (`j:, :`, `s(,)`), none that evaluates (`e`) or reads a name
+                // from the value (`P`); flags that do not close, or are not read whole,
+                // count.
+                let cut = std::cell::Cell::new(false);
+                let flags = super::word::zsh_flags(b, from + 1, b.len(), &cut);
+                let harmless = !cut.get()
+                    && flags.as_ref().is_some_and(|(_, f)| {
+                        f.iter().all(|&c| {
+                            (c.is_ascii_alphabetic() || c == b'@') && c != b'e' && c != b'P'
+                        })
+                    });
+                if !harmless {
+                    let end = flags.map_or(from + 1, |(close, _)| close + 1);
+                    self.push(i, end, SubstKind::ZshEvaluation);
                 }
             }
             _ => {}
@@ -894,6 +897,16 @@ mod tests {
             assert_eq!(kinds(body), vec![SubstKind::ZshEvaluation], "{body:?}");
         }
         assert!(kinds("${(U)x} ${(L)x}\n").is_empty());
+        // Arguments are read to their own delimiters: a separator is no flag.
+        assert!(kinds("${(j:, :)arr} ${(s:,:)csv} ${(@)a} ${(pj:e:)a}\n").is_empty());
+        for body in [
+            "${(j.\\.).e)x}\n",
+            "${(s:,:e)x}\n",
+            "${(#)x}\n",
+            "${(j:x)x}\n",
+        ] {
+            assert_eq!(kinds(body), vec![SubstKind::ZshEvaluation], "{body:?}");
+        }
     }
 
     #[test]

@@ -79,6 +79,11 @@ pub struct Param {
     pub joined: bool,
     /// `$name[…]`: zsh's subscript (bash reads `[…]` as text after the value).
     pub zsh_subscript: Option<Box<Arith>>,
+    /// zsh `${(k)a}`, `${a[(i)…]}`: the array's keys are in the value.
+    pub zsh_keys: bool,
+    /// zsh's `p` flag with `$name` in a flag's argument (`${(pj:$sep:)a}`): those words'
+    /// values are in the value too.
+    pub flag_words: Option<Box<WordInfo>>,
 }
 
 /// What a parameter expansion does with the value.
@@ -999,6 +1004,19 @@ impl<'a, 't> Parser<'a, 't> {
             if flags.contains(&b'#') {
                 p.zsh_char = true;
             }
+            if flags.contains(&b'k') {
+                p.zsh_keys = true;
+            }
+            if flags.contains(&b'p') && flags.contains(&b'$') {
+                // `p`: `$name` in a flag's argument is that name's value.
+                let mut fw = WordInfo {
+                    start: self.t.origin(i + 1),
+                    end: self.t.origin(close),
+                    ..WordInfo::default()
+                };
+                self.word(i + 1, close, Mode::Dquote, &mut fw);
+                p.flag_words = Some(Box::new(fw));
+            }
             if flags
                 .iter()
                 .any(|&c| matches!(c, b'$' | b'`' | b'l' | b'r' | b'I'))
@@ -1074,6 +1092,15 @@ impl<'a, 't> Parser<'a, 't> {
             let close = self.span(i + 1, bracket_end(b, i + 1, to));
             let sub = &b[(i + 1).min(close)..close];
             p.joined |= sub == b"*";
+            // zsh's subscript flags `(i)`, `(I)`, `(k)`, `(K)` give keys.
+            if sub.first() == Some(&b'(')
+                && sub[1..]
+                    .iter()
+                    .take_while(|&&c| c != b')')
+                    .any(|c| matches!(c, b'i' | b'I' | b'k' | b'K'))
+            {
+                p.zsh_keys = true;
+            }
             if p.indirect && matches!(sub, b"@" | b"*") {
                 p.op = ParamOp::Names;
             } else if !matches!(sub, b"@" | b"*") {
@@ -1122,10 +1149,49 @@ impl<'a, 't> Parser<'a, 't> {
                 self.word(op_at + 1, to, words, &mut arg);
                 p.arg = Some(Box::new(arg));
             }
+            // (zsh's forms after `:` are read with bash's offset too, which bash takes
+            // them for.)
+            Some(b':') if colon && b.get(op_at + 1) == Some(&b'=') => {
+                // zsh `${x::=w}`: assigns the word whatever the value.
+                self.offsets(&mut p, i + 1, to);
+                p.op = ParamOp::Assign;
+                let mut arg = WordInfo {
+                    start: self.t.origin(op_at + 2),
+                    end: self.t.origin(to),
+                    ..WordInfo::default()
+                };
+                self.word(op_at + 2, to, words, &mut arg);
+                p.arg = Some(Box::new(arg));
+            }
+            Some(b'^') if colon => {
+                // zsh `${a:^b}`, `${a:^^b}`: zipped with the elements of array `b`.
+                self.offsets(&mut p, i + 1, to);
+                let from = op_at + 1 + usize::from(b.get(op_at + 1) == Some(&b'^'));
+                let end = zsh_param_end(b, from, to);
+                let mut arg = WordInfo {
+                    start: self.t.origin(from),
+                    end: self.t.origin(end),
+                    ..WordInfo::default()
+                };
+                self.push(
+                    &mut arg,
+                    Piece::Param(Box::new(plain(self.t.origin(from), b[from..end].to_vec()))),
+                );
+                p.op = ParamOp::Default;
+                p.arg = Some(Box::new(arg));
+            }
             _ if colon => {
-                // `${x:off:len}`.
+                // `${x:off:len}`; zsh's modifiers (`${x:h}`, `${x:s/l/r/}`) after a letter or
+                // `&`, and its `${x:#pattern}` filter, read as words too.
                 p.op = ParamOp::Part;
                 self.offsets(&mut p, i + 1, to);
+                if b.get(op_at)
+                    .is_some_and(|&c| c.is_ascii_alphabetic() || c == b'&' || c == b'#')
+                {
+                    let mut arg = WordInfo::default();
+                    self.word(i, to, words, &mut arg);
+                    p.arg = Some(Box::new(arg));
+                }
             }
             Some(b'@') if b.get(op_at + 1) == Some(&b'P') => p.op = ParamOp::Prompt,
             _ => {
@@ -1270,6 +1336,8 @@ fn plain(at: u32, name: Vec<u8>) -> Param {
         flags: false,
         zsh_char: false,
         zsh_subscript: None,
+        zsh_keys: false,
+        flag_words: None,
         joined,
     }
 }
@@ -1312,9 +1380,8 @@ fn zsh_param_end(b: &[u8], from: usize, to: usize) -> usize {
     }
 }
 
-/// The `)` closing zsh's parameter flags `(…)` whose inside starts at `from`. A flag that
-/// takes arguments (`j:…:`, `s.….`, `l:…::…::…:`, `I:…:`) reads each up to its own closing
-/// delimiter (the same character, or the match of `(`, `[`, `{`, `<`), which may be `)`.
+/// The `)` closing zsh's parameter flags `(…)` whose inside starts at `from`
+/// ([`zsh_flags`]).
 fn flags_end(b: &[u8], from: usize, to: usize, cut: &std::cell::Cell<bool>) -> Option<usize> {
     // An argument that does not close: the first `)` (zsh refuses the word).
     flags_with_arguments_end(b, from, to, cut).or_else(|| {
@@ -1336,13 +1403,29 @@ fn flags_with_arguments_end(
     to: usize,
     cut: &std::cell::Cell<bool>,
 ) -> Option<usize> {
+    zsh_flags(b, from, to, cut).map(|(close, _)| close)
+}
+
+/// zsh's parameter flags whose inside starts at `from` (past the `(`): the index of the
+/// `)` that closes them, and the flags themselves, outside their arguments (a `$(…)` among
+/// them is skipped). `None` when no `)` closes them. Each argument of `j:…:`, `s.….`,
+/// `l:…::…::…:`, `I:…:` is read up to its own closing delimiter (the same character, or
+/// the match of `(`, `[`, `{`, `<`), which may be `)`.
+pub(crate) fn zsh_flags(
+    b: &[u8],
+    from: usize,
+    to: usize,
+    cut: &std::cell::Cell<bool>,
+) -> Option<(usize, Vec<u8>)> {
     let to = to.min(b.len());
+    let mut flags = Vec::new();
     let mut i = from;
     while i < to {
         match b[i] {
             b'$' if b.get(i + 1) == Some(&b'(') => i = paren_end_or_cut(b, i + 2, to, cut),
-            b')' => return Some(i),
+            b')' => return Some((i, flags)),
             c @ (b'j' | b's' | b'l' | b'r' | b'Z' | b'_' | b'I' | b'g') => {
+                flags.push(c);
                 i += 1;
                 let open = *b.get(i).filter(|_| i < to)?;
                 let close = match open {
@@ -1358,10 +1441,21 @@ fn flags_with_arguments_end(
                     if n > 0 && b.get(i).filter(|_| i < to) != Some(&open) {
                         break;
                     }
-                    i = i + 1 + memchr::memchr(close, b.get(i + 1..to)?)? + 1;
+                    // (A backslash escapes the next character, the delimiter too.)
+                    let mut j = i + 1;
+                    while j < to && b[j] != close {
+                        j += if b[j] == b'\\' { 2 } else { 1 };
+                    }
+                    if j >= to {
+                        return None;
+                    }
+                    i = j + 1;
                 }
             }
-            _ => i += 1,
+            c => {
+                flags.push(c);
+                i += 1;
+            }
         }
     }
     None

@@ -72,7 +72,7 @@ enum Kind {
 const TABLE: &[(&[u8], Kind, Kind)] = {
     use Kind::*;
     &[
-        (b"echo", Print, Print), (b"printf", Print, Print), (b"print", Other, Print),
+        (b"echo", Print, Print), (b"printf", Print, Print), (b"print", Other, Print), (b"pushln", Other, Print),
         (b"cat", Cat, Cat),
         (b"declare", Declare, Declare), (b"typeset", Declare, Declare),
         (b"local", Declare, Declare), (b"export", Declare, Declare),
@@ -153,6 +153,14 @@ pub(super) fn integer_special(name: &[u8], zsh: bool) -> bool {
         // RANDOM and SRANDOM from bash 5.1 (taken for every version).
         matches!(name, b"OPTIND" | b"HISTCMD" | b"RANDOM" | b"SRANDOM")
     }
+}
+
+/// Whether a word's literal parts spell `alias`.
+fn spells_alias(a: &WordInfo) -> bool {
+    a.pieces.iter().any(|p| match p {
+        Piece::Lit(l) => memchr::memmem::find(l, b"alias").is_some(),
+        _ => false,
+    })
 }
 
 /// The literal text of each word (`None` where it expands).
@@ -257,6 +265,32 @@ pub(super) fn command(
     let mut all = Expr::default();
     for a in args {
         all.join(w.word_expr(a));
+    }
+    if name.as_slice() == b"eval" && args.iter().any(|a| a.literal().is_none()) {
+        // Text computed at run time that spells `alias`, or whose value the command's
+        // parameters make spell it: what it runs is explicit, but the alias it defines
+        // reads the author's later text otherwise (a word made a heredoc operator that no
+        // line closes turns the heredocs after it into an unquoted body). (Text with a
+        // program's output in it, `eval "$(ssh-agent -s)"`, is the program's.)
+        let output = args.iter().any(|a| {
+            a.pieces
+                .iter()
+                .any(|p| matches!(p, Piece::Subst(_) | Piece::Arith(_)))
+        });
+        let mut text = Vec::new();
+        for a in args {
+            text.push(w.word_expr(a));
+            text.push(Expr::lit(b" "));
+        }
+        w.change(
+            at,
+            "eval of text computed at run time, which may define an alias that makes the heredocs after it one unquoted body",
+            When::EvalAlias(
+                args.iter().any(spells_alias),
+                if output { Expr::default() } else { Expr::glue(text) },
+            ),
+            ctx,
+        );
     }
     w.facts
         .calls

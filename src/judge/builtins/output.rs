@@ -194,6 +194,11 @@ pub(super) fn print(
             }
             args.len() - p.operands.len()
         }
+        b"pushln" => {
+            // zsh's `print -nz`, without options: every word onto the buffer stack.
+            stack = true;
+            0
+        }
         _ => {
             // zsh's print.
             let p = getopt::parse(args, lits, b"abcCDefilmnNoOpPrRsSuvxXz", b"CfuvxX");
