@@ -46,6 +46,10 @@ fn shell_text_variable(name: &[u8], zsh: bool) -> bool {
                 | b"nameddirs"
                 | b"commands"
                 | b"dirstack"
+                | b"mapfile"
+                | b"zsh_scheduled_events"
+                | b"keymaps"
+                | b"widgets"
         )
     } else {
         matches!(
@@ -964,10 +968,17 @@ impl<'a> Solver<'a> {
                     self.heredocs.iter().any(|h| h.op > c.at)
                         && (*spelled || {
                             let v = self.eval(e)?;
+                            // Exact texts that hold `alias`, or bytes of the command's
+                            // own text that can spell it. (Heredoc text run by `eval` is
+                            // explicit, and so is what it defines.)
+                            let spells = |b: Option<ByteSet>| {
+                                b.is_some_and(|b| b"alias".iter().all(|&c| b.has(c)))
+                            };
                             v.lits
                                 .iter()
                                 .chain(&v.htexts)
                                 .any(|l| memchr::memmem::find(l, b"alias").is_some())
+                                || spells(v.fixed_bytes())
                         })
                 }
             };

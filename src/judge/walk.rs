@@ -557,15 +557,10 @@ impl<'a> Walk<'a> {
         if p.zsh_glob && self.zsh() {
             self.site(p.at, Evaluator::ZshGlob, "zsh ${~name}", shaped, body);
         }
-        // zsh's `(#m)` and `(#b)` in a pattern (`${z/(#m)*/}`) set `MATCH` and `match` to
-        // what matched: a part of the value.
-        if self.zsh()
-            && p.arg.as_ref().is_some_and(|a| {
-                a.pieces
-                    .iter()
-                    .any(|x| matches!(x, Piece::Lit(l) if memchr::memmem::find(l, b"(#").is_some()))
-            })
-        {
+        // zsh's `(#m)` and `(#b)` in a pattern (`${z/(#m)*/}`, or in a pattern a
+        // parameter gives, `${z/$~p/}`) set `MATCH` and `match` to what matched: a part of
+        // the value. Any pattern operator may.
+        if self.zsh() && p.op == ParamOp::Part && p.arg.is_some() {
             let part = base.part(ByteSet::EMPTY);
             for n in [&b"MATCH"[..], b"match"] {
                 let v = self.var(n);
@@ -749,7 +744,10 @@ impl<'a> Walk<'a> {
                     // `${x@E}` expands escapes: any byte.
                     Some(t) if t.starts_with(b"@E") => base.wild(),
                     // Other transforms quote: quotes, `$`, backslashes, `=`, brackets.
-                    Some(t) if t.starts_with(b"@") => base.part(ByteSet::of(b"'\"$\\=[]() -")),
+                    // (`@L`, `@U`, `@u` change letters' case.)
+                    Some(t) if t.starts_with(b"@") => Expr(vec![Src::Cased(std::rc::Rc::new(
+                        base.part(ByteSet::of(b"'\"$\\=[]() -")),
+                    ))]),
                     Some(t)
                         if t.starts_with(b"^") || t.starts_with(b",") || t.starts_with(b"~") =>
                     {

@@ -188,7 +188,7 @@ impl BodyScan<'_, '_> {
                 return from;
             }
             Some(b'(') => {
-                // zsh flags `${(…)…}`: letters (and `@`) only, outside the flags'
+                // zsh flags `${(…)…}`: letters (and `@ - + 0 * ~`) only, outside the flags'
                 // arguments (`j:, :`, `s(,)`), none that evaluates (`e`) or reads a name
                 // from the value (`P`); flags that do not close, or are not read whole,
                 // count.
@@ -197,7 +197,9 @@ impl BodyScan<'_, '_> {
                 let harmless = !cut.get()
                     && flags.as_ref().is_some_and(|(_, f)| {
                         f.iter().all(|&c| {
-                            (c.is_ascii_alphabetic() || c == b'@') && c != b'e' && c != b'P'
+                            (c.is_ascii_alphabetic() || b"@-+0*~".contains(&c))
+                                && c != b'e'
+                                && c != b'P'
                         })
                     });
                 if !harmless {

@@ -118,7 +118,12 @@ pub(super) fn read(
     }
     if targets == 0 || p.unread {
         let r = w.var(b"REPLY");
-        w.assign(Target::Var(r), value, at, ctx);
+        w.assign(Target::Var(r), value.clone(), at, ctx);
+        if w.zsh() {
+            // zsh's `read -A` with no name: the array `reply`.
+            let r = w.var(b"reply");
+            w.assign(Target::Var(r), value, at, ctx);
+        }
     }
 }
 

@@ -272,11 +272,9 @@ pub(super) fn command(
         // reads the author's later text otherwise (a word made a heredoc operator that no
         // line closes turns the heredocs after it into an unquoted body). (Text with a
         // program's output in it, `eval "$(ssh-agent -s)"`, is the program's.)
-        let output = args.iter().any(|a| {
-            a.pieces
-                .iter()
-                .any(|p| matches!(p, Piece::Subst(_) | Piece::Arith(_)))
-        });
+        let output = args
+            .iter()
+            .any(|a| a.pieces.iter().any(|p| matches!(p, Piece::Subst(_))));
         let mut text = Vec::new();
         for a in args {
             text.push(w.word_expr(a));

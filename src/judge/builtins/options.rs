@@ -440,6 +440,11 @@ pub(super) fn zsh_assigning(
             // name`, `private name=value`…): which of its words names a variable depends
             // on its options; any may, and what it stores is run-time text.
             // Its numbers (a timeout, an offset, a descriptor) are arithmetic.
+            // With no name, `REPLY` or `reply` (`sysread`, `zselect`…).
+            for n in [&b"REPLY"[..], b"reply"] {
+                let v = w.var(n);
+                w.assign(Target::Var(v), Expr::unknown(), at, ctx);
+            }
             for a in args {
                 name_target(w, a, Expr::unknown(), "a zsh module's variable", at, ctx);
                 let e = w.word_expr(a);
