@@ -194,8 +194,14 @@ pub(super) enum When {
     AliasWords(Expr),
     /// `eval` of text computed at run time, which may define an alias that makes a
     /// later word a heredoc operator no line closes: when a heredoc's text comes after it
-    /// (then an unquoted body's), and the text spells `alias` (`true`) or its value may.
-    EvalAlias(bool, Expr),
+    /// (then an unquoted body's), and the text spells `alias` (`spelled`) or its value may
+    /// (`other_first`: the text starts with another command's name, so only a separator
+    /// in the value can start `alias`).
+    EvalAlias {
+        spelled: bool,
+        other_first: bool,
+        text: Expr,
+    },
 }
 
 /// A word the reader gave up on (too long, too deep), where the judge needs its value.

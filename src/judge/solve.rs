@@ -964,10 +964,14 @@ impl<'a> Solver<'a> {
                     alias_table_name(&self.eval(name)?) && reshapes_text(&self.eval(value)?)
                 }
                 When::AliasWords(e) => alias_words(&self.eval(e)?),
-                When::EvalAlias(spelled, e) => {
+                When::EvalAlias {
+                    spelled,
+                    other_first,
+                    text,
+                } => {
                     self.heredocs.iter().any(|h| h.op > c.at)
                         && (*spelled || {
-                            let v = self.eval(e)?;
+                            let v = self.eval(text)?;
                             // Exact texts that hold `alias`, or bytes of the command's
                             // own text that can spell it. (Heredoc text run by `eval` is
                             // explicit, and so is what it defines.)
@@ -978,7 +982,10 @@ impl<'a> Solver<'a> {
                                 .iter()
                                 .chain(&v.htexts)
                                 .any(|l| memchr::memmem::find(l, b"alias").is_some())
-                                || spells(v.fixed_bytes())
+                                || (spells(v.fixed_bytes())
+                                    && (!*other_first
+                                        || v.fixed_bytes()
+                                            .is_some_and(|b| b"\n;&|".iter().any(|&c| b.has(c)))))
                         })
                 }
             };

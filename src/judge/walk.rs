@@ -159,7 +159,18 @@ impl<'a> Walk<'a> {
     }
 
     pub fn var(&mut self, name: &[u8]) -> Var {
+        // zsh's positional parameters are one with `argv`, which the command may assign
+        // (`1=x`, `argv[2]=y`, `read -r 1`): `@` stands for them all ([`Walk::param_var`]).
+        if self.zsh() && positional(name) {
+            return self.facts.names.id(b"@");
+        }
         self.facts.names.id(name)
+    }
+
+    /// Whether zsh takes `name` for a parameter a command may assign though it is no
+    /// identifier: a positional parameter's number, or `0`.
+    pub fn zsh_parameter_name(&self, name: &[u8]) -> bool {
+        self.zsh() && !name.is_empty() && name.iter().all(u8::is_ascii_digit)
     }
 
     /// Walks the whole program.
@@ -495,16 +506,25 @@ impl<'a> Walk<'a> {
         }
         if let Some(arg) = &p.arg {
             self.pieces_sites(&arg.pieces, ctx, body, None)?;
+            // The word assigned: in an unquoted body, its text is the body's, heredoc
+            // text (`${x:=\$(cmd)}` gives `x` the text `$(cmd)`).
+            let value = |w: &mut Self| {
+                if body.is_some() {
+                    w.body_word_expr(arg)
+                } else {
+                    w.word_expr(arg)
+                }
+            };
             if p.op == ParamOp::Assign && !p.indirect && !p.name.is_empty() {
                 let v = self.var(&p.name);
                 if let Some(sub) = &p.subscript {
                     self.key(v, sub);
                 }
-                let value = self.word_expr(arg);
+                let value = value(self);
                 self.assign(Target::Var(v), value, p.at, ctx);
             } else if p.op == ParamOp::Assign && p.indirect {
                 // `${!n:=v}`, zsh `${(P)n::=v}`: the variable the value of `n` names.
-                let value = self.word_expr(arg);
+                let value = value(self);
                 self.facts.assign(Target::Any, value, p.at);
             }
         }
@@ -795,6 +815,24 @@ impl<'a> Walk<'a> {
             v = Expr::glue(vec![v, f]);
         }
         if p.zsh_eval || p.flags { v.wild() } else { v }
+    }
+
+    /// What a word in an unquoted heredoc body expands to: its literal text is heredoc
+    /// text.
+    fn body_word_expr(&mut self, w: &WordInfo) -> Expr {
+        if w.unread {
+            return Expr::unknown();
+        }
+        let mut parts: Vec<Expr> = Vec::with_capacity(w.pieces.len());
+        for p in &w.pieces {
+            parts.push(match p {
+                Piece::Lit(l) => Expr::val(Val::heredoc_text(l)),
+                Piece::Param(p) => self.param_expr(p),
+                Piece::Subst(at) => Expr(vec![Src::Subst(*at)]),
+                Piece::Arith(_) => Expr::val(Val::number()),
+            });
+        }
+        Expr::glue(parts)
     }
 
     /// What a word expands to: its pieces glued; a glob can make other words (file names
@@ -1265,6 +1303,21 @@ impl<'a> Walk<'a> {
 
     /// A simple command.
     fn simple(&mut self, c: &SimpleCommand, ctx: &Ctx) -> Result<Expr, Out> {
+        if self.zsh() {
+            // zsh assigns `1=x`, `0=x` (bash: a command's name): the word's text.
+            for w in &c.words {
+                let b = w.text.bytes();
+                let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+                let eq = digits + usize::from(b.get(digits) == Some(&b'+'));
+                if digits == 0 || b.get(eq) != Some(&b'=') {
+                    break;
+                }
+                let i = self.read(w)?;
+                let value = self.word_expr(&i).part(ByteSet::EMPTY);
+                let v = self.var(&b[..digits]);
+                self.assign(Target::Var(v), value, w.start, ctx);
+            }
+        }
         let mut assignments: Vec<word::Assignment> = Vec::new();
         for w in &c.words {
             match self.assignment(w)? {
@@ -1465,9 +1518,27 @@ impl<'a> Walk<'a> {
         } else {
             self.pieces_sites(&a.value.pieces, ctx, None, None)?;
         }
-        let value = self.word_expr(&a.value);
+        let mut value = self.word_expr(&a.value);
+        if a.append && !compound {
+            value = self.appended(v, value);
+        }
         self.assign(Target::Var(v), value, w.start, ctx);
         Ok(())
+    }
+
+    /// What `name+=value` leaves in `v`: its old value (or nothing) and the value, joined.
+    pub fn appended(&mut self, v: Var, value: Expr) -> Expr {
+        let mut old = Expr::var(v);
+        old.join(Expr::lit(b""));
+        Expr::glue(vec![old, value])
+    }
+
+    /// What `"$name+=value"` may leave in any variable: its old value (or nothing) and the
+    /// value, joined.
+    pub fn appended_to_any(value: Expr) -> Expr {
+        let mut old = Expr(vec![Src::AnyVar]);
+        old.join(Expr::lit(b""));
+        Expr::glue(vec![old, value])
     }
 
     /// `{name[sub]}>file`: the shell assigns the descriptor to the element, its subscript
@@ -1740,6 +1811,13 @@ impl<'a> Walk<'a> {
         }
         Ok(())
     }
+}
+
+/// Whether `name` is one of zsh's positional parameters (`1`, `@`, `*`, `argv`); `0` is
+/// not.
+fn positional(name: &[u8]) -> bool {
+    matches!(name, b"@" | b"*" | b"argv")
+        || (!name.is_empty() && name != b"0" && name.iter().all(u8::is_ascii_digit))
 }
 
 /// Whether an assignment word's value is a compound list (`name=(…)`).

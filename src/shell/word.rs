@@ -133,6 +133,8 @@ pub struct Assignment {
     pub name: Vec<u8>,
     pub subscript: Option<Arith>,
     pub value: WordInfo,
+    /// `name+=value`: the value is appended to the old one (a list's elements added).
+    pub append: bool,
 }
 
 /// Where each substitution in the text ends, by its start (command offsets): the reader
@@ -243,6 +245,7 @@ pub fn read_counted(text: &Text<'_>, ends: &dyn SubstEnds) -> (WordInfo, usize) 
 pub fn assignment(text: &Text<'_>, ends: &dyn SubstEnds) -> Option<Assignment> {
     let b = text.bytes();
     let eq = super::syntax::assignment(b, false)?;
+    let append = b[..eq].ends_with(b"+");
     let lhs = b[..eq].strip_suffix(b"+").unwrap_or(&b[..eq]);
     let (name, subscript) = match lhs.iter().position(|&c| c == b'[') {
         Some(open) if lhs.last() == Some(&b']') => {
@@ -268,6 +271,7 @@ pub fn assignment(text: &Text<'_>, ends: &dyn SubstEnds) -> Option<Assignment> {
         name,
         subscript,
         value,
+        append,
     })
 }
 

@@ -88,9 +88,10 @@ pub(super) fn declare(
                     Some(eq) => (&s[..eq], Some(&s[eq + 1..])),
                     None => (s, None),
                 };
+                let append = target.ends_with(b"+");
                 let target = target.strip_suffix(b"+").unwrap_or(target);
                 let (base, sub) = split_subscript(target);
-                if !crate::shell::syntax::legal_identifier(base) {
+                if !crate::shell::syntax::legal_identifier(base) && !w.zsh_parameter_name(base) {
                     continue;
                 }
                 let v = w.var(base);
@@ -162,15 +163,18 @@ pub(super) fn declare(
                     continue;
                 }
                 if let Some(e) = value_expr {
+                    let e = if append { w.appended(v, e) } else { e };
                     w.assign(Target::Var(v), e, at, ctx);
                 }
             }
             None => {
                 // `name=$value` keeps the name fixed; `"$k=$v"`, `"$name"` compute it.
                 match literal_prefix(a) {
-                    Some((target, value)) => {
+                    Some((target, value, append)) => {
                         let (base, sub) = split_subscript(&target);
-                        if !crate::shell::syntax::legal_identifier(base) {
+                        if !crate::shell::syntax::legal_identifier(base)
+                            && !w.zsh_parameter_name(base)
+                        {
                             continue;
                         }
                         let v = w.var(base);
@@ -209,12 +213,28 @@ pub(super) fn declare(
                             e.clone(),
                             Needs::Array(v),
                         );
+                        let e = if append { w.appended(v, e) } else { e };
                         w.assign(Target::Var(v), e, at, ctx);
                     }
                     None => {
-                        // The name and the value, split at the first literal `=`.
+                        // The name and the value, split at the first literal `=`; a name
+                        // that may end in `+` appends.
                         let (name_part, value_part) = match split_at_equals(a) {
-                            Some((n, v)) => (w.word_expr(&n), Some(w.word_expr(&v))),
+                            Some((n, v)) => {
+                                let append = match n.pieces.last() {
+                                    Some(Piece::Lit(l)) => l.ends_with(b"+"),
+                                    _ => true,
+                                };
+                                let value = w.word_expr(&v);
+                                let value = if append {
+                                    let mut both = value.clone();
+                                    both.join(Walk::appended_to_any(value));
+                                    both
+                                } else {
+                                    value
+                                };
+                                (w.word_expr(&n), Some(value))
+                            }
                             None => (w.word_expr(a), None),
                         };
                         if plain {
@@ -306,16 +326,18 @@ fn is_quoted_list(value: &WordInfo) -> bool {
 
 /// The expression of what follows the first `=` of a literal `declare` word.
 fn value_after_equals(w: &mut Walk<'_>, a: &WordInfo) -> Option<Expr> {
-    let (_, value) = literal_prefix(a)?;
+    let (_, value, _) = literal_prefix(a)?;
     Some(w.word_expr(&value))
 }
 
-/// A word `name=…` whose name part is literal: the name, and the value as a word.
-fn literal_prefix(w: &WordInfo) -> Option<(Vec<u8>, WordInfo)> {
+/// A word `name=…` whose name part is literal: the name, the value as a word, and whether
+/// it appends (`name+=…`).
+fn literal_prefix(w: &WordInfo) -> Option<(Vec<u8>, WordInfo, bool)> {
     let Some(Piece::Lit(first)) = w.pieces.first() else {
         return None;
     };
     let eq = first.iter().position(|&c| c == b'=')?;
+    let append = first[..eq].ends_with(b"+");
     let name = first[..eq]
         .strip_suffix(b"+")
         .unwrap_or(&first[..eq])
@@ -333,5 +355,6 @@ fn literal_prefix(w: &WordInfo) -> Option<(Vec<u8>, WordInfo)> {
             many: w.many,
             ..WordInfo::default()
         },
+        append,
     ))
 }

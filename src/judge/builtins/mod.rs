@@ -155,6 +155,20 @@ pub(super) fn integer_special(name: &[u8], zsh: bool) -> bool {
     }
 }
 
+/// Whether `eval`'s text starts with a command name written whole, other than `alias`
+/// (`eval "git $opts"`): its first word, literal and ended by a blank.
+fn starts_with_other_name(args: &[WordInfo]) -> bool {
+    let Some(Piece::Lit(l)) = args.first().and_then(|a| a.pieces.first()) else {
+        return false;
+    };
+    let l = &l[l.iter().take_while(|c| matches!(c, b' ' | b'\t')).count()..];
+    let word = l
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'-')
+        .count();
+    word > 0 && &l[..word] != b"alias" && matches!(l.get(word), Some(b' ' | b'\t'))
+}
+
 /// Whether a word's literal parts spell `alias`.
 fn spells_alias(a: &WordInfo) -> bool {
     a.pieces.iter().any(|p| match p {
@@ -283,10 +297,15 @@ pub(super) fn command(
         w.change(
             at,
             "eval of text computed at run time, which may define an alias that makes the heredocs after it one unquoted body",
-            When::EvalAlias(
-                args.iter().any(spells_alias),
-                if output { Expr::default() } else { Expr::glue(text) },
-            ),
+            When::EvalAlias {
+                spelled: args.iter().any(spells_alias),
+                other_first: starts_with_other_name(args),
+                text: if output {
+                    Expr::default()
+                } else {
+                    Expr::glue(text)
+                },
+            },
             ctx,
         );
     }
@@ -517,7 +536,7 @@ fn name_target(
             if sub.is_some() {
                 w.site(t.start, Evaluator::Name, what, Expr::lit(&n), None);
             }
-            if crate::shell::syntax::legal_identifier(base) {
+            if crate::shell::syntax::legal_identifier(base) || w.zsh_parameter_name(base) {
                 let v = w.var(base);
                 if let Some(sub) = sub {
                     // A key the array is given: its text, or any text where the
