@@ -58,6 +58,49 @@ pub enum Found {
     },
 }
 
+/// A write through a nameref whose target the command computes (`declare -n r=$n`, `local
+/// -n r=$1`, `declare -n r` given its target later, a chain of them, a zsh tie to a computed
+/// name) may write any variable, an alias table's entry too: each is also an assignment
+/// to a name computed at run time.
+fn writes_through_computed_refs(f: &mut facts::Facts) {
+    if f.computed_refs.is_empty() {
+        return;
+    }
+    // The refs, and the names one with them (`declare -n b=r`), to a fixed point.
+    let mut refs: std::collections::HashSet<facts::Var> = f.computed_refs.iter().copied().collect();
+    loop {
+        let before = refs.len();
+        for &(a, b) in &f.same {
+            if refs.contains(&a) || refs.contains(&b) {
+                refs.insert(a);
+                refs.insert(b);
+            }
+        }
+        if refs.len() == before {
+            break;
+        }
+    }
+    let writes: Vec<(facts::Expr, u32)> = f
+        .assigns
+        .iter()
+        .filter(|(t, _, _)| matches!(t, Target::Var(x) if refs.contains(x)))
+        .map(|(_, e, at)| (e.clone(), *at))
+        .collect();
+    for (e, at) in writes {
+        f.assign(Target::Any, e.clone(), at);
+        f.changes.push(facts::Change {
+            at,
+            what: "a write through a nameref whose target is computed at run time, which may be an alias table's entry (BASH_ALIASES, zsh's aliases)",
+            unit: 0,
+            when: facts::When::AliasEntry {
+                name: facts::Expr::unknown(),
+                value: e,
+            },
+            later_units: true,
+        });
+    }
+}
+
 /// Whether standard error may reach a capture or a pipe where no redirection on the
 /// command says so: an `exec 2>&1` where output is captured, `BASH_XTRACEFD` named
 /// anywhere (a nameref's target too), or `set -x` where a name assigned at run time may
@@ -247,6 +290,7 @@ pub fn judge(
             std::rc::Rc::clone(&functions)
         };
         w.run().map_err(|_| GaveUp)?;
+        writes_through_computed_refs(&mut w.facts);
         if d.is_zsh() {
             // zsh's prompt_subst and glob_subst may be set by routes the walk does not
             // follow (`set -oprompt_subst`, `options[…]` written by `read` or `printf -v`,

@@ -975,17 +975,20 @@ impl<'a> Solver<'a> {
                             // Exact texts that hold `alias`, or bytes of the command's
                             // own text that can spell it. (Heredoc text run by `eval` is
                             // explicit, and so is what it defines.)
+                            // (`ALIAS`: `BASH_ALIASES`.)
                             let spells = |b: Option<ByteSet>| {
-                                b.is_some_and(|b| b"alias".iter().all(|&c| b.has(c)))
+                                b.is_some_and(|b| {
+                                    b"alias".iter().all(|&c| b.has(c))
+                                        || b"ALIAS".iter().all(|&c| b.has(c))
+                                })
                             };
-                            v.lits
-                                .iter()
-                                .chain(&v.htexts)
-                                .any(|l| memchr::memmem::find(l, b"alias").is_some())
-                                || (spells(v.fixed_bytes())
-                                    && (!*other_first
-                                        || v.fixed_bytes()
-                                            .is_some_and(|b| b"\n;&|".iter().any(|&c| b.has(c)))))
+                            v.lits.iter().chain(&v.htexts).any(|l| {
+                                memchr::memmem::find(l, b"alias").is_some()
+                                    || memchr::memmem::find(l, b"ALIAS").is_some()
+                            }) || (spells(v.fixed_bytes())
+                                && (!*other_first
+                                    || v.fixed_bytes()
+                                        .is_some_and(|b| b"\n;&|".iter().any(|&c| b.has(c)))))
                         })
                 }
             };

@@ -168,6 +168,12 @@ pub(super) fn declare(
                 }
             }
             None => {
+                if tied {
+                    // zsh `typeset -T $n foo`: tied to a name computed at run time, the
+                    // literal names tied here may be any variable.
+                    let t = w.var(b"\0tied");
+                    w.facts.computed_refs.push(t);
+                }
                 // `name=$value` keeps the name fixed; `"$k=$v"`, `"$name"` compute it.
                 match literal_prefix(a) {
                     Some((target, value, append)) => {

@@ -155,8 +155,9 @@ pub(super) fn integer_special(name: &[u8], zsh: bool) -> bool {
     }
 }
 
-/// Whether `eval`'s text starts with a command name written whole, other than `alias`
-/// (`eval "git $opts"`): its first word, literal and ended by a blank.
+/// Whether `eval`'s text starts with a command name written whole, other than `alias` or
+/// a wrapper that runs its argument (`builtin`, `command`, `time`…) (`eval "git $opts"`):
+/// its first word, literal and ended by a blank.
 fn starts_with_other_name(args: &[WordInfo]) -> bool {
     let Some(Piece::Lit(l)) = args.first().and_then(|a| a.pieces.first()) else {
         return false;
@@ -166,13 +167,21 @@ fn starts_with_other_name(args: &[WordInfo]) -> bool {
         .iter()
         .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'-')
         .count();
-    word > 0 && &l[..word] != b"alias" && matches!(l.get(word), Some(b' ' | b'\t'))
+    word > 0
+        && !matches!(
+            &l[..word],
+            b"alias" | b"builtin" | b"command" | b"time" | b"exec" | b"nocorrect" | b"noglob"
+        )
+        && matches!(l.get(word), Some(b' ' | b'\t'))
 }
 
-/// Whether a word's literal parts spell `alias`.
+/// Whether a word's literal parts spell `alias` (or `ALIAS`, as `BASH_ALIASES` does).
 fn spells_alias(a: &WordInfo) -> bool {
     a.pieces.iter().any(|p| match p {
-        Piece::Lit(l) => memchr::memmem::find(l, b"alias").is_some(),
+        Piece::Lit(l) => {
+            memchr::memmem::find(l, b"alias").is_some()
+                || memchr::memmem::find(l, b"ALIAS").is_some()
+        }
         _ => false,
     })
 }
