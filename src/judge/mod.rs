@@ -60,12 +60,15 @@ pub enum Found {
 
 /// A write through a nameref whose target the command computes (`declare -n r=$n`, `local
 /// -n r=$1`, `declare -n r` given its target later, a chain of them, a zsh tie to a computed
-/// name) may write any variable, an alias table's entry too: each is also an assignment
-/// to a name computed at run time.
+/// name, any name where a nameref's name or option is computed) may write any variable, an
+/// alias table's entry too: each is also an assignment to a name computed at run time.
 fn writes_through_computed_refs(f: &mut facts::Facts) {
-    if f.computed_refs.is_empty() {
+    if f.computed_refs.is_empty() && f.any_nameref.is_none() {
         return;
     }
+    // A nameref the walk cannot name (`declare $opt r=v`, `declare -n "$x=$n"`): any
+    // variable written may be one.
+    let any = f.any_nameref.is_some();
     // The refs, and the names one with them (`declare -n b=r`), to a fixed point.
     let mut refs: std::collections::HashSet<facts::Var> = f.computed_refs.iter().copied().collect();
     loop {
@@ -83,7 +86,7 @@ fn writes_through_computed_refs(f: &mut facts::Facts) {
     let writes: Vec<(facts::Expr, u32)> = f
         .assigns
         .iter()
-        .filter(|(t, _, _)| matches!(t, Target::Var(x) if refs.contains(x)))
+        .filter(|(t, _, _)| matches!(t, Target::Var(x) if any || refs.contains(x)))
         .map(|(_, e, at)| (e.clone(), *at))
         .collect();
     for (e, at) in writes {

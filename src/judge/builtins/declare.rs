@@ -38,7 +38,9 @@ pub(super) fn declare(
                     let on = s.starts_with(b"-");
                     for &o in &s[1..] {
                         match o {
-                            b'i' | b'E' | b'F' if on => integer = true,
+                            // (`-F`: zsh's float, bash's function names.)
+                            b'i' | b'E' if on => integer = true,
+                            b'F' if on && zsh => integer = true,
                             b'n' if on => nameref = true,
                             b'A' if on => assoc = true,
                             b'a' if on => array = true,
@@ -60,10 +62,16 @@ pub(super) fn declare(
                         .first()
                         .is_some_and(|p| !matches!(p, Piece::Lit(l) if !l.starts_with(b"-") && !l.starts_with(b"+")));
                     let assignment = !a.split && split_at_equals(a).is_some();
-                    if !plain && may_start_option && !assignment {
+                    // (After `-f`/`-F` the words are functions' names.)
+                    if !plain && !functions && may_start_option && !assignment {
                         w.facts.any_integer.get_or_insert(at);
-                        w.facts.any_nameref.get_or_insert(at);
+                        // (zsh has no namerefs.)
+                        if !zsh {
+                            w.facts.any_nameref.get_or_insert(at);
+                        }
                         w.facts.any_case = true;
+                        // (It may be empty: the words after it may be options still.)
+                        continue;
                     }
                     options = false;
                 }

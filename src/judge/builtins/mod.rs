@@ -170,7 +170,14 @@ fn starts_with_other_name(args: &[WordInfo]) -> bool {
     word > 0
         && !matches!(
             &l[..word],
-            b"alias" | b"builtin" | b"command" | b"time" | b"exec" | b"nocorrect" | b"noglob"
+            b"alias"
+                | b"builtin"
+                | b"command"
+                | b"time"
+                | b"exec"
+                | b"eval"
+                | b"nocorrect"
+                | b"noglob"
         )
         && matches!(l.get(word), Some(b' ' | b'\t'))
 }
