@@ -1528,17 +1528,12 @@ impl<'a> Walk<'a> {
 
     /// What `name+=value` leaves in `v`: its old value (or nothing) and the value, joined.
     pub fn appended(&mut self, v: Var, value: Expr) -> Expr {
-        let mut old = Expr::var(v);
-        old.join(Expr::lit(b""));
-        Expr::glue(vec![old, value])
+        appended_to(Expr::var(v), value)
     }
 
-    /// What `"$name+=value"` may leave in any variable: its old value (or nothing) and the
-    /// value, joined.
+    /// What `"$name+=value"` may leave in any variable.
     pub fn appended_to_any(value: Expr) -> Expr {
-        let mut old = Expr(vec![Src::AnyVar]);
-        old.join(Expr::lit(b""));
-        Expr::glue(vec![old, value])
+        appended_to(Expr(vec![Src::AnyVar]), value)
     }
 
     /// `{name[sub]}>file`: the shell assigns the descriptor to the element, its subscript
@@ -1811,6 +1806,12 @@ impl<'a> Walk<'a> {
         }
         Ok(())
     }
+}
+
+/// `old` (or nothing) and `value`, joined: what `+=` leaves.
+fn appended_to(mut old: Expr, value: Expr) -> Expr {
+    old.join(Expr::lit(b""));
+    Expr::glue(vec![old, value])
 }
 
 /// Whether `name` is one of zsh's positional parameters (`1`, `@`, `*`, `argv`); `0` is

@@ -189,17 +189,16 @@ impl BodyScan<'_, '_> {
             }
             Some(b'(') => {
                 // zsh flags `${(…)…}`: letters (and `@ - + 0 * ~`) only, outside the flags'
-                // arguments (`j:, :`, `s(,)`), none that evaluates (`e`) or reads a name
-                // from the value (`P`); flags that do not close, or are not read whole,
-                // count.
+                // arguments (`j:, :`, `s(,)`), none that evaluates (`e`, and `l`, `r`, `I`,
+                // whose arguments are arithmetic) or reads a name from the value (`P`);
+                // flags that do not close, or are not read whole, count.
                 let cut = std::cell::Cell::new(false);
                 let flags = super::word::zsh_flags(b, from + 1, b.len(), &cut);
                 let harmless = !cut.get()
                     && flags.as_ref().is_some_and(|(_, f)| {
                         f.iter().all(|&c| {
                             (c.is_ascii_alphabetic() || b"@-+0*~".contains(&c))
-                                && c != b'e'
-                                && c != b'P'
+                                && !matches!(c, b'e' | b'P' | b'l' | b'r' | b'I')
                         })
                     });
                 if !harmless {
@@ -903,7 +902,9 @@ mod tests {
         assert!(kinds("${(j:, :)arr} ${(s:,:)csv} ${(@)a} ${(pj:e:)a}\n").is_empty());
         for body in [
             "${(j.\\.).e)x}\n",
+            "${(j.\\.e)x}.)\n",
             "${(s:,:e)x}\n",
+            "${(l:n:)x}\n",
             "${(#)x}\n",
             "${(j:x)x}\n",
         ] {

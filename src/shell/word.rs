@@ -1013,13 +1013,7 @@ impl<'a, 't> Parser<'a, 't> {
             }
             if flags.contains(&b'p') && flags.contains(&b'$') {
                 // `p`: `$name` in a flag's argument is that name's value.
-                let mut fw = WordInfo {
-                    start: self.t.origin(i + 1),
-                    end: self.t.origin(close),
-                    ..WordInfo::default()
-                };
-                self.word(i + 1, close, Mode::Dquote, &mut fw);
-                p.flag_words = Some(Box::new(fw));
+                p.flag_words = Some(self.word_at(i + 1, close, Mode::Dquote));
             }
             if flags
                 .iter()
@@ -1052,14 +1046,8 @@ impl<'a, 't> Parser<'a, 't> {
             _ => None,
         };
         if let Some(inner_end) = inner_end {
-            let mut inner = WordInfo {
-                start: self.t.origin(nested),
-                end: self.t.origin(to),
-                ..WordInfo::default()
-            };
-            self.word(nested, to, Mode::Dquote, &mut inner);
             p.op = ParamOp::Default;
-            p.arg = Some(Box::new(inner));
+            p.arg = Some(self.word_at(nested, to, Mode::Dquote));
             let (subscripts, after) = self.zsh_subscripts(inner_end, to);
             p.zsh_subscript = subscripts;
             // An offset after it (`${${v}: x}`, `${${v}:1:(x)}`) is arithmetic, as
@@ -1113,15 +1101,16 @@ impl<'a, 't> Parser<'a, 't> {
             i = close + 1;
             // zsh subscripts the result again (`${y[1][x]}`): each evaluated in turn (bash
             // refuses the word before it expands anything).
-            while b.get(i) == Some(&b'[') && i < to {
-                let close = self.span(i + 1, bracket_end(b, i + 1, to));
-                let again = self.arith(i + 1, close);
+            let (again, after) = self.zsh_subscripts(i, to);
+            if let Some(again) = again {
                 match p.subscript.as_mut() {
-                    Some(s) => s.subscripts.push(again),
-                    None => p.subscript = Some(Box::new(again)),
+                    Some(s) => {
+                        s.subscripts.push(*again);
+                    }
+                    None => p.subscript = Some(again),
                 }
-                i = close + 1;
             }
+            i = after;
         }
         if i >= to {
             return p;
@@ -1145,13 +1134,7 @@ impl<'a, 't> Parser<'a, 't> {
                     b'+' => ParamOp::Alternate,
                     _ => ParamOp::Error,
                 };
-                let mut arg = WordInfo {
-                    start: self.t.origin(op_at + 1),
-                    end: self.t.origin(to),
-                    ..WordInfo::default()
-                };
-                self.word(op_at + 1, to, words, &mut arg);
-                p.arg = Some(Box::new(arg));
+                p.arg = Some(self.word_at(op_at + 1, to, words));
             }
             // (zsh's forms after `:` are read with bash's offset too, which bash takes
             // them for.)
@@ -1159,13 +1142,7 @@ impl<'a, 't> Parser<'a, 't> {
                 // zsh `${x::=w}`: assigns the word whatever the value.
                 self.offsets(&mut p, i + 1, to);
                 p.op = ParamOp::Assign;
-                let mut arg = WordInfo {
-                    start: self.t.origin(op_at + 2),
-                    end: self.t.origin(to),
-                    ..WordInfo::default()
-                };
-                self.word(op_at + 2, to, words, &mut arg);
-                p.arg = Some(Box::new(arg));
+                p.arg = Some(self.word_at(op_at + 2, to, words));
             }
             Some(b'^') if colon => {
                 // zsh `${a:^b}`, `${a:^^b}`: zipped with the elements of array `b`.
@@ -1207,6 +1184,17 @@ impl<'a, 't> Parser<'a, 't> {
             }
         }
         p
+    }
+
+    /// The word at `from..to`, read in `mode`, with its command offsets.
+    fn word_at(&mut self, from: usize, to: usize, mode: Mode) -> Box<WordInfo> {
+        let mut w = WordInfo {
+            start: self.t.origin(from),
+            end: self.t.origin(to),
+            ..WordInfo::default()
+        };
+        self.word(from, to, mode, &mut w);
+        Box::new(w)
     }
 
     /// The offset and length of `${x:off:len}` at `from..to`, each arithmetic.
@@ -1421,7 +1409,9 @@ pub(crate) fn zsh_flags(
     to: usize,
     cut: &std::cell::Cell<bool>,
 ) -> Option<(usize, Vec<u8>)> {
-    let to = to.min(b.len());
+    // Flags are short: past [`MAX_FLAGS_BYTES`] they are not read (and count as unread),
+    // which keeps a body of many unclosed `${(` linear.
+    let to = to.min(b.len()).min(from.saturating_add(MAX_FLAGS_BYTES));
     let mut flags = Vec::new();
     let mut i = from;
     while i < to {
@@ -1445,10 +1435,14 @@ pub(crate) fn zsh_flags(
                     if n > 0 && b.get(i).filter(|_| i < to) != Some(&open) {
                         break;
                     }
-                    // (A backslash escapes the next character, the delimiter too.)
+                    // (zsh ends an argument at the first delimiter; whether a backslash
+                    // escapes it is not followed: such flags are not read.)
                     let mut j = i + 1;
                     while j < to && b[j] != close {
-                        j += if b[j] == b'\\' { 2 } else { 1 };
+                        if b[j] == b'\\' {
+                            return None;
+                        }
+                        j += 1;
                     }
                     if j >= to {
                         return None;
@@ -1464,6 +1458,9 @@ pub(crate) fn zsh_flags(
     }
     None
 }
+
+/// The most bytes of zsh parameter flags [`zsh_flags`] reads.
+const MAX_FLAGS_BYTES: usize = 256;
 
 /// How deep the end finders below follow constructs inside constructs (they recurse once
 /// per level); past it they give up, and the reader counts the word as not read

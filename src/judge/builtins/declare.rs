@@ -65,15 +65,16 @@ pub(super) fn declare(
                     // (After `-f`/`-F` the words are functions' names.)
                     if !plain && !functions && may_start_option && !assignment {
                         w.facts.any_integer.get_or_insert(at);
-                        // (zsh has no namerefs.)
+                        // (zsh 5.9, the one the suite runs, has no namerefs.)
                         if !zsh {
                             w.facts.any_nameref.get_or_insert(at);
                         }
                         w.facts.any_case = true;
-                        // (It may be empty: the words after it may be options still.)
-                        continue;
+                        // (It may be empty: the words after it may be options still. It is
+                        // read as a name too, below.)
+                    } else {
+                        options = false;
                     }
-                    options = false;
                 }
             }
         }
