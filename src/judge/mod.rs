@@ -341,16 +341,10 @@ pub fn judge(
         }
         let found = s.judge(holds).map_err(|_| GaveUp)?;
         drop(s);
-        if crate::shell::exits_after_verdict() {
-            // The process ends after this verdict: freeing what the walk built, piece by
-            // piece, would only delay it.
-            std::mem::forget(facts);
-        }
+        drop(facts);
         break found;
     };
-    if crate::shell::exits_after_verdict() {
-        std::mem::forget(prog);
-    }
+    drop(prog);
     Ok(found
         .into_iter()
         .map(|f| match f {

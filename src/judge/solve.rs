@@ -130,6 +130,12 @@ pub(super) struct Solver<'a> {
     /// zsh may print an arithmetic result in another base here (`[##16]` in the text):
     /// letters, which name variables.
     zsh_bases: bool,
+    /// [`Solver::is_array`] of each representative asked.
+    array_memo: RefCell<HashMap<Var, bool>>,
+    /// Every variable may be an array (a computed nameref or name, `coproc`, `compgen`).
+    every_array: std::cell::OnceCell<bool>,
+    /// The names the text writes with a subscript or a list after them.
+    array_spelled: std::cell::OnceCell<HashSet<&'a [u8]>>,
 }
 
 impl<'a> Solver<'a> {
@@ -192,6 +198,9 @@ impl<'a> Solver<'a> {
             dangerous_known: false,
             lit_cache: RefCell::new(HashMap::new()),
             zsh_bases: d.is_zsh() && text.is_some_and(|t| memchr::memmem::find(t, b"[#").is_some()),
+            array_memo: RefCell::new(HashMap::new()),
+            every_array: std::cell::OnceCell::new(),
+            array_spelled: std::cell::OnceCell::new(),
         }
     }
 
@@ -234,15 +243,31 @@ impl<'a> Solver<'a> {
     /// command that makes an array of a name it is given (`coproc`, `compgen -V`).
     fn is_array(&self, v: Var) -> bool {
         let c = self.canon(v);
-        if self.facts.any_nameref.is_some()
-            || !self.facts.computed_refs.is_empty()
-            || self
-                .facts
-                .assigns
-                .iter()
-                .any(|(t, _, _)| matches!(t, Target::Any))
-            || self.facts.arrays.iter().any(|&a| self.canon(a) == c)
-        {
+        if let Some(&known) = self.array_memo.borrow().get(&c) {
+            return known;
+        }
+        let found = self.is_array_uncached(c);
+        self.array_memo.borrow_mut().insert(c, found);
+        found
+    }
+
+    /// [`Solver::is_array`] of a representative, worked out (once per variable: the
+    /// text is searched once for every name, not once per site).
+    fn is_array_uncached(&self, c: Var) -> bool {
+        let every = *self.every_array.get_or_init(|| {
+            self.facts.any_nameref.is_some()
+                || !self.facts.computed_refs.is_empty()
+                || self
+                    .facts
+                    .assigns
+                    .iter()
+                    .any(|(t, _, _)| matches!(t, Target::Any))
+                || self.text.is_none_or(|text| {
+                    memchr::memmem::find(text, b"coproc").is_some()
+                        || memchr::memmem::find(text, b"compgen").is_some()
+                })
+        });
+        if every || self.facts.arrays.iter().any(|&a| self.canon(a) == c) {
             return true;
         }
         let name = self.facts.names.name(c);
@@ -269,10 +294,17 @@ impl<'a> Solver<'a> {
         let Some(text) = self.text else {
             return true;
         };
-        if memchr::memmem::find(text, b"coproc").is_some()
-            || memchr::memmem::find(text, b"compgen").is_some()
+        if !name.is_empty()
+            && name
+                .iter()
+                .all(|&b| crate::shell::syntax::legal_variable_char(b))
         {
-            return true;
+            // A name of variable characters: written as an array exactly where the run of
+            // such characters before a `[`, `=(` or `+=(` is the name.
+            return self
+                .array_spelled
+                .get_or_init(|| names_written_as_arrays(text))
+                .contains(name);
         }
         memchr::memmem::find_iter(text, name).any(|at| {
             let after = &text[at + name.len()..];
@@ -559,6 +591,22 @@ impl<'a> Solver<'a> {
                 }
                 Src::Part(inner, extra) => self.eval(inner)?.part(*extra),
                 Src::Wild(inner) => self.eval(inner)?.wild(),
+                Src::EvalAssigns { text, value } => {
+                    let v = if self.eval(text)?.has_heredoc() {
+                        Val::default()
+                    } else {
+                        self.eval(value)?
+                    };
+                    if v.has_heredoc() {
+                        Val {
+                            heredoc: Some(ByteSet::ALL),
+                            unknown: v.unknown,
+                            ..Val::default()
+                        }
+                    } else {
+                        Val::default()
+                    }
+                }
                 Src::Cased(inner) => cased(&self.eval(inner)?),
                 Src::Field { inner, index, last } => {
                     let v = self.eval(inner)?;
@@ -866,13 +914,20 @@ impl<'a> Solver<'a> {
                 });
             }
         }
-        let mut every = self.all.clone();
-        every.join(&self.any);
-        for v in 0..self.facts.names.len() as Var {
-            if self.canon(v) == v && !self.assigned.get(v as usize).copied().unwrap_or(false) {
-                every.join(&self.default(v));
+        // Every variable's value, joined: only where an attribute on a computed name needs
+        // it.
+        let every = if self.facts.any_integer.is_some() || self.facts.any_nameref.is_some() {
+            let mut every = self.all.clone();
+            every.join(&self.any);
+            for v in 0..self.facts.names.len() as Var {
+                if self.canon(v) == v && !self.assigned.get(v as usize).copied().unwrap_or(false) {
+                    every.join(&self.default(v));
+                }
             }
-        }
+            every
+        } else {
+            Val::default()
+        };
         if let Some(at) = self.facts.any_integer
             && evaluators::dangerous(Evaluator::Arithmetic, &every, self, false)
         {
@@ -924,14 +979,29 @@ impl<'a> Solver<'a> {
     fn judge_changes(&self, found: &mut Vec<Found>) -> Result<(), Out> {
         let zsh = self.d.is_zsh();
         // A special variable reached through a nameref or a tied name: its rule too.
+        // (Only the special names can have one: they are found once, not per assignment.)
+        let specials: Vec<(Var, &[u8])> = if self.facts.same.is_empty() {
+            Vec::new()
+        } else {
+            self.facts
+                .names
+                .names
+                .iter()
+                .enumerate()
+                .filter(|(_, name)| {
+                    super::walk::special_change(name, zsh).is_some()
+                        || super::builtins::integer_special(name, zsh)
+                })
+                .map(|(v, name)| (v as Var, &**name))
+                .collect()
+        };
         for (t, e, at) in &self.facts.assigns {
             let Target::Var(x) = t else { continue };
             let c = self.canon(*x);
             if c == *x && self.facts.same.is_empty() {
                 continue;
             }
-            for (v, name) in self.facts.names.names.iter().enumerate() {
-                let v = v as Var;
+            for &(v, name) in &specials {
                 if v == *x || self.canon(v) != c {
                     continue;
                 }
@@ -1131,6 +1201,10 @@ impl Reads {
                 Src::Subst(at) => self.substs.push(*at),
                 Src::Glue(parts) => parts.iter().for_each(|p| self.of(p)),
                 Src::Part(inner, _) | Src::Wild(inner) | Src::Cased(inner) => self.of(inner),
+                Src::EvalAssigns { text, value } => {
+                    self.of(text);
+                    self.of(value);
+                }
                 Src::Field { inner, .. } => {
                     self.fields = true;
                     self.of(inner)
@@ -1489,4 +1563,44 @@ fn may_start_with_paren(v: &Val) -> bool {
             .iter()
             .chain(v.htexts.iter())
             .any(|t| t.first() == Some(&b'('))
+}
+
+/// The runs of variable characters that stand right before a `[`, `=(` or `+=(` in
+/// `text` (each whole: the byte before it is not one): the names it writes with a
+/// subscript or a list (`z[0]=`, `${z[0]}`, `z=(…)`, `z+=(…)`).
+fn names_written_as_arrays(text: &[u8]) -> HashSet<&[u8]> {
+    let mut out = HashSet::new();
+    for at in memchr::memchr3_iter(b'[', b'=', b'+', text) {
+        let rest = &text[at..];
+        let ends = rest.starts_with(b"[") || rest.starts_with(b"=(") || rest.starts_with(b"+=(");
+        if !ends {
+            continue;
+        }
+        let start = text[..at]
+            .iter()
+            .rposition(|&b| !crate::shell::syntax::legal_variable_char(b))
+            .map_or(0, |p| p + 1);
+        if start < at {
+            out.insert(&text[start..at]);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_written_as_arrays;
+
+    #[test]
+    fn names_written_with_a_subscript_or_a_list_are_found_whole() {
+        let found = names_written_as_arrays(
+            b"z[0]=1; a=(x); b+=(y); echo ${c[1]}; xd[2]=; e =(f); g= (h); 9k[1]; $m[1]",
+        );
+        let mut names: Vec<&[u8]> = found.into_iter().collect();
+        names.sort();
+        // Each run of variable characters right before `[`, `=(` or `+=(`, whole: not `d`
+        // of `xd`, not `e` or `g` (a space stands between), `9k` as written.
+        let want: Vec<&[u8]> = vec![b"9k", b"a", b"b", b"c", b"m", b"xd", b"z"];
+        assert_eq!(names, want);
+    }
 }

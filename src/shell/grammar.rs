@@ -98,9 +98,20 @@ impl Reader<'_, '_> {
             t,
             Tok::Word | Tok::AssignmentWord | Tok::RedirWord | Tok::Number
         )
-        .then(|| self.word.clone());
+        .then(|| self.take_word());
         self.peeked = Some((t, w));
         Ok(t)
+    }
+
+    /// The last token's word, taken: the lexer keeps only where it stood (what it looks
+    /// back at), so the word's text is moved, not copied.
+    fn take_word(&mut self) -> Word {
+        let stays = Word {
+            start: self.word.start,
+            end: self.word.end,
+            ..Word::empty()
+        };
+        std::mem::replace(&mut self.word, stays)
     }
 
     /// The next token, consumed, with its word.
@@ -113,7 +124,7 @@ impl Reader<'_, '_> {
             t,
             Tok::Word | Tok::AssignmentWord | Tok::RedirWord | Tok::Number
         )
-        .then(|| self.word.clone());
+        .then(|| self.take_word());
         Ok((t, w))
     }
 
@@ -309,7 +320,7 @@ impl Reader<'_, '_> {
                 };
                 self.out
                     .events
-                    .push(Event::Open(Compound::Function(name), at));
+                    .push(Event::Open(Compound::Function(Box::new(name)), at));
                 match self.peek()? {
                     Tok::Char(b'(') => {
                         self.next()?;
@@ -339,7 +350,7 @@ impl Reader<'_, '_> {
                     if let Some(name) = &w {
                         self.out
                             .events
-                            .push(Event::Open(Compound::Function(name.clone()), at));
+                            .push(Event::Open(Compound::Function(Box::new(name.clone())), at));
                     }
                     self.next()?;
                     self.expect(Tok::Char(b')'), "syntax error in a function definition")?;
@@ -401,7 +412,7 @@ impl Reader<'_, '_> {
             || is_redirection_op(self.peek()?)
         {
             let r = self.redirection()?;
-            self.out.events.push(Event::Redirect(r));
+            self.out.events.push(Event::Redirect(Box::new(r)));
         }
         Ok(())
     }
@@ -642,8 +653,8 @@ impl Reader<'_, '_> {
         }
         if let Some(event) = opened.and_then(|i| self.out.events.get_mut(i)) {
             match event {
-                Event::Open(Compound::For(var, _), _) if is_for => *var = name,
-                Event::Open(Compound::Select(var), _) if !is_for => *var = name,
+                Event::Open(Compound::For(var, _), _) if is_for => *var = name.map(Box::new),
+                Event::Open(Compound::Select(var), _) if !is_for => *var = name.map(Box::new),
                 _ => {}
             }
         }
@@ -676,7 +687,7 @@ impl Reader<'_, '_> {
                 if let Some(Event::Open(Compound::Case(word), _)) =
                     opened.and_then(|i| self.out.events.get_mut(i))
                 {
-                    *word = Some(w);
+                    *word = Some(Box::new(w));
                 }
             }
             _ => return Err(self.err("syntax error in a case command")),
@@ -755,7 +766,7 @@ impl Reader<'_, '_> {
                     t,
                     Tok::Word | Tok::AssignmentWord | Tok::Number | Tok::RedirWord
                 )
-                .then(|| self.word.clone());
+                .then(|| self.take_word());
                 return Ok((t, w));
             }
         }

@@ -742,7 +742,9 @@ impl Reader<'_, '_> {
             let body = std::rc::Rc::new(text.slice(0, text.len().saturating_sub(1)));
             self.expand_arith(&body)?;
             let body = std::rc::Rc::try_unwrap(body).unwrap_or_else(|shared| (*shared).clone());
-            self.out.events.push(super::tree::Event::Arith(body));
+            self.out
+                .events
+                .push(super::tree::Event::Arith(Box::new(body)));
             return Ok(Some(true));
         }
         let Some(c) = c else {

@@ -39,7 +39,8 @@ impl Word {
     }
 }
 
-/// One thing the grammar read.
+/// One thing the grammar read. (The rare large ones are boxed: a reading holds a few
+/// events per line, and each is as wide as the widest kind.)
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
     /// A simple command, once its words and redirections are read.
@@ -50,7 +51,7 @@ pub enum Event {
     /// [`Event::Redirect`]s right after it are its redirections.
     Close(u32),
     /// A redirection of the compound command that just closed.
-    Redirect(Redirect),
+    Redirect(Box<Redirect>),
     /// `|` or `|&`: the next command reads what the one before writes (with `|&`, what
     /// it writes to standard error too).
     Pipe { stderr: bool },
@@ -60,7 +61,7 @@ pub enum Event {
     /// It ends; the offset is where the construct ends.
     SubstClose(u32, u32),
     /// The expression of `((…))` or `for ((…))`, which the shell evaluates.
-    Arith(Text<'static>),
+    Arith(Box<Text<'static>>),
     /// The words of one `[[ ]]` term, operators included, in order.
     Cond(Vec<Word>),
     /// Words the shell expands where they stand: a `case` item's patterns, a `select`
@@ -80,13 +81,13 @@ pub enum Compound {
     /// `while`, `until`, `select`, `for ((…))`: may run many times.
     Loop,
     /// `for NAME in WORDS`: the name and the words, when written.
-    For(Option<Word>, Option<Vec<Word>>),
+    For(Option<Box<Word>>, Option<Vec<Word>>),
     /// `name () …` or `function name …`: its name as written.
-    Function(Word),
+    Function(Box<Word>),
     /// `case WORD in …`: the word, expanded once.
-    Case(Option<Word>),
+    Case(Option<Box<Word>>),
     /// `select NAME in …`: reads its answers from standard input into `REPLY`.
-    Select(Option<Word>),
+    Select(Option<Box<Word>>),
     /// `coproc`.
     Coproc,
 }

@@ -228,6 +228,37 @@ pub fn read(text: &Text<'_>, ends: &dyn SubstEnds) -> WordInfo {
     read_counted(text, ends).0
 }
 
+/// Whether [`read_counted`] reads `text` as itself: no byte in it is one the word's
+/// reading treats specially (quotes, escapes, expansions, globs, braces, a tilde; `.` and
+/// `,` only within braces), so it is one literal piece with nothing to split, glob, brace
+/// or expand, read in [`as_written_steps`]. (A caller may then skip the reading.)
+pub fn as_written(text: &[u8]) -> bool {
+    !text.is_empty()
+        && !text
+            .iter()
+            .any(|&c| SPECIAL[usize::from(c)] && !matches!(c, b'.' | b','))
+}
+
+/// The steps [`read_counted`] takes on a word [`as_written`]: one per run it reads (each
+/// `.` and `,` a run of its own), and one per [`BYTES_PER_STEP`] bytes of each run.
+pub fn as_written_steps(text: &[u8]) -> usize {
+    let mut steps = 0;
+    let mut i = 0;
+    while i < text.len() {
+        let end = if matches!(text[i], b'.' | b',') {
+            i + 1
+        } else {
+            text[i..]
+                .iter()
+                .position(|c| matches!(c, b'.' | b','))
+                .map_or(text.len(), |n| i + n)
+        };
+        steps += 1 + (end - i) / BYTES_PER_STEP;
+        i = end;
+    }
+    steps
+}
+
 /// Reads a word as [`read`] does, and counts the work it took (in the reader's units:
 /// a step per piece, one per [`crate::shell::BYTES_PER_WORK`] bytes scanned).
 pub fn read_counted(text: &Text<'_>, ends: &dyn SubstEnds) -> (WordInfo, usize) {
@@ -1674,6 +1705,44 @@ mod tests {
         read(&Text::command(s.as_bytes()), &())
             .value()
             .map(|v| String::from_utf8_lossy(&v).into_owned())
+    }
+
+    #[test]
+    fn a_word_as_written_is_read_as_one_literal_piece_in_its_steps() {
+        let long = "a".repeat(5000);
+        for w in [
+            "ls",
+            "-la",
+            "out.txt",
+            "dir_0",
+            "--flag=v:1,2",
+            "a@b%c+d",
+            "x=y",
+            "é/ü",
+            "..",
+            ".a,",
+            &long,
+        ] {
+            assert!(as_written(w.as_bytes()), "{w}");
+            let (info, steps) = read_counted(&Text::command(w.as_bytes()), &());
+            assert!(
+                matches!(info.pieces.as_slice(), [Piece::Lit(l)] if l == w.as_bytes()),
+                "{w}"
+            );
+            assert!(
+                !info.many && !info.brace && !info.split && !info.tilde && !info.unread,
+                "{w}"
+            );
+            assert!(!info.process && info.breaks.is_empty(), "{w}");
+            assert_eq!(steps, as_written_steps(w.as_bytes()), "{w}");
+        }
+        // Any byte the reading treats specially: not plain.
+        for w in [
+            "", "~", "a*", "a?", "[a]", "{a,b}", "{a.b}", "$x", "`x`", "'x'", "\"x\"", "a\\b",
+            "<(x)", "a b",
+        ] {
+            assert!(!as_written(w.as_bytes()), "{w}");
+        }
     }
 
     #[test]

@@ -567,20 +567,42 @@ impl Walker<'_> {
         }
     }
 
+    /// `cd`: the directory it names is taken in when a later command needs the working
+    /// directories ([`Walker::settle_cwds`]), from the ones the `cd`s before it left: a
+    /// script of `cd d && ls` lines resolves no path.
     fn cd(&mut self, rest: &[Arg]) {
         let ops = operands(rest);
-        let dirs: Vec<PathBuf> = match ops.first() {
-            None => self.ctx.home.iter().cloned().collect(),
-            Some(&i) if rest[i].is("-") => Vec::new(),
-            Some(&i) => self
-                .targets(&rest[i], None)
-                .into_iter()
-                .filter_map(|t| match t {
-                    Target::Exact(p) => Some(p),
-                    Target::Pattern(_) => None,
-                })
-                .collect(),
-        };
+        match ops.first() {
+            None => self.pending_cds.push(None),
+            Some(&i) if rest[i].is("-") => {}
+            Some(&i) => self.pending_cds.push(Some(rest[i].clone())),
+        }
+    }
+
+    /// Takes in the directories of the `cd`s not yet taken in, in order: each is read
+    /// from the working directories the ones before it left, as if taken in at once.
+    pub(super) fn settle_cwds(&mut self) {
+        if self.pending_cds.is_empty() {
+            return;
+        }
+        for cd in std::mem::take(&mut self.pending_cds) {
+            let dirs: Vec<PathBuf> = match cd {
+                None => self.ctx.home.iter().cloned().collect(),
+                Some(a) => self
+                    .targets(&a, None)
+                    .into_iter()
+                    .filter_map(|t| match t {
+                        Target::Exact(p) => Some(p),
+                        Target::Pattern(_) => None,
+                    })
+                    .collect(),
+            };
+            self.enter(dirs);
+        }
+    }
+
+    /// The working directories after a `cd` to one of `dirs`.
+    fn enter(&mut self, dirs: Vec<PathBuf>) {
         for d in dirs {
             // `cd` after `cd`, read in any order, nests without end (`cd d_1`, `cd d_2`,
             // … as `d_1/d_2/…`): a directory past [`MAX_CWD_DEPTH`] components is not
@@ -674,6 +696,7 @@ impl Walker<'_> {
             i += 1;
         }
         if starts.is_empty() {
+            self.settle_cwds();
             starts.extend(self.cwds.iter().cloned().map(Target::Exact));
         }
         let (mut names, mut patterns) = (Vec::new(), Vec::new());

@@ -108,7 +108,8 @@ pub(super) fn texts(
             _ => return None,
         }
     }
-    let home = var(b"HOME");
+    // (`HOME` looked up only for a tilde: most words have none.)
+    let home = if info.tilde { var(b"HOME") } else { Vec::new() };
     let mut texts = Vec::with_capacity(outs.len());
     for o in outs {
         let mut text = String::from_utf8_lossy(&o).into_owned();

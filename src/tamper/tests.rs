@@ -155,6 +155,12 @@ fn with_the_hook_installed_changing_the_guard_or_its_files_is_denied_however_lai
             "rsync --remove-source-files ~/.claude/settings.json /tmp/",
             "sudo mount --bind /tmp/empty ~/.claude",
             "cd /a; cd /b; cd /c; cd /d; cd /e; cd /f; cd /g; cd /h; cd /i; cd ~/.claude; rm settings.json",
+            // A `cd` is taken in when a later command needs the directories: in order,
+            // `cd` alone to the home directory, `cd -` not followed.
+            "cd; cd .claude; rm settings.json",
+            "cd ..; ls; cd .claude; cd -; rm settings.json",
+            "cd ..; cd .claude && find . -delete",
+            "cd ..\ncd .codex\necho '{}' > hooks.json",
         ],
     );
 }

@@ -14,7 +14,7 @@
 //! the readings' work meter.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 use super::Ctx;
@@ -143,14 +143,21 @@ impl Arg {
 pub(super) struct Walker<'a> {
     pub(super) ctx: &'a Ctx,
     pub(super) work: &'a Work,
-    /// Every working directory a command can be in.
+    /// Every working directory a command can be in (once the pending `cd`s are taken in).
     pub(super) cwds: Vec<PathBuf>,
+    /// The `cd`s walked whose directories are not yet in [`Walker::cwds`], in order
+    /// (`None`: to the home directory).
+    pub(super) pending_cds: Vec<Option<Arg>>,
     pub(super) actions: Vec<Action>,
     /// Text the command shows beyond its own bytes: word values that quote removal or
     /// escapes change, nested shell text.
     pub(super) shown: Vec<Vec<u8>>,
-    /// Simple commands already walked (the readings mostly agree).
+    /// Simple commands already walked (the readings mostly agree), by their [`key`].
     seen: HashSet<u64>,
+    /// The keys' hasher, keyed at random for each process: a command whose key is that of
+    /// one walked before is not walked, so the keys must not be foreseeable (with a fixed
+    /// key, a command could be written to collide with a harmless one before it, and hide).
+    hashes: std::collections::hash_map::RandomState,
     /// The substitutions of the reading being walked that say where a program is.
     located: HashMap<u32, String>,
     /// The body of each heredoc of the reading being walked, by its operator's offset.
@@ -159,7 +166,7 @@ pub(super) struct Walker<'a> {
     vars: HashMap<Vec<u8>, Vec<String>>,
     nested: usize,
     /// Nested shell texts already read and walked (every reading of the command meets
-    /// the same `eval` text).
+    /// the same `eval` text), by their hash ([`Walker::hashes`]).
     nested_seen: HashSet<u64>,
     /// The meter ran out: the walk stopped.
     pub(super) over: bool,
@@ -173,9 +180,11 @@ impl<'a> Walker<'a> {
             ctx,
             work,
             cwds: ctx.cwd.iter().cloned().collect(),
+            pending_cds: Vec::new(),
             actions: Vec::new(),
             shown: Vec::new(),
             seen: HashSet::new(),
+            hashes: std::collections::hash_map::RandomState::new(),
             located: HashMap::new(),
             bodies: HashMap::new(),
             vars: HashMap::new(),
@@ -307,7 +316,33 @@ impl<'a> Walker<'a> {
     }
 
     fn arg(&mut self, w: &Word, ends: &Ends) -> Option<Arg> {
+        let raw = w.text.bytes();
+        if word::as_written(raw) {
+            // A word that is itself (`ls`, `-la`, `out.txt`): what the reading below would
+            // make of it, without reading it (most words of a script).
+            if !self.charge(word::as_written_steps(raw) + 1) {
+                return None;
+            }
+            if raw.len() > paths::MAX_TEXT {
+                return Some(Arg {
+                    value: None,
+                    texts: None,
+                });
+            }
+            let text = String::from_utf8_lossy(raw).into_owned();
+            if !self.charge(text.len() / crate::shell::BYTES_PER_WORK) {
+                return None;
+            }
+            return Some(Arg {
+                value: Some(text.clone()),
+                texts: Some((vec![text], false)),
+            });
+        }
         let info = self.word(w, ends)?;
+        if self.cwds.is_empty() {
+            // `$PWD` is the first working directory: without the event's, the first `cd`'s.
+            self.settle_cwds();
+        }
         // A word whose value differs from how it is written is text the command shows.
         let lit: Vec<u8> = info
             .pieces
@@ -431,10 +466,13 @@ impl<'a> Walker<'a> {
     }
 
     /// The targets a path argument names, from every working directory (or from `cwd`).
-    pub(super) fn targets(&self, a: &Arg, cwd: Option<&Path>) -> Vec<Target> {
+    pub(super) fn targets(&mut self, a: &Arg, cwd: Option<&Path>) -> Vec<Target> {
         let Some((texts, glob)) = &a.texts else {
             return Vec::new();
         };
+        if cwd.is_none() {
+            self.settle_cwds();
+        }
         let cwds: Vec<&Path> = match cwd {
             Some(c) => vec![c],
             None => self.cwds.iter().map(PathBuf::as_path).collect(),
@@ -512,7 +550,7 @@ impl<'a> Walker<'a> {
         }
         if !self
             .seen
-            .insert(key(c, &self.bodies, depth, piped.is_some()))
+            .insert(key(&self.hashes, c, &self.bodies, depth, piped.is_some()))
         {
             return None;
         }
@@ -568,9 +606,7 @@ impl<'a> Walker<'a> {
     /// Reads shell text a command runs and walks it, within the limits; text past them
     /// that names the guard's places, or may spell them hidden, is an [`Action::Unread`].
     pub(super) fn nested(&mut self, text: &[u8], depth: usize) {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        (text, depth).hash(&mut h);
-        if !self.nested_seen.insert(h.finish()) {
+        if !self.nested_seen.insert(self.hashes.hash_one((text, depth))) {
             return;
         }
         self.shown.push(text.to_vec());
@@ -624,8 +660,14 @@ impl SubstEnds for Ends {
 
 /// A simple command's identity across readings: its offsets, words, redirections and the
 /// bodies it reads (readings that agree give the same key).
-fn key(c: &SimpleCommand, bodies: &HashMap<u32, (u32, u32)>, depth: usize, piped: bool) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+fn key(
+    hashes: &std::collections::hash_map::RandomState,
+    c: &SimpleCommand,
+    bodies: &HashMap<u32, (u32, u32)>,
+    depth: usize,
+    piped: bool,
+) -> u64 {
+    let mut h = hashes.build_hasher();
     (depth, piped, c.at, c.end, c.words.len()).hash(&mut h);
     for w in &c.words {
         w.text.bytes().hash(&mut h);

@@ -20,7 +20,7 @@ use options::{alias, set, setopt, shopt, zsh_assigning};
 use output::{cat, print, program_output};
 
 use super::evaluators::Evaluator;
-use super::facts::{Expr, Target, When};
+use super::facts::{Expr, Src, Target, When};
 use super::value::Val;
 use super::walk::{Ctx, Out, SHELL_STDIN, Walk};
 use crate::shell::tree::{RedirOp, SimpleCommand, Word};
@@ -323,6 +323,24 @@ pub(super) fn command(
                 },
             },
             ctx,
+        );
+        // What it assigns is not followed (`n=x; eval "$n=\$k"`, `c=read; eval "$c -r x"
+        // <<< "$k"`): any variable may get the heredoc text any variable holds, the text
+        // holds, or it reads, unless heredoc text is what it runs (then explicit).
+        let mut value = Expr(vec![Src::AnyVar]);
+        value.join(all.clone());
+        value.join(here.stdin.clone());
+        let mut text = Expr::default();
+        for a in args {
+            text.join(w.word_expr(a));
+        }
+        w.facts.assign(
+            Target::Any,
+            Expr(vec![Src::EvalAssigns {
+                text: std::rc::Rc::new(text),
+                value: std::rc::Rc::new(value),
+            }]),
+            at,
         );
     }
     w.facts
