@@ -70,11 +70,11 @@ pub(super) enum Src {
     Wild(Rc<Expr>),
     /// A case change (`${x^^}`, `declare -u`): letters of either case.
     Cased(Rc<Expr>),
-    /// What `eval` of computed text may assign any variable (`n=x; eval "$n=\$k"`): where
-    /// the text holds no heredoc or run-time text, any heredoc text `value` holds (the
-    /// variables', the text's, what it reads); where it does, nothing (heredoc text run by
-    /// `eval` is explicit, and so is what it assigns).
-    EvalAssigns { text: Rc<Expr>, value: Rc<Expr> },
+    /// What `eval` of computed text may assign any variable (`n=x; eval "$n=\$k"`): any
+    /// heredoc or run-time text the value holds (the variables', the text's, what it
+    /// reads), as any such text. (Even where the text is heredoc text, which it runs
+    /// explicitly: a harmless piece of heredoc text in it must not hide the rest.)
+    EvalAssigns(Rc<Expr>),
     /// Field `index` of each line `read -r` splits with `IFS` (`last`: the rest of the
     /// line, for the last name).
     Field {

@@ -591,12 +591,8 @@ impl<'a> Solver<'a> {
                 }
                 Src::Part(inner, extra) => self.eval(inner)?.part(*extra),
                 Src::Wild(inner) => self.eval(inner)?.wild(),
-                Src::EvalAssigns { text, value } => {
-                    let v = if self.eval(text)?.has_heredoc() {
-                        Val::default()
-                    } else {
-                        self.eval(value)?
-                    };
+                Src::EvalAssigns(value) => {
+                    let v = self.eval(value)?;
                     if v.has_heredoc() {
                         Val {
                             heredoc: Some(ByteSet::ALL),
@@ -1200,11 +1196,10 @@ impl Reads {
                 Src::Keys(v) => self.vars.push(*v),
                 Src::Subst(at) => self.substs.push(*at),
                 Src::Glue(parts) => parts.iter().for_each(|p| self.of(p)),
-                Src::Part(inner, _) | Src::Wild(inner) | Src::Cased(inner) => self.of(inner),
-                Src::EvalAssigns { text, value } => {
-                    self.of(text);
-                    self.of(value);
-                }
+                Src::Part(inner, _)
+                | Src::Wild(inner)
+                | Src::Cased(inner)
+                | Src::EvalAssigns(inner) => self.of(inner),
                 Src::Field { inner, .. } => {
                     self.fields = true;
                     self.of(inner)

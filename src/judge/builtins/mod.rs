@@ -326,20 +326,13 @@ pub(super) fn command(
         );
         // What it assigns is not followed (`n=x; eval "$n=\$k"`, `c=read; eval "$c -r x"
         // <<< "$k"`): any variable may get the heredoc text any variable holds, the text
-        // holds, or it reads, unless heredoc text is what it runs (then explicit).
+        // holds, or it reads.
         let mut value = Expr(vec![Src::AnyVar]);
         value.join(all.clone());
         value.join(here.stdin.clone());
-        let mut text = Expr::default();
-        for a in args {
-            text.join(w.word_expr(a));
-        }
         w.facts.assign(
             Target::Any,
-            Expr(vec![Src::EvalAssigns {
-                text: std::rc::Rc::new(text),
-                value: std::rc::Rc::new(value),
-            }]),
+            Expr(vec![Src::EvalAssigns(std::rc::Rc::new(value))]),
             at,
         );
     }
