@@ -685,3 +685,34 @@ fn key(
     }
     h.finish()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::hash_map::RandomState;
+
+    #[test]
+    fn the_keys_of_walked_commands_differ_from_one_walk_to_the_next() {
+        let r = crate::shell::read("rm settings.json", Dialect::new(Shell::Bash52));
+        let c = r
+            .events
+            .iter()
+            .find_map(|e| match e {
+                Event::Simple(c) => Some(c),
+                _ => None,
+            })
+            .expect("a simple command");
+        let bodies = HashMap::new();
+        let (one, other) = (RandomState::new(), RandomState::new());
+        // Within a walk, the same command has the same key; across walks (processes), the
+        // key cannot be foreseen.
+        assert_eq!(
+            key(&one, c, &bodies, 0, false),
+            key(&one, c, &bodies, 0, false)
+        );
+        assert_ne!(
+            key(&one, c, &bodies, 0, false),
+            key(&other, c, &bodies, 0, false)
+        );
+    }
+}
