@@ -948,9 +948,16 @@ impl<'a> Solver<'a> {
         }
         if let Some(at) = self.facts.xtrace
             && (!zsh || self.facts.prompt_subst)
-            && let Some(ps4) = self.facts.names.get(b"PS4")
         {
-            let v = self.var_val(ps4);
+            // (Never named: what a name computed at run time may give it, `eval` too.)
+            let v = match self.facts.names.get(b"PS4") {
+                Some(ps4) => self.var_val(ps4),
+                None => {
+                    let mut v = self.default_named(b"PS4");
+                    v.join(&self.any);
+                    v
+                }
+            };
             if evaluators::dangerous(Evaluator::Prompt, &v, self, false) {
                 found.push(Found::Evaluation {
                     at,

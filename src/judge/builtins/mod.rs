@@ -325,23 +325,24 @@ pub(super) fn command(
             ctx,
         );
         // What it assigns is not followed (`n=x; eval "$n=\$k"`, `c=read; eval "$c -r x"
-        // <<< "$k"`): any variable may get the heredoc text any variable holds, the text
-        // holds, or it reads. Text that is only the output of programs run with words the
-        // command fixes (`eval "$(ssh-agent -s)"`) is the programs' choice.
+        // <<< "$k"`, `eval "$(echo declare -n x=k)"`): any variable may get the heredoc
+        // text any variable holds, the text holds, or it reads. Text that is only the
+        // output of programs run with words the command fixes (`eval "$(ssh-agent -s)"`)
+        // does not count as heredoc text itself: the programs' choice.
         let programs_only = args.iter().all(|a| match a.pieces.as_slice() {
             [Piece::Subst(s)] => w.subst_is_fixed_program(*s),
             _ => false,
         });
+        let mut value = Expr(vec![Src::AnyVar]);
         if !programs_only {
-            let mut value = Expr(vec![Src::AnyVar]);
             value.join(all.clone());
-            value.join(here.stdin.clone());
-            w.facts.assign(
-                Target::Any,
-                Expr(vec![Src::EvalAssigns(std::rc::Rc::new(value))]),
-                at,
-            );
         }
+        value.join(here.stdin.clone());
+        w.facts.assign(
+            Target::Any,
+            Expr(vec![Src::EvalAssigns(std::rc::Rc::new(value))]),
+            at,
+        );
     }
     w.facts
         .calls
