@@ -69,24 +69,39 @@ fn writes_through_computed_refs(f: &mut facts::Facts) {
     // A nameref the walk cannot name (`declare $opt r=v`, `declare -n "$x=$n"`): any
     // variable written may be one.
     let any = f.any_nameref.is_some();
-    // The refs, and the names one with them (`declare -n b=r`), to a fixed point.
-    let mut refs: std::collections::HashSet<facts::Var> = f.computed_refs.iter().copied().collect();
-    loop {
-        let before = refs.len();
-        for &(a, b) in &f.same {
-            if refs.contains(&a) || refs.contains(&b) {
-                refs.insert(a);
-                refs.insert(b);
-            }
+    // The refs, and the names one with them (`declare -n b=r`, chains of them): the
+    // classes of `same` (union-find, near-linear however long the chains), those that
+    // hold a ref.
+    let mut rep: std::collections::HashMap<facts::Var, facts::Var> =
+        std::collections::HashMap::new();
+    fn find(
+        rep: &mut std::collections::HashMap<facts::Var, facts::Var>,
+        v: facts::Var,
+    ) -> facts::Var {
+        let mut r = v;
+        while let Some(&p) = rep.get(&r).filter(|&&p| p != r) {
+            r = p;
         }
-        if refs.len() == before {
-            break;
+        let mut x = v;
+        while let Some(&p) = rep.get(&x).filter(|&&p| p != r) {
+            rep.insert(x, r);
+            x = p;
+        }
+        r
+    }
+    for &(a, b) in &f.same {
+        let (ra, rb) = (find(&mut rep, a), find(&mut rep, b));
+        if ra != rb {
+            rep.insert(rb, ra);
         }
     }
+    let ref_classes: std::collections::HashSet<facts::Var> =
+        f.computed_refs.iter().map(|&r| find(&mut rep, r)).collect();
+    let mut is_ref = |x: facts::Var| ref_classes.contains(&find(&mut rep, x));
     let writes: Vec<(facts::Expr, u32)> = f
         .assigns
         .iter()
-        .filter(|(t, _, _)| matches!(t, Target::Var(x) if any || refs.contains(x)))
+        .filter(|(t, _, _)| matches!(t, Target::Var(x) if any || is_ref(*x)))
         .map(|(_, e, at)| (e.clone(), *at))
         .collect();
     for (e, at) in writes {
