@@ -349,23 +349,6 @@ impl<'a> Walk<'a> {
     }
 
     /// A substitution's program, run with `ctx`: its output is recorded.
-    /// Whether the substitution at `at` is one program run with words the command fixes,
-    /// nothing redirected (`$(ssh-agent -s)`, `$(brew shellenv)`): its output is that
-    /// program's (or fixed text, or the shell's state under its own names). Not a function
-    /// the command may define: what that prints is the command's (a heredoc in its body).
-    pub(super) fn subst_is_fixed_program(&self, at: u32) -> bool {
-        match self.prog.substs.get(&at).map(Vec::as_slice) {
-            Some([(Node::Simple(c), Feed::Own)]) => {
-                c.redirects.is_empty()
-                    && c.words
-                        .first()
-                        .is_some_and(|n| !self.may_be_function(n.text.bytes()))
-                    && c.words.iter().all(|x| word::as_written(x.text.bytes()))
-            }
-            _ => false,
-        }
-    }
-
     fn subst(&mut self, at: u32, ctx: &Ctx) -> Result<(), Out> {
         self.facts.rereads.push((at, self.unit));
         let prog = self.prog;

@@ -326,17 +326,10 @@ pub(super) fn command(
         );
         // What it assigns is not followed (`n=x; eval "$n=\$k"`, `c=read; eval "$c -r x"
         // <<< "$k"`, `eval "$(echo declare -n x=k)"`): any variable may get the heredoc
-        // text any variable holds, the text holds, or it reads. Text that is only the
-        // output of programs run with words the command fixes (`eval "$(ssh-agent -s)"`)
-        // does not count as heredoc text itself: the programs' choice.
-        let programs_only = args.iter().all(|a| match a.pieces.as_slice() {
-            [Piece::Subst(s)] => w.subst_is_fixed_program(*s),
-            _ => false,
-        });
+        // and run-time text any variable holds, the text holds, or it reads (a program's
+        // output too: `$_` holds it, and what `eval` runs may copy it anywhere).
         let mut value = Expr(vec![Src::AnyVar]);
-        if !programs_only {
-            value.join(all.clone());
-        }
+        value.join(all.clone());
         value.join(here.stdin.clone());
         w.facts.assign(
             Target::Any,
