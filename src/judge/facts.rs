@@ -74,7 +74,17 @@ pub(super) enum Src {
     /// heredoc or run-time text the value holds (the variables', the text's, what it
     /// reads), as any such text. (Even where the text is heredoc text, which it runs
     /// explicitly: a harmless piece of heredoc text in it must not hide the rest.)
-    EvalAssigns(Rc<Expr>),
+    /// For a command named at run time (the second: its name), only where the name may
+    /// be a builtin that assigns ([`super::builtins::may_assign`]).
+    EvalAssigns(Rc<Expr>, Option<Rc<Expr>>),
+    /// The same, of the data such a run is given (its input; a command named at run
+    /// time's arguments too): kept where what the run itself assigns is left out, for
+    /// what it leaves the rest of the command (`c=read; $c -r r <<'EOF'`).
+    RunCopies(Rc<Expr>, Option<Rc<Expr>>),
+    /// An array's first element as a command's name (`"${cmd[@]}"`, `$cmd`): the plain
+    /// first words of the lists it is given, where it is given nothing else; else its
+    /// value.
+    Head(Var),
     /// Field `index` of each line `read -r` splits with `IFS` (`last`: the rest of the
     /// line, for the last name).
     Field {
@@ -132,6 +142,26 @@ impl Expr {
     }
 }
 
+/// One run of text the guard does not read ([`Facts::unread_runs`]).
+#[derive(Debug)]
+pub(super) struct UnreadRun {
+    /// Where its text starts, and the command that runs it (the `$_` that command sets is
+    /// its own text).
+    pub at: u32,
+    pub command_at: u32,
+    /// For a command named at run time, its name: it may leave attributes or options only
+    /// where the name may be a builtin that sets them (`c=declare; $c -i x`); a program's
+    /// output or the environment's text run as a name is explicit (`$PYTHON -`).
+    pub name: Option<Expr>,
+    /// The variables whose whole values are its text, and nothing else (`eval "$v"`).
+    pub explicit: Vec<Var>,
+    /// The first assignment recorded after it, and the first that may run after it (0 in
+    /// a loop, a function, or text that runs later); the first site that may run after it.
+    pub index: usize,
+    pub from: usize,
+    pub from_site: usize,
+}
+
 /// Who an assignment assigns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Target {
@@ -154,6 +184,8 @@ pub(super) struct Site {
     pub array: Option<Var>,
     /// Only with this zsh option on (flow-insensitively: anywhere in the command).
     pub needs: Option<Needs>,
+    /// Recorded in text that may run later than where it is written ([`Facts::deferred`]).
+    pub later: bool,
 }
 
 /// A zsh option an evaluator depends on.
@@ -166,6 +198,9 @@ pub(super) enum Needs {
     /// The value may start with `(` (bash's `declare` reads such a value given to an
     /// array as a list).
     ListValue,
+    /// The command named at run time that is [`Facts::unread_runs`]'s entry may be a
+    /// builtin that evaluates its arguments (`c=test; $c -v "$k"`, `c=unset; $c "$k"`).
+    Builtin(usize),
 }
 
 /// A change to how text read after it is read, which the reader does not follow.
@@ -232,6 +267,17 @@ pub(super) struct Facts {
     pub any_integer: Option<u32>,
     /// The nameref attribute given to a name computed at run time.
     pub any_nameref: Option<u32>,
+    /// Text run that the guard does not read (`eval` of computed text, a command named at
+    /// run time): what it runs is explicit, but it may give any name the integer or
+    /// nameref attribute, or turn on `set -x` (zsh: `PROMPT_SUBST`, `GLOB_SUBST`), for the
+    /// command's later lines (`c=-i; eval "declare $c x"; x=$k`).
+    pub unread_runs: Vec<UnreadRun>,
+    /// How deep the walk is in text that may run later than where it is written (a
+    /// function's body, `eval` and `trap` text), and in loops.
+    pub deferred: u32,
+    pub repeating: u32,
+    /// For each assignment: recorded in text that runs later.
+    pub assign_deferred: Vec<bool>,
     /// Namerefs whose target is computed: reads are any variable, writes go to any.
     pub computed_refs: Vec<Var>,
     /// Variables that are associative arrays.
@@ -253,6 +299,14 @@ pub(super) struct Facts {
     /// Calls of commands by a fixed name (empty: named at run time), their arguments and
     /// their standard input: a function's positional parameters and input.
     pub calls: Vec<(Rc<[u8]>, Expr, Expr)>,
+    /// Arrays given a list whose first element is a plain word (`cmd=(kubectl apply -f -)`),
+    /// with the index of that assignment: the name `"${cmd[@]}"` runs, where every
+    /// assignment to the array is such a list ([`Src::Head`]).
+    pub array_heads: Vec<(Var, usize, Rc<[u8]>)>,
+    /// For each call, what its first argument may be where it may name a builtin that
+    /// assigns (`ensure read x` gives a function that runs `"$@"` one): see
+    /// [`FIRST_ARG`].
+    pub call_first: Vec<Expr>,
     /// Functions defined.
     pub functions: Vec<Rc<[u8]>>,
     pub changes: Vec<Change>,
@@ -274,10 +328,23 @@ pub(super) struct Facts {
     pub hooks: bool,
 }
 
+/// The judge's own name for what a function's first positional parameter may be (the
+/// name `"$@"` runs): every call's first argument, and every value the positional
+/// parameters are otherwise given (`set --`, zsh's `argv`).
+pub(super) const FIRST_ARG: &[u8] = b"\0first";
+
 impl Facts {
     pub fn assign(&mut self, target: Target, value: Expr, at: u32) {
         if !value.is_empty() {
+            if let Target::Var(v) = target
+                && self.names.name(v) == b"@"
+            {
+                let first = self.names.id(FIRST_ARG);
+                self.assigns.push((Target::Var(first), value.clone(), at));
+                self.assign_deferred.push(self.deferred > 0);
+            }
             self.assigns.push((target, value, at));
+            self.assign_deferred.push(self.deferred > 0);
         }
     }
 }

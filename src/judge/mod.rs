@@ -123,15 +123,27 @@ fn writes_through_computed_refs(f: &mut facts::Facts) {
 /// command says so: an `exec 2>&1` where output is captured, `BASH_XTRACEFD` named
 /// anywhere (a nameref's target too), or `set -x` where a name assigned at run time may
 /// be `BASH_XTRACEFD`.
-fn stderr_may_reach_captures(w: &walk::Walk<'_>) -> bool {
+/// (`rest`: what unread text may do is left out, [`judge`].)
+fn stderr_may_reach_captures(w: &walk::Walk<'_>, rest: bool) -> bool {
     let f = &w.facts;
+    let evals = !rest && runs_eval(f);
     w.merge_found
         || (!w.zsh()
             && (f.names.names.iter().any(|n| &**n == b"BASH_XTRACEFD")
-                || (f.xtrace.is_some()
+                || ((f.xtrace.is_some() || evals)
                     && (f.any_nameref.is_some()
                         || !f.computed_refs.is_empty()
-                        || f.assigns.iter().any(|(t, _, _)| matches!(t, Target::Any))))))
+                        || f.assigns.iter().any(|(t, e, _)| {
+                            matches!(t, Target::Any)
+                                && !(rest
+                                    && e.0.iter().all(|s| matches!(s, facts::Src::EvalAssigns(..))))
+                        })))))
+}
+
+/// Whether the command runs `eval` of computed text ([`facts::Facts::unread_runs`]): it
+/// may turn on `set -x` and `set -v`.
+fn runs_eval(f: &facts::Facts) -> bool {
+    f.unread_runs.iter().any(|r| r.name.is_none())
 }
 
 /// What a walk found that reaches back to commands before it: the walk again from the
@@ -226,17 +238,27 @@ fn function_names(reading: &Reading, zsh: bool) -> (FunctionNames, bool) {
 /// `source`), or the tables of commands (`BASH_CMDS`, zsh's `commands`, `fpath`). (A
 /// command named at run time is explicit: `$e -n echo` is the command's choice.) (zsh's `functions[name]=` is read as a definition of `name`; a
 /// write to a name computed at run time is not counted here.)
-fn rebinds_builtins(f: &facts::Facts) -> bool {
-    // Text the command fixes (`eval 'hash -r'`) is read and walked: its commands are calls.
-    let fixed = |e: &facts::Expr| {
-        e.0.iter()
-            .all(|s| matches!(s, facts::Src::Val(v) if !v.unknown && v.heredoc.is_none() && !v.env))
-    };
-    f.calls.iter().any(|(n, args, _)| {
+fn rebinds_builtins(f: &facts::Facts, rest: bool) -> bool {
+    rebinds_builtins_but_eval(f)
+        || (!rest
+            && f.calls
+                .iter()
+                .any(|(n, args, _)| &**n == b"eval" && !fixed(args)))
+}
+
+/// Text the command fixes (`eval 'hash -r'`) is read and walked: its commands are calls.
+fn fixed(e: &facts::Expr) -> bool {
+    e.0.iter()
+        .all(|s| matches!(s, facts::Src::Val(v) if !v.unknown && v.heredoc.is_none() && !v.env))
+}
+
+/// [`rebinds_builtins`] but for `eval` of computed text.
+fn rebinds_builtins_but_eval(f: &facts::Facts) -> bool {
+    f.calls.iter().any(|(n, _, _)| {
         matches!(
             &**n,
             b"enable" | b"disable" | b"hash" | b"autoload" | b"source" | b"."
-        ) || (&**n == b"eval" && !fixed(args))
+        )
     }) || f.assigns.iter().any(|(t, _, _)| match t {
         Target::Any => false,
         Target::Var(v) => matches!(
@@ -290,7 +312,7 @@ pub fn judge(
     // error in every capture, no loop's lines taken whole, IFS not known.
     let mut opts = Opts::default();
     let functions = std::rc::Rc::new(function_names(reading, d.is_zsh()));
-    let found = loop {
+    let walk_once = |opts: Opts| -> Result<walk::Walk<'_>, GaveUp> {
         let mut w = walk::Walk::new(
             d,
             &prog,
@@ -326,18 +348,31 @@ pub fn judge(
                 w.facts.glob_subst = true;
             }
         }
-        let mut next = opts;
-        next.verbose |= w.facts.verbose;
-        next.builtins_rebound |= rebinds_builtins(&w.facts);
-        next.stderr_merged |= stderr_may_reach_captures(&w);
-        next.no_whole_lines |= w.used_whole_lines
-            && (runs_between_reads(&w.facts)
-                || (w.used_quiet_programs && rebinds_programs(&w.facts)));
-        if next != opts {
+        Ok(w)
+    };
+    // Walked until what it finds reaches back no further (`rest`: leaving out what unread
+    // text may do to the walk, for what it may leave the rest of the command).
+    let settle = |mut opts: Opts, rest: bool| -> Result<(Opts, walk::Walk<'_>), GaveUp> {
+        loop {
+            let w = walk_once(opts)?;
+            let mut next = opts;
+            next.verbose |= w.facts.verbose || (!rest && runs_eval(&w.facts));
+            next.builtins_rebound |= rebinds_builtins(&w.facts, rest);
+            next.stderr_merged |= stderr_may_reach_captures(&w, rest);
+            next.no_whole_lines |= w.used_whole_lines
+                && (runs_between_reads(&w.facts)
+                    || (w.used_quiet_programs && rebinds_programs(&w.facts)));
+            if next == opts {
+                return Ok((opts, w));
+            }
             opts = next;
-            continue;
         }
-        let xtrace = w.facts.xtrace.is_some() && !w.zsh();
+    };
+    let found = loop {
+        let (settled, w) = settle(opts, false)?;
+        opts = settled;
+        let mut next = opts;
+        let xtrace = (w.facts.xtrace.is_some() || runs_eval(&w.facts)) && !w.zsh();
         let facts = w.facts;
         let mut s = solve::Solver::new(&facts, d, &reading.heredocs, Some(text), meter);
         s.holds_heredoc = holds;
@@ -354,8 +389,32 @@ pub fn judge(
                 continue;
             }
         }
-        let found = s.judge(holds).map_err(|_| GaveUp)?;
+        let mut found = s.judge(holds).map_err(|_| GaveUp)?;
+        let runs = if holds {
+            s.runs_leaving_attrs().map_err(|_| GaveUp)?
+        } else {
+            Vec::new()
+        };
         drop(s);
+        if !runs.is_empty() {
+            // What unread text may leave for the rest of the command (attributes, options),
+            // judged on the rest as if that text did nothing else: what it assigns and the
+            // functions it may define are its own (explicit).
+            let (_, rest) = settle(
+                Opts {
+                    ifs_unknown: opts.ifs_unknown,
+                    ..Opts::default()
+                },
+                true,
+            )?;
+            let mut s = solve::Solver::new(&rest.facts, d, &reading.heredocs, Some(text), meter);
+            s.holds_heredoc = holds;
+            s.ifs_unknown = opts.ifs_unknown;
+            s.skip_eval_assigns = true;
+            s.solve().map_err(|_| GaveUp)?;
+            let runs = s.runs_leaving_attrs().map_err(|_| GaveUp)?;
+            found.extend(s.judge_eval_attrs(&runs).map_err(|_| GaveUp)?);
+        }
         drop(facts);
         break found;
     };

@@ -102,6 +102,9 @@ pub(super) struct Solver<'a> {
     /// IFS may be anything (an evaluator may assign it through a value: `n='IFS=1';
     /// $((n))`): `read`'s fields are any part of a line.
     pub ifs_unknown: bool,
+    /// Leave out what `eval` of computed text may assign any variable: the values the rest
+    /// of the command gives ([`Solver::judge_eval_attrs`]).
+    pub skip_eval_assigns: bool,
     /// A field was split with the values IFS is known to hold.
     pub fields_split: std::cell::Cell<bool>,
     text: Option<&'a [u8]>,
@@ -130,6 +133,9 @@ pub(super) struct Solver<'a> {
     /// zsh may print an arithmetic result in another base here (`[##16]` in the text):
     /// letters, which name variables.
     zsh_bases: bool,
+    /// [`Solver::assigns_any_name`], once the values are solved.
+    any_name_assigned: std::cell::OnceCell<bool>,
+    solved: bool,
     /// [`Solver::is_array`] of each representative asked.
     array_memo: RefCell<HashMap<Var, bool>>,
     /// Every variable may be an array (a computed nameref or name, `coproc`, `compgen`).
@@ -182,6 +188,7 @@ impl<'a> Solver<'a> {
             d,
             holds_heredoc: !heredocs.is_empty(),
             ifs_unknown: false,
+            skip_eval_assigns: false,
             fields_split: std::cell::Cell::new(false),
             heredocs,
             text,
@@ -199,6 +206,8 @@ impl<'a> Solver<'a> {
             lit_cache: RefCell::new(HashMap::new()),
             zsh_bases: d.is_zsh() && text.is_some_and(|t| memchr::memmem::find(t, b"[#").is_some()),
             array_memo: RefCell::new(HashMap::new()),
+            any_name_assigned: std::cell::OnceCell::new(),
+            solved: false,
             every_array: std::cell::OnceCell::new(),
             array_spelled: std::cell::OnceCell::new(),
         }
@@ -257,11 +266,7 @@ impl<'a> Solver<'a> {
         let every = *self.every_array.get_or_init(|| {
             self.facts.any_nameref.is_some()
                 || !self.facts.computed_refs.is_empty()
-                || self
-                    .facts
-                    .assigns
-                    .iter()
-                    .any(|(t, _, _)| matches!(t, Target::Any))
+                || self.assigns_any_name()
                 || self.text.is_none_or(|text| {
                     memchr::memmem::find(text, b"coproc").is_some()
                         || memchr::memmem::find(text, b"compgen").is_some()
@@ -549,11 +554,7 @@ impl<'a> Solver<'a> {
                     // Keys given through a name computed at run time, or computed keys.
                     let any_key = !self.facts.computed_refs.is_empty()
                         || self.facts.any_nameref.is_some()
-                        || self
-                            .facts
-                            .assigns
-                            .iter()
-                            .any(|(t, _, _)| matches!(t, Target::Any))
+                        || self.assigns_any_name()
                         || self.facts.computed_keys.iter().any(|&k| self.canon(k) == c);
                     if own || (self.assoc.contains(&c) && any_key) {
                         Val::unknown()
@@ -591,8 +592,19 @@ impl<'a> Solver<'a> {
                 }
                 Src::Part(inner, extra) => self.eval(inner)?.part(*extra),
                 Src::Wild(inner) => self.eval(inner)?.wild(),
-                Src::EvalAssigns(value) => {
-                    let v = self.eval(value)?;
+                Src::EvalAssigns(value, name) | Src::RunCopies(value, name) => {
+                    let runs = match name {
+                        Some(n) if matches!(s, Src::RunCopies(..)) => {
+                            super::builtins::may_copy(&self.eval(n)?)
+                        }
+                        Some(n) => super::builtins::may_assign(&self.eval(n)?),
+                        None => true,
+                    };
+                    let v = if runs {
+                        self.eval(value)?
+                    } else {
+                        Val::default()
+                    };
                     if v.has_heredoc() {
                         Val {
                             heredoc: Some(ByteSet::ALL),
@@ -604,6 +616,7 @@ impl<'a> Solver<'a> {
                     }
                 }
                 Src::Cased(inner) => cased(&self.eval(inner)?),
+                Src::Head(a) => self.head(*a),
                 Src::Field { inner, index, last } => {
                     let v = self.eval(inner)?;
                     self.fields(&v, *index, *last)?
@@ -627,12 +640,17 @@ impl<'a> Solver<'a> {
         let functions: HashSet<&[u8]> = self.facts.functions.iter().map(|f| &f[..]).collect();
         if !functions.is_empty() {
             let at = self.facts.names.get(b"@");
-            for (name, args, stdin) in &self.facts.calls {
+            for (k, (name, args, stdin)) in self.facts.calls.iter().enumerate() {
                 if !name.is_empty() && !functions.contains(&name[..]) {
                     continue;
                 }
                 if let Some(at) = at {
                     calls.push((Target::Var(at), args.clone()));
+                }
+                // (A call recorded without its first argument: every argument.)
+                let e = self.facts.call_first.get(k).unwrap_or(args);
+                if let Some(f) = self.facts.names.get(&super::walk::function_first(name)) {
+                    calls.push((Target::Var(f), e.clone()));
                 }
                 if let Some(s) = self.facts.names.get(&super::walk::function_stdin(name)) {
                     calls.push((Target::Var(s), stdin.clone()));
@@ -640,7 +658,10 @@ impl<'a> Solver<'a> {
             }
         }
         let mut facts: Vec<F<'_>> = Vec::new();
-        for (t, e, _) in &self.facts.assigns {
+        for (t, e, at) in &self.facts.assigns {
+            if self.skip_eval_assigns && self.evals_own(t, e, *at) {
+                continue;
+            }
             facts.push(F::Assign(*t, e));
         }
         for (t, e) in &calls {
@@ -780,6 +801,7 @@ impl<'a> Solver<'a> {
                 push(list, &mut work);
             }
         }
+        self.solved = true;
         Ok(())
     }
 
@@ -877,6 +899,16 @@ impl<'a> Solver<'a> {
                 Some(Needs::PromptSubst) if !self.facts.prompt_subst => continue,
                 Some(Needs::GlobSubst) if !self.facts.glob_subst => continue,
                 Some(Needs::Array(v)) if !self.is_array(v) => continue,
+                Some(Needs::Builtin(k)) => {
+                    let name = self.facts.unread_runs.get(k).and_then(|r| r.name.as_ref());
+                    let evaluates = match name {
+                        Some(n) => super::builtins::may_evaluate(&self.eval(n)?),
+                        None => true,
+                    };
+                    if !evaluates {
+                        continue;
+                    }
+                }
                 _ => {}
             }
             // (A subscript of an array declared associative is evaluated all the same: bash
@@ -913,14 +945,7 @@ impl<'a> Solver<'a> {
         // Every variable's value, joined: only where an attribute on a computed name needs
         // it.
         let every = if self.facts.any_integer.is_some() || self.facts.any_nameref.is_some() {
-            let mut every = self.all.clone();
-            every.join(&self.any);
-            for v in 0..self.facts.names.len() as Var {
-                if self.canon(v) == v && !self.assigned.get(v as usize).copied().unwrap_or(false) {
-                    every.join(&self.default(v));
-                }
-            }
-            every
+            self.every()
         } else {
             Val::default()
         };
@@ -976,6 +1001,241 @@ impl<'a> Solver<'a> {
             });
         }
         Ok(())
+    }
+
+    /// An assignment that `eval` of computed text makes itself: what its text may assign
+    /// any variable, and the `$_` it leaves (its own text).
+    fn evals_own(&self, t: &Target, e: &Expr, at: u32) -> bool {
+        match t {
+            Target::Any => e.0.iter().all(|s| matches!(s, Src::EvalAssigns(..))),
+            // (An `eval`'s own: its text. A command named at run time's last word counts,
+            // it may be heredoc text given to `echo`.)
+            Target::Var(v) => {
+                self.facts.names.name(*v) == b"_"
+                    && self
+                        .facts
+                        .unread_runs
+                        .iter()
+                        .any(|r| r.command_at == at && r.name.is_none())
+            }
+        }
+    }
+
+    /// An array's first element ([`Src::Head`]): the plain first words of the lists it is
+    /// given where every assignment to it is one, with what names computed at run time may
+    /// give it; else its whole value.
+    fn head(&self, a: Var) -> Val {
+        let c = self.canon(a);
+        let heads: Vec<&(Var, usize, Rc<[u8]>)> = self
+            .facts
+            .array_heads
+            .iter()
+            .filter(|(x, _, _)| self.canon(*x) == c)
+            .collect();
+        let only_lists = !heads.is_empty()
+            && !self.computed_refs.contains(&c)
+            && self
+                .facts
+                .assigns
+                .iter()
+                .enumerate()
+                .filter(|(_, (t, _, _))| matches!(t, Target::Var(x) if self.canon(*x) == c))
+                .all(|(k, _)| heads.iter().any(|(_, i, _)| *i == k));
+        if !only_lists {
+            return self.read_val(a);
+        }
+        let mut v = self.any.clone();
+        for (_, _, h) in heads {
+            v.join(&Val::lit(h));
+        }
+        if self.facts.any_case || self.case_changed.contains(&c) {
+            v = cased(&v);
+        }
+        v
+    }
+
+    /// Whether the command may assign a name computed at run time: a `Target::Any`
+    /// assignment, but a command named at run time's only where its name may be a builtin
+    /// that assigns.
+    fn assigns_any_name(&self) -> bool {
+        if !self.solved {
+            // (While the values grow, a name's is not known yet.)
+            return self.facts.assigns.iter().any(|(t, _, _)| *t == Target::Any);
+        }
+        *self.any_name_assigned.get_or_init(|| {
+            self.facts.assigns.iter().any(|(t, e, _)| {
+                *t == Target::Any
+                    && !e.0.iter().all(|s| match s {
+                        Src::EvalAssigns(_, Some(name)) | Src::RunCopies(_, Some(name)) => self
+                            .eval(name)
+                            .is_ok_and(|v| !super::builtins::may_assign(&v)),
+                        _ => false,
+                    })
+            })
+        })
+    }
+
+    /// The runs of text the guard does not read that may leave attributes or options
+    /// ([`Facts::unread_runs`]): every `eval`, and each command named at run time whose
+    /// name may be a builtin that sets them (text the command fixes or heredoc text that
+    /// may spell one; a program's output or the environment's text run as a name is
+    /// explicit, `$PYTHON -`).
+    pub fn runs_leaving_attrs(&self) -> Result<Vec<usize>, Out> {
+        let mut out = Vec::new();
+        for (k, r) in self.facts.unread_runs.iter().enumerate() {
+            let leaves = match &r.name {
+                None => true,
+                Some(name) => super::builtins::may_assign(&self.eval(name)?),
+            };
+            if leaves {
+                out.push(k);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every variable's value, joined (the defaults of those never assigned too).
+    fn every(&self) -> Val {
+        let mut every = self.all.clone();
+        every.join(&self.any);
+        for v in 0..self.facts.names.len() as Var {
+            if self.canon(v) == v && !self.assigned.get(v as usize).copied().unwrap_or(false) {
+                every.join(&self.default(v));
+            }
+        }
+        every
+    }
+
+    /// What `eval` of computed text at `at` may leave for the command's later lines: the
+    /// integer or nameref attribute on any name, `set -x` with PS4 (see
+    /// [`Facts::eval_attrs`]). Judged on a solver that leaves out what such `eval` text
+    /// itself assigns ([`Solver::skip_eval_assigns`]): that text is explicit.
+    pub fn judge_eval_attrs(&mut self, runs: &[usize]) -> Result<Vec<Found>, Out> {
+        let runs: Vec<&super::facts::UnreadRun> = runs
+            .iter()
+            .filter_map(|&k| self.facts.unread_runs.get(k))
+            .collect();
+        let Some(first) = runs.first() else {
+            return Ok(Vec::new());
+        };
+        let at = first.at;
+        let index = runs.iter().map(|r| r.index).min().unwrap_or(0);
+        let from = runs.iter().map(|r| r.from).min().unwrap_or(0);
+        let from_site = runs.iter().map(|r| r.from_site).min().unwrap_or(0);
+        self.dangerous_fixed_point()?;
+        let zsh = self.d.is_zsh();
+        let mut found = Vec::new();
+        // (Leaving out the variables whose whole values are every such text: `eval "$v"`.)
+        let explicit: HashSet<Var> = first
+            .explicit
+            .iter()
+            .filter(|v| runs.iter().all(|r| r.explicit.contains(v)))
+            .map(|&v| self.canon(v))
+            .collect();
+        // The integer attribute evaluates the values assigned after it is given; a nameref
+        // takes as its target the value its name holds when it is given (later values go
+        // to the target).
+        let last = runs.iter().map(|r| r.index).max().unwrap_or(0);
+        let (mut later, mut earlier) = (Val::default(), Val::default());
+        for (k, (t, e, at)) in self.facts.assigns.iter().enumerate() {
+            let deferred = self.facts.assign_deferred.get(k).copied().unwrap_or(true);
+            let runs_later = k >= from || deferred;
+            let runs_earlier = k < last || from == 0 || deferred;
+            let counts = |after: bool| match t {
+                Target::Any => true,
+                Target::Var(v) => {
+                    let c = self.canon(*v);
+                    // (A variable whose value is the text, given a value after it.)
+                    (!explicit.contains(&c) || (after && k >= index))
+                        && self.facts.names.name(c).first() != Some(&0)
+                }
+            };
+            if (runs_later && counts(true)) || (runs_earlier && counts(false)) {
+                if self.evals_own(t, e, *at) {
+                    continue;
+                }
+                let v = self.eval(e)?;
+                if runs_later && counts(true) {
+                    later.join(&v);
+                }
+                if runs_earlier && counts(false) {
+                    earlier.join(&v);
+                }
+            }
+        }
+        let every = earlier;
+        self.spend(16)?;
+        let mut attrs = vec![(
+            Evaluator::Arithmetic,
+            "the integer attribute that eval of text computed at run time may give any name",
+            &later,
+        )];
+        if !zsh {
+            attrs.push((
+                Evaluator::Name,
+                "the nameref attribute that eval of text computed at run time may give any name",
+                &every,
+            ));
+        }
+        for (e, what, every) in attrs {
+            if evaluators::dangerous(e, every, self, false) {
+                found.push(Found::Evaluation {
+                    at,
+                    evaluator: e,
+                    what,
+                    unknown: every.unknown,
+                    in_body: None,
+                });
+            }
+        }
+        if zsh {
+            // zsh's PROMPT_SUBST and GLOB_SUBST, where nothing else may set them.
+            for (k, s) in self.facts.sites.iter().enumerate() {
+                if k < from_site && !s.later {
+                    // (It runs before the option may be set.)
+                    continue;
+                }
+                let judged = match s.needs {
+                    Some(Needs::PromptSubst) => !self.facts.prompt_subst,
+                    Some(Needs::GlobSubst) => !self.facts.glob_subst,
+                    _ => false,
+                };
+                if !judged {
+                    continue;
+                }
+                let v = self.eval(&s.value)?;
+                self.spend(8)?;
+                if evaluators::dangerous(s.evaluator, &v, self, s.in_body.is_some()) {
+                    found.push(Found::Evaluation {
+                        at: s.at,
+                        evaluator: s.evaluator,
+                        what: s.what,
+                        unknown: v.unknown,
+                        in_body: s.in_body,
+                    });
+                }
+            }
+        }
+        {
+            let v = match self.facts.names.get(b"PS4") {
+                Some(ps4) => self.var_val(ps4),
+                None => {
+                    let mut v = self.default_named(b"PS4");
+                    v.join(&self.any);
+                    v
+                }
+            };
+            if evaluators::dangerous(Evaluator::Prompt, &v, self, false) {
+                found.push(Found::Evaluation {
+                    at,
+                    evaluator: Evaluator::Prompt,
+                    what: "PS4 under the set -x that eval of text computed at run time may turn on",
+                    unknown: v.unknown,
+                    in_body: None,
+                });
+            }
+        }
+        Ok(found)
     }
 
     /// The changes to how later text is read, each judged against the text after it.
@@ -1164,15 +1424,15 @@ fn alias_words(v: &Val) -> bool {
     })
 }
 
-/// A value after a case change: its texts' letters in either case.
+/// A value after a case change: its texts' letters in either case. (The texts are kept
+/// as they are too: what a case change cannot change, a `=` and the bytes after it, is
+/// still judged on them, `declare -l "$n"` before `${a}as h='cat <<EOF'`.)
 fn cased(v: &Val) -> Val {
     let mut out = v.clone();
     if let Some(h) = out.heredoc_bytes() {
-        out.htexts.clear();
         out.heredoc = Some(h.both_cases());
     }
     if let Some(f) = out.fixed_bytes() {
-        out.lits.clear();
         out.fixed = Some(f.both_cases());
     }
     out
@@ -1200,13 +1460,18 @@ impl Reads {
                         self.of(inner);
                     }
                 }
-                Src::Keys(v) => self.vars.push(*v),
+                Src::Keys(v) | Src::Head(v) => self.vars.push(*v),
                 Src::Subst(at) => self.substs.push(*at),
                 Src::Glue(parts) => parts.iter().for_each(|p| self.of(p)),
                 Src::Part(inner, _)
                 | Src::Wild(inner)
                 | Src::Cased(inner)
-                | Src::EvalAssigns(inner) => self.of(inner),
+                | Src::EvalAssigns(inner, None)
+                | Src::RunCopies(inner, None) => self.of(inner),
+                Src::EvalAssigns(inner, Some(name)) | Src::RunCopies(inner, Some(name)) => {
+                    self.of(inner);
+                    self.of(name);
+                }
                 Src::Field { inner, .. } => {
                     self.fields = true;
                     self.of(inner)

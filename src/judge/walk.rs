@@ -24,6 +24,16 @@ pub(super) use lines::RUN_BETWEEN;
 pub(super) const SHELL_STDIN: &[u8] = b"\0stdin";
 
 /// The pseudo-variable for the input a function's calls give it.
+/// The pseudo-variable for the first argument a function's calls give it (the name its
+/// `"$@"` runs), or, for `name` empty, any function's (a call of a command named at run
+/// time).
+pub(super) fn function_first(name: &[u8]) -> Vec<u8> {
+    let mut v = super::facts::FIRST_ARG.to_vec();
+    v.push(b':');
+    v.extend_from_slice(name);
+    v
+}
+
 pub(super) fn function_stdin(name: &[u8]) -> Vec<u8> {
     let mut v = b"\0stdin:".to_vec();
     v.extend_from_slice(name);
@@ -92,6 +102,10 @@ pub(super) struct Walk<'a> {
     pub used_quiet_programs: bool,
     /// `set -v` may be on: standard error may carry the command's own text.
     pub verbose: bool,
+    /// [`Walk::text_holds_shift`], once.
+    shift_memo: std::cell::Cell<Option<bool>>,
+    /// The function whose body is being walked, where its name is known.
+    pub function_named: Option<Vec<u8>>,
     /// The names of the functions the command defines (anywhere: a call before the
     /// definition runs it too, in a loop), and whether one is named otherwise than plainly
     /// (any command may then be a function).
@@ -142,12 +156,26 @@ impl<'a> Walk<'a> {
             used_whole_lines: false,
             used_quiet_programs: false,
             verbose: false,
+            shift_memo: std::cell::Cell::new(None),
+            function_named: None,
             functions: Rc::new((super::FunctionNames::default(), false)),
         }
     }
 
     pub fn zsh(&self) -> bool {
         self.d.is_zsh()
+    }
+
+    /// Whether the command's text holds `shift` (unknown text, a nested one: yes).
+    pub fn text_holds_shift(&self) -> bool {
+        if let Some(known) = self.shift_memo.get() {
+            return known;
+        }
+        let holds = self
+            .text
+            .is_none_or(|t| memchr::memmem::find(t, b"shift").is_some());
+        self.shift_memo.set(Some(holds));
+        holds
     }
 
     fn spend(&self, n: usize) -> Result<(), Out> {
@@ -252,8 +280,10 @@ impl<'a> Walk<'a> {
                 stderr_out: ctx.stderr_out,
                 whole_lines: false,
             };
+            sub.facts.deferred += 1;
             let result = sub.walk(&prog.root, &c).and_then(|_| sub.walk_nested(&c));
             self.facts = std::mem::take(&mut sub.facts);
+            self.facts.deferred = self.facts.deferred.saturating_sub(1);
             self.merge_found |= sub.merge_found;
             self.used_whole_lines |= sub.used_whole_lines;
             self.used_quiet_programs |= sub.used_quiet_programs;
@@ -607,6 +637,7 @@ impl<'a> Walk<'a> {
             in_body: body,
             array: None,
             needs: None,
+            later: self.facts.deferred > 0,
         });
     }
 
@@ -626,6 +657,7 @@ impl<'a> Walk<'a> {
             in_body: None,
             array: None,
             needs: Some(needs),
+            later: self.facts.deferred > 0,
         });
     }
 
@@ -1522,7 +1554,21 @@ impl<'a> Walk<'a> {
         if a.append && !compound {
             value = self.appended(v, value);
         }
+        let head = if compound && !a.append {
+            plain_head(w.text.bytes())
+        } else {
+            None
+        };
         self.assign(Target::Var(v), value, w.start, ctx);
+        if let Some(head) = head
+            && let Some(k) = self
+                .facts
+                .assigns
+                .iter()
+                .rposition(|(t, _, at)| *t == Target::Var(v) && *at == w.start)
+        {
+            self.facts.array_heads.push((v, k, Rc::from(head)));
+        }
         Ok(())
     }
 
@@ -1640,6 +1686,7 @@ impl<'a> Walk<'a> {
                 self.body(r.at, ctx)?;
             }
         }
+        let mut named: Option<Vec<u8>> = None;
         match kind {
             Compound::For(var, words) => {
                 let mut v = Expr::default();
@@ -1676,6 +1723,7 @@ impl<'a> Walk<'a> {
                 if n.as_deref().is_none_or(lines::may_run_between_reads) {
                     self.facts.hooks = true;
                 }
+                named = n.clone();
                 if let Some(n) = n {
                     // Its input is what its calls give it.
                     let s = self.var(&function_stdin(&n));
@@ -1722,8 +1770,26 @@ impl<'a> Walk<'a> {
             | Compound::Loop
             | Compound::Coproc => {}
         }
-        let mut out = self.walk(children, &inner)?;
-        if matches!(kind, Compound::Function(_)) {
+        let function = matches!(kind, Compound::Function(_));
+        let repeats = matches!(
+            kind,
+            Compound::For(..) | Compound::Loop | Compound::Select(_)
+        );
+        self.facts.deferred += u32::from(function);
+        self.facts.repeating += u32::from(repeats);
+        let outer = if function {
+            Some(std::mem::replace(&mut self.function_named, named))
+        } else {
+            None
+        };
+        let out = self.walk(children, &inner);
+        if let Some(outer) = outer {
+            self.function_named = outer;
+        }
+        self.facts.deferred = self.facts.deferred.saturating_sub(u32::from(function));
+        self.facts.repeating = self.facts.repeating.saturating_sub(u32::from(repeats));
+        let mut out = out?;
+        if function {
             // A function's output is what a call writes: not known here.
             return Ok(Expr::default());
         }
@@ -1822,6 +1888,25 @@ fn positional(name: &[u8]) -> bool {
 }
 
 /// Whether an assignment word's value is a compound list (`name=(…)`).
+/// The first element of a list assignment's text (`a=(kubectl apply -f -)`), where it is a
+/// plain word: letters, digits and `_./:+-@%,=` up to a blank or the closing parenthesis.
+fn plain_head(text: &[u8]) -> Option<&[u8]> {
+    let eq = crate::shell::syntax::assignment(text, false)?;
+    let list = text.get(eq + 2..text.len().checked_sub(1)?)?;
+    let start = list.iter().position(|c| !matches!(c, b' ' | b'\t'))?;
+    let rest = &list[start..];
+    let end = rest
+        .iter()
+        .position(|c| matches!(c, b' ' | b'\t'))
+        .unwrap_or(rest.len());
+    let head = &rest[..end];
+    (!head.is_empty()
+        && head
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || b"_./:+-@%,=".contains(c)))
+    .then_some(head)
+}
+
 fn is_compound(w: &Word) -> bool {
     let b = w.text.bytes();
     crate::shell::syntax::assignment(b, false)

@@ -27,6 +27,9 @@ pub(super) fn declare(
         (false, false, false, false, false, args.is_empty(), false);
     let mut options = true;
     for (k, (a, l)) in args.iter().zip(lits).enumerate() {
+        // A word brace expansion makes many of is computed at run time (`{-i,n}` is
+        // `-i n`).
+        let l = if a.brace { &None } else { l };
         let raw_word = raw.get(k);
         if options {
             match l.as_deref() {
@@ -57,7 +60,8 @@ pub(super) fn declare(
                 None => {
                     // An option word computed at run time may give any attribute: one
                     // that may start with `-` or `+` and is not a quoted `name=value`.
-                    let may_start_option = a
+                    let may_start_option = a.brace
+                        || a
                         .pieces
                         .first()
                         .is_some_and(|p| !matches!(p, Piece::Lit(l) if !l.starts_with(b"-") && !l.starts_with(b"+")));

@@ -20,8 +20,8 @@ use options::{alias, set, setopt, shopt, zsh_assigning};
 use output::{cat, print, program_output};
 
 use super::evaluators::Evaluator;
-use super::facts::{Expr, Src, Target, When};
-use super::value::Val;
+use super::facts::{Expr, Needs, Src, Target, When};
+use super::value::{ByteSet, Val};
 use super::walk::{Ctx, Out, SHELL_STDIN, Walk};
 use crate::shell::tree::{RedirOp, SimpleCommand, Word};
 use crate::shell::word::{Piece, WordInfo};
@@ -198,6 +198,402 @@ fn literals(words: &[WordInfo]) -> Vec<Option<Vec<u8>>> {
     words.iter().map(WordInfo::literal).collect()
 }
 
+/// Text run that the guard does not read: `eval` of text computed at run time, a command
+/// named at run time (`name`: which may be `eval`, `read`, `declare`, `set`…). What it runs
+/// is explicit; what it assigns is not followed (`n=x; eval "$n=\$k"`, `c=read; $c -r x
+/// <<< "$k"`, `eval "$(echo declare -n x=k)"`): any variable may get the heredoc and
+/// run-time text any variable holds, the words hold, or it reads (a program's output too:
+/// `$_` holds it, and what runs may copy it anywhere). It may also give any name an
+/// attribute or set any option for the lines after it, as `declare $opt x` and `set $opt`
+/// may ([`super::facts::Facts::unread_runs`]).
+fn runs_unread_text(
+    w: &mut Walk<'_>,
+    command_at: u32,
+    at: u32,
+    words: &[WordInfo],
+    text: Expr,
+    stdin: Expr,
+    name: Option<Expr>,
+) {
+    let mut data = stdin;
+    if name.is_some() {
+        data.join(text.clone());
+    }
+    let mut value = Expr(vec![Src::AnyVar]);
+    value.join(text);
+    value.join(data.clone());
+    let name_rc = name.clone().map(std::rc::Rc::new);
+    w.facts.assign(
+        Target::Any,
+        Expr(vec![Src::EvalAssigns(
+            std::rc::Rc::new(value),
+            name_rc.clone(),
+        )]),
+        at,
+    );
+    w.facts.assign(
+        Target::Any,
+        Expr(vec![Src::RunCopies(std::rc::Rc::new(data), name_rc)]),
+        at,
+    );
+    if name.is_none() {
+        // (`eval` may give case attributes; `set -v`: the judge.)
+        w.facts.any_case = true;
+    }
+    if name.is_some() {
+        // It may be a builtin that evaluates its arguments as names, arithmetic or words
+        // (`test -v`, `unset`, `let`, `declare -i x=`, `compgen -W`): each argument there.
+        let k = w.facts.unread_runs.len();
+        for a in words.iter().skip(1) {
+            let e = w.word_expr(a);
+            for (ev, what) in [
+                (
+                    Evaluator::Name,
+                    "an argument of a builtin named at run time",
+                ),
+                (
+                    Evaluator::Arithmetic,
+                    "an argument of a builtin named at run time",
+                ),
+                (
+                    Evaluator::WordList,
+                    "an argument of a builtin named at run time",
+                ),
+            ] {
+                w.site_needing(a.start, ev, what, e.clone(), Needs::Builtin(k));
+            }
+        }
+    }
+    let explicit = whole_values(w, words);
+    let f = &mut w.facts;
+    let index = f.assigns.len();
+    let anywhere = f.deferred > 0 || f.repeating > 0;
+    let from = if anywhere { 0 } else { index };
+    let from_site = if anywhere { 0 } else { f.sites.len() };
+    f.unread_runs.push(super::facts::UnreadRun {
+        at,
+        command_at,
+        name,
+        explicit,
+        index,
+        from,
+        from_site,
+    });
+}
+
+/// The builtins of bash and zsh (with the modules zsh may load) that may assign a
+/// variable, give one an attribute, set an option, or run other text that does: a command
+/// named at run time whose name may be one of these is followed as `eval` of computed text
+/// is ([`runs_unread_text`]). Others (`echo`, `test`, `true`, `kill`, `pwd`…) and
+/// programs only print and read; those that rebind what a name runs (`hash`, `enable`,
+/// `autoload`, `functions`) are receivers the command redefines, explicit.
+pub(super) const ASSIGNING_BUILTINS: &[&[u8]] = &[
+    b".",
+    b"-",
+    b"alias",
+    b"builtin",
+    b"cd",
+    b"chdir",
+    b"command",
+    b"compgen",
+    b"declare",
+    b"emulate",
+    b"eval",
+    b"exec",
+    b"export",
+    b"fc",
+    b"float",
+    b"getln",
+    b"getopts",
+    b"history",
+    b"integer",
+    b"jobs",
+    b"let",
+    b"local",
+    b"mapfile",
+    b"noglob",
+    b"popd",
+    b"print",
+    b"printf",
+    b"private",
+    b"pushd",
+    b"r",
+    b"read",
+    b"readarray",
+    b"readonly",
+    b"sched",
+    b"set",
+    b"setopt",
+    b"shift",
+    b"shopt",
+    b"source",
+    b"stat",
+    b"strftime",
+    b"sysread",
+    b"trap",
+    b"typeset",
+    b"unalias",
+    b"unset",
+    b"unsetopt",
+    b"vared",
+    b"wait",
+    b"zformat",
+    b"zftp",
+    b"zle",
+    b"zmodload",
+    b"zparseopts",
+    b"zpty",
+    b"zregexparse",
+    b"zselect",
+    b"zsocket",
+    b"zstat",
+    b"zstyle",
+    b"zsystem",
+    b"ztcp",
+];
+
+/// Whether a command name word may expand to such a builtin's name: not a path (a `/` in
+/// its text), and not text that starts with what no such name starts with.
+fn may_name_assigning_builtin(word: &WordInfo) -> bool {
+    if word.many || word.brace {
+        // Brace expansion or a glob may make any word of it (`{declare,-i,n}`,
+        // `de[c]lare`, `$c{,/x}`).
+        return true;
+    }
+    let lits = || {
+        word.pieces.iter().filter_map(|p| match p {
+            Piece::Lit(l) => Some(l),
+            _ => None,
+        })
+    };
+    if lits().any(|l| l.contains(&b'/')) {
+        return false;
+    }
+    match word.pieces.first() {
+        Some(Piece::Lit(l)) if !l.is_empty() => ASSIGNING_BUILTINS.iter().any(|b| {
+            b.starts_with(l)
+                || (l.starts_with(b) && l.get(b.len()).is_some_and(u8::is_ascii_whitespace))
+        }),
+        _ => true,
+    }
+}
+
+/// Whether a value run as a command's name may be a builtin that assigns
+/// ([`ASSIGNING_BUILTINS`]): text the command fixes or heredoc text naming one (its first
+/// word: the name is split), or bytes that may spell one. A program's output or the
+/// environment's text run as a name (`$PYTHON -`, `"$EDITOR"`) is explicit: the guard
+/// cannot tell it from a program, and what it leaves is the author's.
+pub(super) fn may_assign(v: &Val) -> bool {
+    may_name(v, |_| true)
+}
+
+/// [`may_assign`], for a builtin that may copy the data it is given (its input, its
+/// arguments) into a variable: not `.` or `source` (whose input is the code they run when
+/// it is `/dev/stdin`, explicit), nor those that only set options or move directories.
+pub(super) fn may_copy(v: &Val) -> bool {
+    may_name(v, |name| {
+        !matches!(
+            name,
+            b"." | b"source"
+                | b"alias"
+                | b"unalias"
+                | b"cd"
+                | b"chdir"
+                | b"pushd"
+                | b"popd"
+                | b"emulate"
+                | b"setopt"
+                | b"unsetopt"
+                | b"shopt"
+                | b"shift"
+                | b"unset"
+                | b"history"
+                | b"fc"
+                | b"r"
+                | b"trap"
+                | b"sched"
+                | b"zmodload"
+                | b"zle"
+        )
+    })
+}
+
+/// [`may_assign`], for a builtin that evaluates its arguments (as names, arithmetic, or
+/// words expanded again): those that assign, and `test`, `[`, `unset`, `compgen`,
+/// `complete`, zsh's `print` (`-P`), `zparseopts`.
+pub(super) fn may_evaluate(v: &Val) -> bool {
+    may_name_in(v, EVALUATING_BUILTINS, |_| true)
+}
+
+/// Builtins that may evaluate an argument as a name, as arithmetic or as words expanded
+/// again (see [`may_evaluate`]), and those that run the next word as such a builtin.
+const EVALUATING_BUILTINS: &[&[u8]] = &[
+    b"-",
+    b"[",
+    b"builtin",
+    b"command",
+    b"compgen",
+    b"complete",
+    b"declare",
+    b"exec",
+    b"export",
+    b"float",
+    b"getopts",
+    b"integer",
+    b"jobs",
+    b"let",
+    b"local",
+    b"mapfile",
+    b"noglob",
+    b"print",
+    b"printf",
+    b"private",
+    b"read",
+    b"readarray",
+    b"readonly",
+    b"shift",
+    b"strftime",
+    b"sysread",
+    b"test",
+    b"typeset",
+    b"unset",
+    b"vared",
+    b"wait",
+    b"zformat",
+    b"zparseopts",
+    b"zregexparse",
+    b"zstyle",
+];
+
+/// Whether a value run as a command's name may be one of [`ASSIGNING_BUILTINS`] that
+/// `keep` keeps.
+fn may_name(v: &Val, keep: impl Fn(&[u8]) -> bool) -> bool {
+    may_name_in(v, ASSIGNING_BUILTINS, keep)
+}
+
+/// Whether a value run as a command's name may be one of `list` that `keep` keeps.
+fn may_name_in(v: &Val, list: &[&[u8]], keep: impl Fn(&[u8]) -> bool) -> bool {
+    let names = |t: &[u8]| {
+        let first = t
+            .split(u8::is_ascii_whitespace)
+            .find(|w| !w.is_empty())
+            .unwrap_or_default();
+        // (A path is a program; a glob in a name may match a file of any name: `c=de?lare;
+        // $c`.)
+        !first.contains(&b'/')
+            && ((list.contains(&first) && keep(first))
+                || first.iter().any(|c| matches!(c, b'*' | b'?' | b'[')))
+    };
+    // Text known only by its bytes: where they can spell one (of two letters or more: a
+    // path's bytes hold a `.`).
+    let spells = |b: Option<ByteSet>| {
+        b.is_some_and(|b| {
+            list.iter()
+                .any(|name| name.len() > 1 && keep(name) && name.iter().all(|c| b.has(*c)))
+        })
+    };
+    v.lits.iter().chain(&v.htexts).any(|t| names(t))
+        || spells(v.fixed)
+        || (!v.unknown && spells(v.heredoc))
+}
+
+/// What a call's first argument may be, as the name a function's `"$@"` runs: nothing
+/// where it cannot name a builtin that assigns ([`may_name_assigning_builtin`]); every
+/// argument where the command may `shift` them.
+fn first_arg(w: &mut Walk<'_>, args: &[WordInfo]) -> Expr {
+    let shifts = w.text_holds_shift();
+    let mut first = Expr::default();
+    for a in args {
+        if may_name_assigning_builtin(a) {
+            first.join(w.word_expr(a));
+        }
+        if !shifts && !a.split && !a.many {
+            break;
+        }
+    }
+    first
+}
+
+/// A command name that is the first positional parameter (`"$@"`, `$1`, `"${@}"`,
+/// `$*`): what calls give as their first argument ([`super::facts::FIRST_ARG`]).
+fn positional_name(w: &mut Walk<'_>, word: &WordInfo) -> Option<Expr> {
+    let [Piece::Param(p)] = word.pieces.as_slice() else {
+        return None;
+    };
+    let plain = p.op == crate::shell::word::ParamOp::Plain
+        && !p.indirect
+        && p.subscript.is_none()
+        && p.zsh_subscript.is_none()
+        && p.slice.is_empty()
+        && !p.flags;
+    if !(plain && matches!(p.name.as_slice(), b"@" | b"*" | b"1")) {
+        return None;
+    }
+    // What `set --` gives them, what calls of this function give it, and what calls of a
+    // command named at run time (any function) give.
+    let mut e = Expr::var(w.var(super::facts::FIRST_ARG));
+    if let Some(f) = w.function_named.clone() {
+        e.join(Expr::var(w.var(&super::walk::function_first(&f))));
+        e.join(Expr::var(w.var(&super::walk::function_first(b""))));
+    } else if w.facts.deferred > 0 {
+        // (A function whose name the walk does not know, or text run later: any call's.)
+        return None;
+    }
+    Some(e)
+}
+
+/// A command name that is an array's (or a variable's) whole value (`"${cmd[@]}"`,
+/// `$cmd`): its first element ([`Src::Head`]).
+fn array_head(w: &mut Walk<'_>, word: &WordInfo) -> Option<Expr> {
+    let [Piece::Param(p)] = word.pieces.as_slice() else {
+        return None;
+    };
+    let plain = p.op == crate::shell::word::ParamOp::Plain
+        && !p.indirect
+        && p.subscript.is_none()
+        && p.zsh_subscript.is_none()
+        && p.slice.is_empty()
+        && !p.flags
+        && !p.zsh_eval
+        && !p.zsh_glob
+        && !p.zsh_keys
+        && p.flag_words.is_none()
+        && crate::shell::syntax::legal_identifier(&p.name);
+    plain.then(|| Expr(vec![Src::Head(w.var(&p.name))]))
+}
+
+/// The variables whose whole values words are made of, with blanks between them
+/// (`"$v"`, `$a $b`, `${v}`): none when a word holds anything else.
+fn whole_values(w: &mut Walk<'_>, args: &[WordInfo]) -> Vec<super::facts::Var> {
+    let mut vars = Vec::new();
+    for a in args {
+        for p in &a.pieces {
+            match p {
+                Piece::Lit(l) if l.iter().all(|c| matches!(c, b' ' | b'\t' | b'\n')) => {}
+                Piece::Param(p)
+                    if p.op == crate::shell::word::ParamOp::Plain
+                        && !p.indirect
+                        && p.subscript.is_none()
+                        && p.zsh_subscript.is_none()
+                        && p.slice.is_empty()
+                        && p.arg.is_none()
+                        && !p.zsh_eval
+                        && !p.zsh_glob
+                        && !p.flags
+                        && !p.zsh_char
+                        && !p.zsh_keys
+                        && p.flag_words.is_none() =>
+                {
+                    let v = w.var(&p.name);
+                    vars.push(v);
+                }
+                _ => return Vec::new(),
+            }
+        }
+    }
+    vars
+}
+
 /// A simple command after its assignments (`raw`: its words as written, `words`: read):
 /// its name, then what it does. Its output.
 pub(super) fn command(
@@ -252,6 +648,25 @@ pub(super) fn command(
                 When::AliasWords(Expr::glue(all)),
                 ctx,
             );
+            // It may be `eval`, `read`, `printf -v`, `declare`, `set`: as `eval` of
+            // computed text (`c=read; $c -r x <<< "$k"; echo "${x@P}"`), where its name may
+            // be such a builtin (not a path, not a word that starts otherwise).
+            let name = positional_name(w, word)
+                .or_else(|| array_head(w, word))
+                .unwrap_or_else(|| w.word_expr(word));
+            if may_name_assigning_builtin(word) {
+                runs_unread_text(
+                    w,
+                    c.at,
+                    word.start,
+                    &words[i..],
+                    args.clone(),
+                    here.stdin.clone(),
+                    Some(name),
+                );
+            }
+            let first = first_arg(w, &words[i + 1..]);
+            w.facts.call_first.push(first);
             w.facts
                 .calls
                 .push((std::rc::Rc::from(&b""[..]), args, here.stdin.clone()));
@@ -283,6 +698,12 @@ pub(super) fn command(
             b"exec" if i + 1 == words.len() => {
                 wrapped = true;
                 i += 1;
+            }
+            // `jobs -x command args`: the command runs in this shell (bash), a builtin too.
+            b"jobs"
+                if !zsh && words.get(i + 1).and_then(WordInfo::value).as_deref() == Some(b"-x") =>
+            {
+                i += 2;
             }
             w_ if zsh && crate::shell::syntax::ZSH_PRECOMMANDS.contains(&w_) => i += 1,
             _ => break n,
@@ -324,19 +745,10 @@ pub(super) fn command(
             },
             ctx,
         );
-        // What it assigns is not followed (`n=x; eval "$n=\$k"`, `c=read; eval "$c -r x"
-        // <<< "$k"`, `eval "$(echo declare -n x=k)"`): any variable may get the heredoc
-        // and run-time text any variable holds, the text holds, or it reads (a program's
-        // output too: `$_` holds it, and what `eval` runs may copy it anywhere).
-        let mut value = Expr(vec![Src::AnyVar]);
-        value.join(all.clone());
-        value.join(here.stdin.clone());
-        w.facts.assign(
-            Target::Any,
-            Expr(vec![Src::EvalAssigns(std::rc::Rc::new(value))]),
-            at,
-        );
+        runs_unread_text(w, c.at, at, args, all.clone(), here.stdin.clone(), None);
     }
+    let first = first_arg(w, args);
+    w.facts.call_first.push(first);
     w.facts
         .calls
         .push((std::rc::Rc::from(name.as_slice()), all, here.stdin.clone()));
