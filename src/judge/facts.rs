@@ -75,12 +75,12 @@ pub(super) enum Src {
     /// reads), as any such text. (Even where the text is heredoc text, which it runs
     /// explicitly: a harmless piece of heredoc text in it must not hide the rest.)
     /// For a command named at run time (the second: its name), only where the name may
-    /// be a builtin that assigns ([`super::builtins::may_assign`]).
-    EvalAssigns(Rc<Expr>, Option<Rc<Expr>>),
+    /// be a builtin that does what the gate says ([`super::builtins::may_be`]).
+    EvalAssigns(Rc<Expr>, Option<(Rc<Expr>, super::builtins::Gate)>),
     /// The same, of the data such a run is given (its input; a command named at run
     /// time's arguments too): kept where what the run itself assigns is left out, for
     /// what it leaves the rest of the command (`c=read; $c -r r <<'EOF'`).
-    RunCopies(Rc<Expr>, Option<Rc<Expr>>),
+    RunCopies(Rc<Expr>, Option<(Rc<Expr>, super::builtins::Gate)>),
     /// An array's first element as a command's name (`"${cmd[@]}"`, `$cmd`): the plain
     /// first words of the lists it is given, where it is given nothing else; else its
     /// value.
@@ -303,6 +303,8 @@ pub(super) struct Facts {
     /// with the index of that assignment: the name `"${cmd[@]}"` runs, where every
     /// assignment to the array is such a list ([`Src::Head`]).
     pub array_heads: Vec<(Var, usize, Rc<[u8]>)>,
+    /// Functions whose body runs their positional parameters as a command (`"$@"`).
+    pub positional_runners: Vec<Rc<[u8]>>,
     /// For each call, what its first argument may be where it may name a builtin that
     /// assigns (`ensure read x` gives a function that runs `"$@"` one): see
     /// [`FIRST_ARG`].

@@ -135,6 +135,9 @@ pub(super) struct Solver<'a> {
     zsh_bases: bool,
     /// [`Solver::assigns_any_name`], once the values are solved.
     any_name_assigned: std::cell::OnceCell<bool>,
+    any_name_computing: std::cell::Cell<bool>,
+    /// The text names `IFS` ([`Solver::may_be`]), once.
+    ifs_named: std::cell::OnceCell<bool>,
     solved: bool,
     /// [`Solver::is_array`] of each representative asked.
     array_memo: RefCell<HashMap<Var, bool>>,
@@ -207,6 +210,8 @@ impl<'a> Solver<'a> {
             zsh_bases: d.is_zsh() && text.is_some_and(|t| memchr::memmem::find(t, b"[#").is_some()),
             array_memo: RefCell::new(HashMap::new()),
             any_name_assigned: std::cell::OnceCell::new(),
+            any_name_computing: std::cell::Cell::new(false),
+            ifs_named: std::cell::OnceCell::new(),
             solved: false,
             every_array: std::cell::OnceCell::new(),
             array_spelled: std::cell::OnceCell::new(),
@@ -594,10 +599,7 @@ impl<'a> Solver<'a> {
                 Src::Wild(inner) => self.eval(inner)?.wild(),
                 Src::EvalAssigns(value, name) | Src::RunCopies(value, name) => {
                     let runs = match name {
-                        Some(n) if matches!(s, Src::RunCopies(..)) => {
-                            super::builtins::may_copy(&self.eval(n)?)
-                        }
-                        Some(n) => super::builtins::may_assign(&self.eval(n)?),
+                        Some((n, gate)) => self.may_be(n, *gate)?,
                         None => true,
                     };
                     let v = if runs {
@@ -739,8 +741,12 @@ impl<'a> Solver<'a> {
                             let before = slot.clone();
                             slot.join(&v);
                             if *slot != before {
-                                let joined = slot.clone();
-                                self.all.join(&joined);
+                                // (Every variable's: not the judge's own names, which no
+                                // shell can name.)
+                                if self.facts.names.name(c).first() != Some(&0) {
+                                    let joined = slot.clone();
+                                    self.all.join(&joined);
+                                }
                                 (Some(Some(c)), None)
                             } else {
                                 (None, None)
@@ -902,7 +908,7 @@ impl<'a> Solver<'a> {
                 Some(Needs::Builtin(k)) => {
                     let name = self.facts.unread_runs.get(k).and_then(|r| r.name.as_ref());
                     let evaluates = match name {
-                        Some(n) => super::builtins::may_evaluate(&self.eval(n)?),
+                        Some(n) => self.may_be(n, super::builtins::Gate::Evaluates)?,
                         None => true,
                     };
                     if !evaluates {
@@ -1021,6 +1027,22 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// Whether the name a command named at run time has may be a builtin that does what
+    /// `gate` says ([`super::builtins::may_be`]; any part of it where the text names `IFS`).
+    fn may_be(&self, name: &Expr, gate: super::builtins::Gate) -> Result<bool, Out> {
+        let v = self.eval(name)?;
+        let any_split = *self.ifs_named.get_or_init(|| {
+            self.text
+                .is_none_or(|t| memchr::memmem::find(t, b"IFS").is_some())
+        });
+        Ok(super::builtins::may_be(
+            &v,
+            gate,
+            self.d.is_zsh(),
+            any_split,
+        ))
+    }
+
     /// An array's first element ([`Src::Head`]): the plain first words of the lists it is
     /// given where every assignment to it is one, with what names computed at run time may
     /// give it; else its whole value.
@@ -1032,7 +1054,13 @@ impl<'a> Solver<'a> {
             .iter()
             .filter(|(x, _, _)| self.canon(*x) == c)
             .collect();
+        // (`unset 'a[0]'` and zsh's `shift a` move another element first.)
+        let moved = self.text.is_none_or(|t| {
+            memchr::memmem::find(t, b"unset").is_some()
+                || memchr::memmem::find(t, b"shift").is_some()
+        });
         let only_lists = !heads.is_empty()
+            && !moved
             && !self.computed_refs.contains(&c)
             && self
                 .facts
@@ -1062,17 +1090,26 @@ impl<'a> Solver<'a> {
             // (While the values grow, a name's is not known yet.)
             return self.facts.assigns.iter().any(|(t, _, _)| *t == Target::Any);
         }
-        *self.any_name_assigned.get_or_init(|| {
-            self.facts.assigns.iter().any(|(t, e, _)| {
-                *t == Target::Any
-                    && !e.0.iter().all(|s| match s {
-                        Src::EvalAssigns(_, Some(name)) | Src::RunCopies(_, Some(name)) => self
-                            .eval(name)
-                            .is_ok_and(|v| !super::builtins::may_assign(&v)),
-                        _ => false,
-                    })
-            })
-        })
+        if let Some(&known) = self.any_name_assigned.get() {
+            return known;
+        }
+        if self.any_name_computing.replace(true) {
+            // (Asked again while a name is evaluated for it, `${!m[@]}` as a command's
+            // name: as if so.)
+            return true;
+        }
+        let any = self.facts.assigns.iter().any(|(t, e, _)| {
+            *t == Target::Any
+                && !e.0.iter().all(|s| match s {
+                    Src::EvalAssigns(_, Some((name, gate)))
+                    | Src::RunCopies(_, Some((name, gate))) => {
+                        self.may_be(name, *gate).is_ok_and(|may| !may)
+                    }
+                    _ => false,
+                })
+        });
+        self.any_name_computing.set(false);
+        *self.any_name_assigned.get_or_init(|| any)
     }
 
     /// The runs of text the guard does not read that may leave attributes or options
@@ -1085,7 +1122,7 @@ impl<'a> Solver<'a> {
         for (k, r) in self.facts.unread_runs.iter().enumerate() {
             let leaves = match &r.name {
                 None => true,
-                Some(name) => super::builtins::may_assign(&self.eval(name)?),
+                Some(name) => self.may_be(name, super::builtins::Gate::Attrs)?,
             };
             if leaves {
                 out.push(k);
@@ -1167,13 +1204,13 @@ impl<'a> Solver<'a> {
         self.spend(16)?;
         let mut attrs = vec![(
             Evaluator::Arithmetic,
-            "the integer attribute that eval of text computed at run time may give any name",
+            "the integer attribute that text the guard cannot read (eval of computed text, a command named at run time) may give any name",
             &later,
         )];
         if !zsh {
             attrs.push((
                 Evaluator::Name,
-                "the nameref attribute that eval of text computed at run time may give any name",
+                "the nameref attribute that text the guard cannot read (eval of computed text, a command named at run time) may give any name",
                 &every,
             ));
         }
@@ -1229,7 +1266,7 @@ impl<'a> Solver<'a> {
                 found.push(Found::Evaluation {
                     at,
                     evaluator: Evaluator::Prompt,
-                    what: "PS4 under the set -x that eval of text computed at run time may turn on",
+                    what: "PS4 under the set -x that text the guard cannot read (eval of computed text, a command named at run time) may turn on",
                     unknown: v.unknown,
                     in_body: None,
                 });
@@ -1468,7 +1505,8 @@ impl Reads {
                 | Src::Cased(inner)
                 | Src::EvalAssigns(inner, None)
                 | Src::RunCopies(inner, None) => self.of(inner),
-                Src::EvalAssigns(inner, Some(name)) | Src::RunCopies(inner, Some(name)) => {
+                Src::EvalAssigns(inner, Some((name, _)))
+                | Src::RunCopies(inner, Some((name, _))) => {
                     self.of(inner);
                     self.of(name);
                 }

@@ -171,9 +171,11 @@ impl<'a> Walk<'a> {
         if let Some(known) = self.shift_memo.get() {
             return known;
         }
-        let holds = self
-            .text
-            .is_none_or(|t| memchr::memmem::find(t, b"shift").is_some());
+        // (zsh's `argv[1]=()` too.)
+        let holds = self.text.is_none_or(|t| {
+            memchr::memmem::find(t, b"shift").is_some()
+                || memchr::memmem::find(t, b"argv").is_some()
+        });
         self.shift_memo.set(Some(holds));
         holds
     }
@@ -734,6 +736,16 @@ impl<'a> Walk<'a> {
             b"0" => {
                 let mut e = Expr::var(self.var(b"0"));
                 e.join(Expr::var(self.var(b"BASH_ARGV0")));
+                if self.zsh() {
+                    // zsh's `$0` in a function is its name.
+                    e.join(self.function_names_value());
+                }
+                e
+            }
+            // The names of the functions running (and `main`, `source`).
+            b"FUNCNAME" | b"funcstack" => {
+                let mut e = Expr::var(self.var(name));
+                e.join(self.function_names_value());
                 e
             }
             n if n.iter().all(u8::is_ascii_digit) => Expr::var(self.var(b"@")),
@@ -741,6 +753,21 @@ impl<'a> Walk<'a> {
             b"BASH_ARGV" if !self.d.is_zsh() => Expr::var(self.var(b"@")),
             n => Expr::var(self.var(n)),
         }
+    }
+
+    /// The names of the functions the command defines, as text it fixes (any text where
+    /// one is named otherwise than plainly).
+    fn function_names_value(&self) -> Expr {
+        let (names, odd) = &*self.functions;
+        if *odd {
+            return Expr::val(Val::fixed(ByteSet::ALL));
+        }
+        let mut v = Val::lit(b"main");
+        v.join(&Val::lit(b"source"));
+        for n in names {
+            v.join(&Val::lit(n));
+        }
+        Expr::val(v)
     }
 
     /// What a parameter expansion gives.
@@ -753,6 +780,12 @@ impl<'a> Walk<'a> {
         }
         let base = if p.indirect && p.op != ParamOp::Names {
             Expr(vec![Src::Named(std::rc::Rc::new(base))])
+        } else {
+            base
+        };
+        // zsh's subscript on a scalar is a part of it (`${c[1,3]}`).
+        let base = if self.zsh() && (p.subscript.is_some() || p.zsh_subscript.is_some()) {
+            base.part(ByteSet::EMPTY)
         } else {
             base
         };
@@ -1750,7 +1783,11 @@ impl<'a> Walk<'a> {
                     && let Some(n) = self.read(var)?.value()
                 {
                     let t = self.var(&n);
-                    self.assign(Target::Var(t), Expr::unknown(), at, ctx);
+                    // The word it picks: text the command fixes, which the guard does
+                    // not keep (`select c in let`), or any.
+                    let mut picked = Expr::unknown();
+                    picked.join(Expr::val(Val::fixed(ByteSet::ALL)));
+                    self.assign(Target::Var(t), picked, at, ctx);
                 }
                 if self.zsh() {
                     // zsh expands PS3 as a prompt (with PROMPT_SUBST).

@@ -215,37 +215,76 @@ fn runs_unread_text(
     stdin: Expr,
     name: Option<Expr>,
 ) {
-    let mut data = stdin;
-    if name.is_some() {
-        data.join(text.clone());
-    }
+    // What it may assign itself (left out where what it leaves the rest of the command is
+    // judged): any variable's text, its words', its input's.
+    let gate = |g: Gate| name.clone().map(|n| (std::rc::Rc::new(n), g));
     let mut value = Expr(vec![Src::AnyVar]);
-    value.join(text);
-    value.join(data.clone());
-    let name_rc = name.clone().map(std::rc::Rc::new);
+    value.join(text.clone());
     w.facts.assign(
         Target::Any,
         Expr(vec![Src::EvalAssigns(
             std::rc::Rc::new(value),
-            name_rc.clone(),
+            gate(Gate::Copies),
         )]),
         at,
     );
     w.facts.assign(
         Target::Any,
-        Expr(vec![Src::RunCopies(std::rc::Rc::new(data), name_rc)]),
+        Expr(vec![Src::EvalAssigns(
+            std::rc::Rc::new(stdin.clone()),
+            gate(Gate::ReadsInput),
+        )]),
+        at,
+    );
+    // The data it is given, copied (kept there): a named command's words, the input.
+    if name.is_some() {
+        w.facts.assign(
+            Target::Any,
+            Expr(vec![Src::RunCopies(
+                std::rc::Rc::new(text),
+                gate(Gate::Copies),
+            )]),
+            at,
+        );
+    }
+    w.facts.assign(
+        Target::Any,
+        Expr(vec![Src::RunCopies(
+            std::rc::Rc::new(stdin),
+            gate(Gate::ReadsInput),
+        )]),
         at,
     );
     if name.is_none() {
         // (`eval` may give case attributes; `set -v`: the judge.)
         w.facts.any_case = true;
     }
+    // (A name made of the positional parameters, however: `"$@"`, `$argv[2,-1]`.)
+    let positional = words.first().is_some_and(|first| {
+        first.pieces.iter().any(|p| {
+            matches!(p, Piece::Param(p) if matches!(p.name.as_slice(), b"@" | b"*" | b"argv")
+                || p.name.iter().all(u8::is_ascii_digit))
+        })
+    });
+    if let (true, Some(f)) = (positional, w.function_named.clone()) {
+        w.facts.positional_runners.push(std::rc::Rc::from(&f[..]));
+    }
     if name.is_some() {
         // It may be a builtin that evaluates its arguments as names, arithmetic or words
-        // (`test -v`, `unset`, `let`, `declare -i x=`, `compgen -W`): each argument there.
+        // (`test -v`, `unset`, `let`, `declare -i x=`, `compgen -W`): each argument there,
+        // and an array's other elements (`cmd=(test -v "$k"); "${cmd[@]}"`).
         let k = w.facts.unread_runs.len();
+        let mut values: Vec<(u32, Expr)> = Vec::new();
+        if let Some(first) = words.first()
+            && let Some(Expr(srcs)) = array_head(w, first)
+            && let [Src::Head(v)] = srcs.as_slice()
+        {
+            values.push((first.start, Expr::var(*v)));
+        }
         for a in words.iter().skip(1) {
-            let e = w.word_expr(a);
+            values.push((a.start, w.word_expr(a)));
+        }
+        for (start, e) in values {
             for (ev, what) in [
                 (
                     Evaluator::Name,
@@ -260,7 +299,7 @@ fn runs_unread_text(
                     "an argument of a builtin named at run time",
                 ),
             ] {
-                w.site_needing(a.start, ev, what, e.clone(), Needs::Builtin(k));
+                w.site_needing(start, ev, what, e.clone(), Needs::Builtin(k));
             }
         }
     }
@@ -281,80 +320,120 @@ fn runs_unread_text(
     });
 }
 
-/// The builtins of bash and zsh (with the modules zsh may load) that may assign a
-/// variable, give one an attribute, set an option, or run other text that does: a command
-/// named at run time whose name may be one of these is followed as `eval` of computed text
-/// is ([`runs_unread_text`]). Others (`echo`, `test`, `true`, `kill`, `pwd`…) and
-/// programs only print and read; those that rebind what a name runs (`hash`, `enable`,
-/// `autoload`, `functions`) are receivers the command redefines, explicit.
-pub(super) const ASSIGNING_BUILTINS: &[&[u8]] = &[
-    b".",
-    b"-",
-    b"alias",
-    b"builtin",
-    b"cd",
-    b"chdir",
-    b"command",
-    b"compgen",
-    b"declare",
-    b"emulate",
-    b"eval",
-    b"exec",
-    b"export",
-    b"fc",
-    b"float",
-    b"getln",
-    b"getopts",
-    b"history",
-    b"integer",
-    b"jobs",
-    b"let",
-    b"local",
-    b"mapfile",
-    b"noglob",
-    b"popd",
-    b"print",
-    b"printf",
-    b"private",
-    b"pushd",
-    b"r",
-    b"read",
-    b"readarray",
-    b"readonly",
-    b"sched",
-    b"set",
-    b"setopt",
-    b"shift",
-    b"shopt",
-    b"source",
-    b"stat",
-    b"strftime",
-    b"sysread",
-    b"trap",
-    b"typeset",
-    b"unalias",
-    b"unset",
-    b"unsetopt",
-    b"vared",
-    b"wait",
-    b"zformat",
-    b"zftp",
-    b"zle",
-    b"zmodload",
-    b"zparseopts",
-    b"zpty",
-    b"zregexparse",
-    b"zselect",
-    b"zsocket",
-    b"zstat",
-    b"zstyle",
-    b"zsystem",
-    b"ztcp",
+/// What a builtin that a command named at run time may be can do that the guard follows
+/// ([`runs_unread_text`]): the table [`RUN_TIME_BUILTINS`] says, for each, which.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Gate {
+    /// Copy its arguments (or, through a nameref or text it runs, any variable) into a
+    /// variable: `printf -v`, `declare`, `read` (its names), `eval`, `source`.
+    Copies,
+    /// Copy its input into a variable: `read`, `mapfile`, `eval` (text it runs may read).
+    /// Not `.` or `source`, whose input is the code they run when it is `/dev/stdin`.
+    ReadsInput,
+    /// Give a name the integer or nameref attribute, or turn on `set -x` or a zsh option,
+    /// for the lines after it (or run text that may).
+    Attrs,
+    /// Evaluate an argument as a name, arithmetic or words expanded again: `test -v`,
+    /// `unset`, `let`, `compgen -W`, `exit` in zsh.
+    Evaluates,
+}
+
+/// The builtins of bash and zsh (with the modules zsh may load) that a command named at run
+/// time may be and that do something the guard follows, each with what (`C` copies its
+/// arguments, `I` its input, `A` leaves attributes or options, `E` evaluates arguments;
+/// `a`: leaves attributes in zsh only). Those that print, test files or move directories
+/// do none of these; those that rebind what a name runs (`hash`, `enable`, `autoload`,
+/// `functions`) are receivers the command redefines, explicit.
+const RUN_TIME_BUILTINS: &[(&[u8], &str)] = &[
+    (b".", "CA"),
+    (b"-", "CIAE"),
+    (b"[", "E"),
+    (b"break", "E"),
+    (b"builtin", "CIAE"),
+    (b"bye", "E"),
+    (b"caller", "E"),
+    (b"command", "CIAE"),
+    (b"compgen", "CE"),
+    (b"complete", "E"),
+    (b"continue", "E"),
+    (b"declare", "CAE"),
+    (b"emulate", "A"),
+    (b"eval", "CIAE"),
+    (b"exec", "CIAE"),
+    (b"exit", "E"),
+    (b"export", "CaE"),
+    (b"fc", "CA"),
+    (b"float", "CAE"),
+    (b"getln", "CI"),
+    (b"getopts", "CE"),
+    (b"integer", "CAE"),
+    (b"jobs", "CIAE"),
+    (b"let", "CE"),
+    (b"local", "CAE"),
+    (b"logout", "E"),
+    (b"mapfile", "CIE"),
+    (b"noglob", "CIAE"),
+    (b"pcre_compile", "E"),
+    (b"pcre_match", "CE"),
+    (b"print", "CE"),
+    (b"printf", "CE"),
+    (b"private", "CAE"),
+    (b"r", "CA"),
+    (b"read", "CIE"),
+    (b"readarray", "CIE"),
+    (b"readonly", "CaE"),
+    (b"return", "E"),
+    (b"sched", "CA"),
+    (b"set", "CA"),
+    (b"setopt", "A"),
+    (b"shift", "E"),
+    (b"shopt", "A"),
+    (b"source", "CA"),
+    (b"stat", "CE"),
+    (b"strftime", "CE"),
+    (b"syserror", "CE"),
+    (b"sysopen", "CE"),
+    (b"sysread", "CIE"),
+    (b"sysseek", "E"),
+    (b"syswrite", "E"),
+    (b"test", "E"),
+    (b"trap", "CA"),
+    (b"typeset", "CAE"),
+    (b"unset", "E"),
+    (b"unsetopt", "A"),
+    (b"vared", "CIE"),
+    (b"wait", "CE"),
+    (b"zcurses", "CE"),
+    (b"zformat", "CE"),
+    (b"zgetattr", "CE"),
+    (b"zlistattr", "CE"),
+    (b"zparseopts", "CE"),
+    (b"zpty", "CE"),
+    (b"zregexparse", "CE"),
+    (b"zselect", "CE"),
+    (b"zsocket", "CE"),
+    (b"zstat", "CE"),
+    (b"zstyle", "CE"),
+    (b"zsystem", "CE"),
+    (b"ztcp", "CE"),
 ];
 
-/// Whether a command name word may expand to such a builtin's name: not a path (a `/` in
-/// its text), and not text that starts with what no such name starts with.
-fn may_name_assigning_builtin(word: &WordInfo) -> bool {
+/// Whether the builtin `name` does what `gate` says ([`RUN_TIME_BUILTINS`]).
+fn builtin_does(name: &[u8], gate: Gate, zsh: bool) -> bool {
+    RUN_TIME_BUILTINS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .is_some_and(|(_, what)| match gate {
+            Gate::Copies => what.contains('C'),
+            Gate::ReadsInput => what.contains('I'),
+            Gate::Attrs => what.contains('A') || (zsh && what.contains('a')),
+            Gate::Evaluates => what.contains('E'),
+        })
+}
+
+/// Whether a command name word may expand to the name of such a builtin: not a path (a
+/// `/` in its text), and not text that starts with what no such name starts with.
+fn may_name_builtin(word: &WordInfo) -> bool {
     if word.many || word.brace {
         // Brace expansion or a glob may make any word of it (`{declare,-i,n}`,
         // `de[c]lare`, `$c{,/x}`).
@@ -370,7 +449,7 @@ fn may_name_assigning_builtin(word: &WordInfo) -> bool {
         return false;
     }
     match word.pieces.first() {
-        Some(Piece::Lit(l)) if !l.is_empty() => ASSIGNING_BUILTINS.iter().any(|b| {
+        Some(Piece::Lit(l)) if !l.is_empty() => RUN_TIME_BUILTINS.iter().any(|(b, _)| {
             b.starts_with(l)
                 || (l.starts_with(b) && l.get(b.len()).is_some_and(u8::is_ascii_whitespace))
         }),
@@ -378,101 +457,14 @@ fn may_name_assigning_builtin(word: &WordInfo) -> bool {
     }
 }
 
-/// Whether a value run as a command's name may be a builtin that assigns
-/// ([`ASSIGNING_BUILTINS`]): text the command fixes or heredoc text naming one (its first
-/// word: the name is split), or bytes that may spell one. A program's output or the
-/// environment's text run as a name (`$PYTHON -`, `"$EDITOR"`) is explicit: the guard
-/// cannot tell it from a program, and what it leaves is the author's.
-pub(super) fn may_assign(v: &Val) -> bool {
-    may_name(v, |_| true)
-}
-
-/// [`may_assign`], for a builtin that may copy the data it is given (its input, its
-/// arguments) into a variable: not `.` or `source` (whose input is the code they run when
-/// it is `/dev/stdin`, explicit), nor those that only set options or move directories.
-pub(super) fn may_copy(v: &Val) -> bool {
-    may_name(v, |name| {
-        !matches!(
-            name,
-            b"." | b"source"
-                | b"alias"
-                | b"unalias"
-                | b"cd"
-                | b"chdir"
-                | b"pushd"
-                | b"popd"
-                | b"emulate"
-                | b"setopt"
-                | b"unsetopt"
-                | b"shopt"
-                | b"shift"
-                | b"unset"
-                | b"history"
-                | b"fc"
-                | b"r"
-                | b"trap"
-                | b"sched"
-                | b"zmodload"
-                | b"zle"
-        )
-    })
-}
-
-/// [`may_assign`], for a builtin that evaluates its arguments (as names, arithmetic, or
-/// words expanded again): those that assign, and `test`, `[`, `unset`, `compgen`,
-/// `complete`, zsh's `print` (`-P`), `zparseopts`.
-pub(super) fn may_evaluate(v: &Val) -> bool {
-    may_name_in(v, EVALUATING_BUILTINS, |_| true)
-}
-
-/// Builtins that may evaluate an argument as a name, as arithmetic or as words expanded
-/// again (see [`may_evaluate`]), and those that run the next word as such a builtin.
-const EVALUATING_BUILTINS: &[&[u8]] = &[
-    b"-",
-    b"[",
-    b"builtin",
-    b"command",
-    b"compgen",
-    b"complete",
-    b"declare",
-    b"exec",
-    b"export",
-    b"float",
-    b"getopts",
-    b"integer",
-    b"jobs",
-    b"let",
-    b"local",
-    b"mapfile",
-    b"noglob",
-    b"print",
-    b"printf",
-    b"private",
-    b"read",
-    b"readarray",
-    b"readonly",
-    b"shift",
-    b"strftime",
-    b"sysread",
-    b"test",
-    b"typeset",
-    b"unset",
-    b"vared",
-    b"wait",
-    b"zformat",
-    b"zparseopts",
-    b"zregexparse",
-    b"zstyle",
-];
-
-/// Whether a value run as a command's name may be one of [`ASSIGNING_BUILTINS`] that
-/// `keep` keeps.
-fn may_name(v: &Val, keep: impl Fn(&[u8]) -> bool) -> bool {
-    may_name_in(v, ASSIGNING_BUILTINS, keep)
-}
-
-/// Whether a value run as a command's name may be one of `list` that `keep` keeps.
-fn may_name_in(v: &Val, list: &[&[u8]], keep: impl Fn(&[u8]) -> bool) -> bool {
+/// Whether a value run as a command's name may be a builtin that does what `gate` says:
+/// text the command fixes or heredoc text naming one (its first word: the name is split;
+/// with `any_split`, where `IFS` may be anything, any part of it), or bytes that may spell
+/// one. A program's output or the environment's text run as a name (`$PYTHON -`,
+/// `"$EDITOR"`) is explicit: the guard cannot tell it from a program, and what it leaves is
+/// the author's.
+pub(crate) fn may_be(v: &Val, gate: Gate, zsh: bool, any_split: bool) -> bool {
+    let does = |n: &[u8]| builtin_does(n, gate, zsh);
     let names = |t: &[u8]| {
         let first = t
             .split(u8::is_ascii_whitespace)
@@ -480,16 +472,20 @@ fn may_name_in(v: &Val, list: &[&[u8]], keep: impl Fn(&[u8]) -> bool) -> bool {
             .unwrap_or_default();
         // (A path is a program; a glob in a name may match a file of any name: `c=de?lare;
         // $c`.)
-        !first.contains(&b'/')
-            && ((list.contains(&first) && keep(first))
-                || first.iter().any(|c| matches!(c, b'*' | b'?' | b'[')))
+        (!first.contains(&b'/')
+            && (does(first) || first.iter().any(|c| matches!(c, b'*' | b'?' | b'['))))
+            || (any_split
+                && RUN_TIME_BUILTINS
+                    .iter()
+                    .any(|(n, _)| n.len() > 1 && does(n) && memchr::memmem::find(t, n).is_some()))
     };
     // Text known only by its bytes: where they can spell one (of two letters or more: a
     // path's bytes hold a `.`).
     let spells = |b: Option<ByteSet>| {
         b.is_some_and(|b| {
-            list.iter()
-                .any(|name| name.len() > 1 && keep(name) && name.iter().all(|c| b.has(*c)))
+            RUN_TIME_BUILTINS
+                .iter()
+                .any(|(n, _)| n.len() > 1 && does(n) && n.iter().all(|c| b.has(*c)))
         })
     };
     v.lits.iter().chain(&v.htexts).any(|t| names(t))
@@ -498,20 +494,53 @@ fn may_name_in(v: &Val, list: &[&[u8]], keep: impl Fn(&[u8]) -> bool) -> bool {
 }
 
 /// What a call's first argument may be, as the name a function's `"$@"` runs: nothing
-/// where it cannot name a builtin that assigns ([`may_name_assigning_builtin`]); every
+/// where it cannot name a builtin that assigns ([`may_name_builtin`]); every
 /// argument where the command may `shift` them.
 fn first_arg(w: &mut Walk<'_>, args: &[WordInfo]) -> Expr {
     let shifts = w.text_holds_shift();
     let mut first = Expr::default();
     for a in args {
-        if may_name_assigning_builtin(a) {
+        // (Where the arguments may be shifted, `-` is standard input's name, not zsh's
+        // precommand.)
+        if may_name_builtin(a) && !(shifts && a.value().as_deref() == Some(b"-")) {
             first.join(w.word_expr(a));
         }
-        if !shifts && !a.split && !a.many {
+        // An argument that may be empty or split (unquoted `$@` drops an empty one).
+        let plain = a.value().is_some_and(|v| !v.is_empty()) && !a.split && !a.many;
+        if !shifts && plain {
             break;
         }
     }
     first
+}
+
+/// A call of a function that runs its arguments: the first may be a builtin that
+/// evaluates the others, as a command named at run time may ([`runs_unread_text`]).
+fn builtin_arguments(w: &mut Walk<'_>, command_at: u32, first: Expr, args: &[WordInfo]) {
+    let k = w.facts.unread_runs.len();
+    for a in args.iter().skip(1) {
+        let e = w.word_expr(a);
+        for ev in [Evaluator::Name, Evaluator::Arithmetic, Evaluator::WordList] {
+            w.site_needing(
+                a.start,
+                ev,
+                "an argument of a builtin a function's \"$@\" may run",
+                e.clone(),
+                Needs::Builtin(k),
+            );
+        }
+    }
+    let f = &mut w.facts;
+    let index = f.assigns.len();
+    f.unread_runs.push(super::facts::UnreadRun {
+        at: command_at,
+        command_at,
+        name: Some(first),
+        explicit: Vec::new(),
+        index,
+        from: index,
+        from_site: f.sites.len(),
+    });
 }
 
 /// A command name that is the first positional parameter (`"$@"`, `$1`, `"${@}"`,
@@ -654,7 +683,7 @@ pub(super) fn command(
             let name = positional_name(w, word)
                 .or_else(|| array_head(w, word))
                 .unwrap_or_else(|| w.word_expr(word));
-            if may_name_assigning_builtin(word) {
+            if may_name_builtin(word) {
                 runs_unread_text(
                     w,
                     c.at,
@@ -698,6 +727,22 @@ pub(super) fn command(
             b"exec" if i + 1 == words.len() => {
                 wrapped = true;
                 i += 1;
+            }
+            // zsh's `exec` runs a builtin too (`exec let x`): what follows its options.
+            b"exec" if zsh => {
+                wrapped = true;
+                i += 1;
+                while let Some(o) = words.get(i).and_then(WordInfo::value) {
+                    match o.as_slice() {
+                        b"-a" => i += 2,
+                        b"--" => {
+                            i += 1;
+                            break;
+                        }
+                        o if o.starts_with(b"-") && o.len() > 1 => i += 1,
+                        _ => break,
+                    }
+                }
             }
             // `jobs -x command args`: the command runs in this shell (bash), a builtin too.
             b"jobs"
@@ -748,6 +793,11 @@ pub(super) fn command(
         runs_unread_text(w, c.at, at, args, all.clone(), here.stdin.clone(), None);
     }
     let first = first_arg(w, args);
+    if w.facts.positional_runners.iter().any(|f| f[..] == name[..]) {
+        // A function that runs its arguments (`run(){ "$@"; }`): this call's first one
+        // may be a builtin that evaluates the others (`run test -v "$k"`).
+        builtin_arguments(w, c.at, first.clone(), args);
+    }
     w.facts.call_first.push(first);
     w.facts
         .calls
