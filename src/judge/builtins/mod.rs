@@ -793,7 +793,7 @@ pub(super) fn command(
         runs_unread_text(w, c.at, at, args, all.clone(), here.stdin.clone(), None);
     }
     let first = first_arg(w, args);
-    if w.facts.positional_runners.iter().any(|f| f[..] == name[..]) {
+    if !first.is_empty() && w.facts.positional_runners.iter().any(|f| f[..] == name[..]) {
         // A function that runs its arguments (`run(){ "$@"; }`): this call's first one
         // may be a builtin that evaluates the others (`run test -v "$k"`).
         builtin_arguments(w, c.at, first.clone(), args);
