@@ -160,6 +160,11 @@ pub(super) struct UnreadRun {
     pub index: usize,
     pub from: usize,
     pub from_site: usize,
+    /// A call of this function with its first argument as the name: it counts only where
+    /// the function runs its arguments (`run(){ "$@"; }`, [`Facts::positional_runners`]),
+    /// whatever the order of the call and the definition; its attributes are the
+    /// function's own run's.
+    pub call_of: Option<Rc<[u8]>>,
 }
 
 /// Who an assignment assigns.

@@ -136,6 +136,8 @@ pub(super) struct Solver<'a> {
     /// [`Solver::assigns_any_name`], once the values are solved.
     any_name_assigned: std::cell::OnceCell<bool>,
     any_name_computing: std::cell::Cell<bool>,
+    /// The text may move an array's first element (`unset`, zsh's `shift`), once.
+    heads_moved: std::cell::OnceCell<bool>,
     /// The text names `IFS` ([`Solver::may_be`]), once.
     ifs_named: std::cell::OnceCell<bool>,
     solved: bool,
@@ -212,6 +214,7 @@ impl<'a> Solver<'a> {
             any_name_assigned: std::cell::OnceCell::new(),
             any_name_computing: std::cell::Cell::new(false),
             ifs_named: std::cell::OnceCell::new(),
+            heads_moved: std::cell::OnceCell::new(),
             solved: false,
             every_array: std::cell::OnceCell::new(),
             array_spelled: std::cell::OnceCell::new(),
@@ -618,7 +621,7 @@ impl<'a> Solver<'a> {
                     }
                 }
                 Src::Cased(inner) => cased(&self.eval(inner)?),
-                Src::Head(a) => self.head(*a),
+                Src::Head(a) => self.head(*a)?,
                 Src::Field { inner, index, last } => {
                     let v = self.eval(inner)?;
                     self.fields(&v, *index, *last)?
@@ -906,7 +909,14 @@ impl<'a> Solver<'a> {
                 Some(Needs::GlobSubst) if !self.facts.glob_subst => continue,
                 Some(Needs::Array(v)) if !self.is_array(v) => continue,
                 Some(Needs::Builtin(k)) => {
-                    let name = self.facts.unread_runs.get(k).and_then(|r| r.name.as_ref());
+                    let run = self.facts.unread_runs.get(k);
+                    if let Some(f) = run.and_then(|r| r.call_of.as_ref())
+                        && !self.facts.positional_runners.contains(f)
+                    {
+                        // (A call of a function that does not run its arguments.)
+                        continue;
+                    }
+                    let name = run.and_then(|r| r.name.as_ref());
                     let evaluates = match name {
                         Some(n) => self.may_be(n, super::builtins::Gate::Evaluates)?,
                         None => true,
@@ -924,16 +934,7 @@ impl<'a> Solver<'a> {
             if s.needs == Some(Needs::ListValue) && !may_start_with_paren(&v) {
                 continue;
             }
-            self.spend(8)?;
-            if evaluators::dangerous(s.evaluator, &v, self, s.in_body.is_some()) {
-                found.push(Found::Evaluation {
-                    at: s.at,
-                    evaluator: s.evaluator,
-                    what: s.what,
-                    unknown: v.unknown,
-                    in_body: s.in_body,
-                });
-            }
+            self.judge_site(s, &v, found)?;
         }
         // Attributes: every value an integer variable is given is arithmetic.
         for &(v, at) in &self.facts.integers {
@@ -980,15 +981,7 @@ impl<'a> Solver<'a> {
         if let Some(at) = self.facts.xtrace
             && (!zsh || self.facts.prompt_subst)
         {
-            // (Never named: what a name computed at run time may give it, `eval` too.)
-            let v = match self.facts.names.get(b"PS4") {
-                Some(ps4) => self.var_val(ps4),
-                None => {
-                    let mut v = self.default_named(b"PS4");
-                    v.join(&self.any);
-                    v
-                }
-            };
+            let v = self.ps4();
             if evaluators::dangerous(Evaluator::Prompt, &v, self, false) {
                 found.push(Found::Evaluation {
                     at,
@@ -1007,6 +1000,39 @@ impl<'a> Solver<'a> {
             });
         }
         Ok(())
+    }
+
+    /// A site judged on its value: a finding where the value is dangerous there.
+    fn judge_site(
+        &self,
+        s: &super::facts::Site,
+        v: &Val,
+        found: &mut Vec<Found>,
+    ) -> Result<(), Out> {
+        self.spend(8)?;
+        if evaluators::dangerous(s.evaluator, v, self, s.in_body.is_some()) {
+            found.push(Found::Evaluation {
+                at: s.at,
+                evaluator: s.evaluator,
+                what: s.what,
+                unknown: v.unknown,
+                in_body: s.in_body,
+            });
+        }
+        Ok(())
+    }
+
+    /// PS4's value (never named: what a name computed at run time may give it, `eval`
+    /// too).
+    fn ps4(&self) -> Val {
+        match self.facts.names.get(b"PS4") {
+            Some(ps4) => self.var_val(ps4),
+            None => {
+                let mut v = self.default_named(b"PS4");
+                v.join(&self.any);
+                v
+            }
+        }
     }
 
     /// An assignment that `eval` of computed text makes itself: what its text may assign
@@ -1046,7 +1072,8 @@ impl<'a> Solver<'a> {
     /// An array's first element ([`Src::Head`]): the plain first words of the lists it is
     /// given where every assignment to it is one, with what names computed at run time may
     /// give it; else its whole value.
-    fn head(&self, a: Var) -> Val {
+    fn head(&self, a: Var) -> Result<Val, Out> {
+        self.spend(self.facts.assigns.len() / 16 + self.facts.array_heads.len() + 1)?;
         let c = self.canon(a);
         let heads: Vec<&(Var, usize, Rc<[u8]>)> = self
             .facts
@@ -1055,9 +1082,11 @@ impl<'a> Solver<'a> {
             .filter(|(x, _, _)| self.canon(*x) == c)
             .collect();
         // (`unset 'a[0]'` and zsh's `shift a` move another element first.)
-        let moved = self.text.is_none_or(|t| {
-            memchr::memmem::find(t, b"unset").is_some()
-                || memchr::memmem::find(t, b"shift").is_some()
+        let moved = *self.heads_moved.get_or_init(|| {
+            self.text.is_none_or(|t| {
+                memchr::memmem::find(t, b"unset").is_some()
+                    || memchr::memmem::find(t, b"shift").is_some()
+            })
         });
         let only_lists = !heads.is_empty()
             && !moved
@@ -1070,7 +1099,7 @@ impl<'a> Solver<'a> {
                 .filter(|(_, (t, _, _))| matches!(t, Target::Var(x) if self.canon(*x) == c))
                 .all(|(k, _)| heads.iter().any(|(_, i, _)| *i == k));
         if !only_lists {
-            return self.read_val(a);
+            return Ok(self.read_val(a));
         }
         let mut v = self.any.clone();
         for (_, _, h) in heads {
@@ -1079,7 +1108,7 @@ impl<'a> Solver<'a> {
         if self.facts.any_case || self.case_changed.contains(&c) {
             v = cased(&v);
         }
-        v
+        Ok(v)
     }
 
     /// Whether the command may assign a name computed at run time: a `Target::Any`
@@ -1120,6 +1149,10 @@ impl<'a> Solver<'a> {
     pub fn runs_leaving_attrs(&self) -> Result<Vec<usize>, Out> {
         let mut out = Vec::new();
         for (k, r) in self.facts.unread_runs.iter().enumerate() {
+            if r.call_of.is_some() {
+                // (A wrapper's call: the attributes are its function's own run's.)
+                continue;
+            }
             let leaves = match &r.name {
                 None => true,
                 Some(name) => self.may_be(name, super::builtins::Gate::Attrs)?,
@@ -1241,27 +1274,11 @@ impl<'a> Solver<'a> {
                     continue;
                 }
                 let v = self.eval(&s.value)?;
-                self.spend(8)?;
-                if evaluators::dangerous(s.evaluator, &v, self, s.in_body.is_some()) {
-                    found.push(Found::Evaluation {
-                        at: s.at,
-                        evaluator: s.evaluator,
-                        what: s.what,
-                        unknown: v.unknown,
-                        in_body: s.in_body,
-                    });
-                }
+                self.judge_site(s, &v, &mut found)?;
             }
         }
         {
-            let v = match self.facts.names.get(b"PS4") {
-                Some(ps4) => self.var_val(ps4),
-                None => {
-                    let mut v = self.default_named(b"PS4");
-                    v.join(&self.any);
-                    v
-                }
-            };
+            let v = self.ps4();
             if evaluators::dangerous(Evaluator::Prompt, &v, self, false) {
                 found.push(Found::Evaluation {
                     at,

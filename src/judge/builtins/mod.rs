@@ -216,45 +216,22 @@ fn runs_unread_text(
     name: Option<Expr>,
 ) {
     // What it may assign itself (left out where what it leaves the rest of the command is
-    // judged): any variable's text, its words', its input's.
+    // judged): any variable's text, its words', its input's. The data it is given, copied
+    // (kept there): a named command's words, the input.
     let gate = |g: Gate| name.clone().map(|n| (std::rc::Rc::new(n), g));
     let mut value = Expr(vec![Src::AnyVar]);
     value.join(text.clone());
-    w.facts.assign(
-        Target::Any,
-        Expr(vec![Src::EvalAssigns(
-            std::rc::Rc::new(value),
-            gate(Gate::Copies),
-        )]),
-        at,
-    );
-    w.facts.assign(
-        Target::Any,
-        Expr(vec![Src::EvalAssigns(
-            std::rc::Rc::new(stdin.clone()),
-            gate(Gate::ReadsInput),
-        )]),
-        at,
-    );
-    // The data it is given, copied (kept there): a named command's words, the input.
+    let mut effects = vec![
+        Src::EvalAssigns(std::rc::Rc::new(value), gate(Gate::Copies)),
+        Src::EvalAssigns(std::rc::Rc::new(stdin.clone()), gate(Gate::ReadsInput)),
+        Src::RunCopies(std::rc::Rc::new(stdin), gate(Gate::ReadsInput)),
+    ];
     if name.is_some() {
-        w.facts.assign(
-            Target::Any,
-            Expr(vec![Src::RunCopies(
-                std::rc::Rc::new(text),
-                gate(Gate::Copies),
-            )]),
-            at,
-        );
+        effects.push(Src::RunCopies(std::rc::Rc::new(text), gate(Gate::Copies)));
     }
-    w.facts.assign(
-        Target::Any,
-        Expr(vec![Src::RunCopies(
-            std::rc::Rc::new(stdin),
-            gate(Gate::ReadsInput),
-        )]),
-        at,
-    );
+    for e in effects {
+        w.facts.assign(Target::Any, Expr(vec![e]), at);
+    }
     if name.is_none() {
         // (`eval` may give case attributes; `set -v`: the judge.)
         w.facts.any_case = true;
@@ -274,33 +251,15 @@ fn runs_unread_text(
         // (`test -v`, `unset`, `let`, `declare -i x=`, `compgen -W`): each argument there,
         // and an array's other elements (`cmd=(test -v "$k"); "${cmd[@]}"`).
         let k = w.facts.unread_runs.len();
-        let mut values: Vec<(u32, Expr)> = Vec::new();
         if let Some(first) = words.first()
             && let Some(Expr(srcs)) = array_head(w, first)
             && let [Src::Head(v)] = srcs.as_slice()
         {
-            values.push((first.start, Expr::var(*v)));
+            argument_sites(w, first.start, Expr::var(*v), k);
         }
         for a in words.iter().skip(1) {
-            values.push((a.start, w.word_expr(a)));
-        }
-        for (start, e) in values {
-            for (ev, what) in [
-                (
-                    Evaluator::Name,
-                    "an argument of a builtin named at run time",
-                ),
-                (
-                    Evaluator::Arithmetic,
-                    "an argument of a builtin named at run time",
-                ),
-                (
-                    Evaluator::WordList,
-                    "an argument of a builtin named at run time",
-                ),
-            ] {
-                w.site_needing(start, ev, what, e.clone(), Needs::Builtin(k));
-            }
+            let e = w.word_expr(a);
+            argument_sites(w, a.start, e, k);
         }
     }
     let explicit = whole_values(w, words);
@@ -317,6 +276,7 @@ fn runs_unread_text(
         index,
         from,
         from_site,
+        call_of: None,
     });
 }
 
@@ -516,19 +476,17 @@ fn first_arg(w: &mut Walk<'_>, args: &[WordInfo]) -> Expr {
 
 /// A call of a function that runs its arguments: the first may be a builtin that
 /// evaluates the others, as a command named at run time may ([`runs_unread_text`]).
-fn builtin_arguments(w: &mut Walk<'_>, command_at: u32, first: Expr, args: &[WordInfo]) {
+fn builtin_arguments(
+    w: &mut Walk<'_>,
+    function: &[u8],
+    command_at: u32,
+    first: Expr,
+    args: &[WordInfo],
+) {
     let k = w.facts.unread_runs.len();
     for a in args.iter().skip(1) {
         let e = w.word_expr(a);
-        for ev in [Evaluator::Name, Evaluator::Arithmetic, Evaluator::WordList] {
-            w.site_needing(
-                a.start,
-                ev,
-                "an argument of a builtin a function's \"$@\" may run",
-                e.clone(),
-                Needs::Builtin(k),
-            );
-        }
+        argument_sites(w, a.start, e, k);
     }
     let f = &mut w.facts;
     let index = f.assigns.len();
@@ -540,7 +498,22 @@ fn builtin_arguments(w: &mut Walk<'_>, command_at: u32, first: Expr, args: &[Wor
         index,
         from: index,
         from_site: f.sites.len(),
+        call_of: Some(std::rc::Rc::from(function)),
     });
+}
+
+/// An argument a builtin named at run time (unread run `k`) may evaluate: as a name, as
+/// arithmetic, as words expanded again.
+fn argument_sites(w: &mut Walk<'_>, at: u32, value: Expr, k: usize) {
+    for ev in [Evaluator::Name, Evaluator::Arithmetic, Evaluator::WordList] {
+        w.site_needing(
+            at,
+            ev,
+            "an argument of a builtin named at run time",
+            value.clone(),
+            Needs::Builtin(k),
+        );
+    }
 }
 
 /// A command name that is the first positional parameter (`"$@"`, `$1`, `"${@}"`,
@@ -793,10 +766,11 @@ pub(super) fn command(
         runs_unread_text(w, c.at, at, args, all.clone(), here.stdin.clone(), None);
     }
     let first = first_arg(w, args);
-    if !first.is_empty() && w.facts.positional_runners.iter().any(|f| f[..] == name[..]) {
-        // A function that runs its arguments (`run(){ "$@"; }`): this call's first one
-        // may be a builtin that evaluates the others (`run test -v "$k"`).
-        builtin_arguments(w, c.at, first.clone(), args);
+    if !first.is_empty() && w.may_be_function(&name) {
+        // A function that runs its arguments (`run(){ "$@"; }`, defined before or after
+        // this call): this call's first one may be a builtin that evaluates the others
+        // (`run test -v "$k"`).
+        builtin_arguments(w, &name, c.at, first.clone(), args);
     }
     w.facts.call_first.push(first);
     w.facts
