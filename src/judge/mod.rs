@@ -300,6 +300,17 @@ pub struct GaveUp;
 /// Judges one reading of `text` as dialect `d` reads it, charging `meter`. A reading
 /// without heredocs holds no heredoc text: only what could make one (an alias that
 /// reshapes later text) is judged there.
+/// What the judge built, let go once used: in the hook, which exits after its verdict,
+/// it is not freed (freeing a large command's facts piece by piece only delays the
+/// verdict), as the readings are not.
+fn let_go<T>(built: T) {
+    if crate::shell::exits_after_verdict() {
+        std::mem::forget(built);
+    } else {
+        drop(built);
+    }
+}
+
 pub fn judge(
     reading: &Reading,
     d: Dialect,
@@ -395,7 +406,7 @@ pub fn judge(
         } else {
             Vec::new()
         };
-        drop(s);
+        let_go(s);
         if !runs.is_empty() {
             // What unread text may leave for the rest of the command (attributes, options),
             // judged on the rest as if that text did nothing else: what it assigns and the
@@ -414,11 +425,13 @@ pub fn judge(
             s.solve().map_err(|_| GaveUp)?;
             let runs = s.runs_leaving_attrs().map_err(|_| GaveUp)?;
             found.extend(s.judge_eval_attrs(&runs).map_err(|_| GaveUp)?);
+            let_go(s);
+            let_go(rest);
         }
-        drop(facts);
+        let_go(facts);
         break found;
     };
-    drop(prog);
+    let_go(prog);
     Ok(found
         .into_iter()
         .map(|f| match f {

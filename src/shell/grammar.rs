@@ -548,7 +548,7 @@ impl Reader<'_, '_> {
             Tok::Case => self.case_command(),
             Tok::While | Tok::Until => {
                 self.compound_list()?;
-                if self.d.zsh() && self.peek()? == Tok::Eof {
+                if self.peek()? == Tok::Eof && self.d.zsh() {
                     // zsh runs `while LIST` that the text ends in.
                     self.leave();
                     return Ok(());
@@ -662,7 +662,7 @@ impl Reader<'_, '_> {
     }
 
     fn loop_body(&mut self) -> R<()> {
-        if self.d.zsh() && !matches!(self.peek()?, Tok::Do | Tok::LBrace) {
+        if !matches!(self.peek()?, Tok::Do | Tok::LBrace) && self.d.zsh() {
             // zsh's short form: `for i in 1; command`.
             return self.pipeline_command();
         }

@@ -185,7 +185,8 @@ impl Reader<'_, '_> {
         if self.out.heredocs.len() >= super::MAX_HEREDOCS {
             return Err(self.limit(super::Stop::Heredocs));
         }
-        let zsh = self.d.zsh();
+        // zsh strips the closing word's tabs (`<<-`): asked only then.
+        let zsh = p.strip_tabs && self.d.zsh();
         let unquoted = !p.word.quoted;
         let word = p.word.text.bytes();
         // Quote removal on an unquoted word changes nothing unless it holds a backslash or

@@ -429,7 +429,7 @@ impl<'s> Input<'s> {
 
     /// Reads the next physical line of the stream into the line buffer, as the top of
     /// `shell_getc` does. False at the end of the stream.
-    fn fill(&mut self, remove_quoted_newline: bool) -> bool {
+    fn fill(&mut self, remove_quoted_newline: &dyn Fn() -> bool) -> bool {
         let bytes = self.stream.bytes();
         let start = self.next;
         if start >= bytes.len() {
@@ -443,12 +443,14 @@ impl<'s> Input<'s> {
         };
         // At the end of a string, a line ending in an unescaped backslash gets a
         // backslash instead of the newline (when newlines are being removed).
-        let tail =
-            if !newline && remove_quoted_newline && odd_trailing_backslashes(&bytes[start..end]) {
-                b'\\'
-            } else {
-                b'\n'
-            };
+        let tail = if !newline
+            && odd_trailing_backslashes(&bytes[start..end])
+            && remove_quoted_newline()
+        {
+            b'\\'
+        } else {
+            b'\n'
+        };
         self.line = Line::Stream {
             start,
             end,
@@ -514,6 +516,12 @@ impl<'s> Input<'s> {
 
     /// `shell_getc`: the next character, or `None` at the end of input.
     pub fn getc(&mut self, remove_quoted_newline: bool) -> Option<u8> {
+        self.getc_joining(|| remove_quoted_newline)
+    }
+
+    /// [`Input::getc`], where whether a backslash-newline is removed is asked only where
+    /// one stands (`join` may ask the dialect a quirk: only where it decides).
+    pub fn getc_joining(&mut self, join: impl Fn() -> bool) -> Option<u8> {
         // The chokepoint: every character costs a unit; past the budget or the deadline
         // the input ends.
         if !self.work.charge(1) {
@@ -527,10 +535,7 @@ impl<'s> Input<'s> {
             return Some(c);
         }
         loop {
-            if self.idx >= self.line.len()
-                && self.saved.is_empty()
-                && !self.fill(remove_quoted_newline)
-            {
+            if self.idx >= self.line.len() && self.saved.is_empty() && !self.fill(&join) {
                 return None;
             }
             let mut c = self.byte_in_line(self.idx);
@@ -573,10 +578,10 @@ impl<'s> Input<'s> {
             }
             let c = c?;
             let origin = self.origin_in_line(self.idx - 1);
-            if c == b'\\' && remove_quoted_newline && self.byte_in_line(self.idx) == Some(b'\n') {
+            if c == b'\\' && self.byte_in_line(self.idx) == Some(b'\n') && join() {
                 // `goto restart_read`: the pair disappears, the next line is read (and
                 // charged: a run of backslash-newlines is read in this loop).
-                if !self.work.charge(LINE_WORK) || !self.fill(remove_quoted_newline) {
+                if !self.work.charge(LINE_WORK) || !self.fill(&join) {
                     return None;
                 }
                 continue;

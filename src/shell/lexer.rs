@@ -181,8 +181,8 @@ pub struct Reader<'s, 'o> {
     pub(super) extent_only: bool,
     /// Command offset of the last token's first character.
     pub(super) tok_at: u32,
-    /// zsh: levels of arithmetic text (`((…))`, `$((…))`, `$[…]`) around the reader, not
-    /// counting those outside a command substitution.
+    /// Levels of arithmetic text (`((…))`, `$((…))`, `$[…]`) around the reader, not
+    /// counting those outside a command substitution: zsh reads them in math mode.
     pub(super) zsh_math: usize,
     /// zsh: a `}` split off the end of the last word (gettokstr's `{foo}` hack), read
     /// next as its own token; its command offset.
@@ -527,17 +527,19 @@ impl<'s, 'o> Reader<'s, 'o> {
         if shellmeta(ch) {
             self.parser_state &= !PST_ASSIGNOK;
             // zsh reads an operator's characters without line continuation (`<<\⏎-E` is
-            // `<<` and the word `-E` there; bash joins it into `<<-E`).
-            let join = !self.d.zsh();
+            // `<<` and the word `-E` there; bash joins it into `<<-E`). Asked only where a
+            // backslash-newline stands.
+            let probe = self.d.clone();
+            let join = || !probe.zsh();
             let peek = if self.parser_state & PST_CMDSUBST != 0 && ch == self.shell_eof_token {
                 self.getc(false)
             } else {
-                self.getc(join)
+                self.input.getc_joining(join)
             };
             if peek == Some(ch) {
                 match ch {
                     b'<' => {
-                        let p2 = self.getc(join);
+                        let p2 = self.input.getc_joining(join);
                         return Ok(match p2 {
                             Some(b'-') => Tok::LessLessMinus,
                             Some(b'<') => Tok::LessLessLess,
@@ -552,7 +554,7 @@ impl<'s, 'o> Reader<'s, 'o> {
                     b'>' => return Ok(Tok::GreaterGreater),
                     b';' => {
                         self.parser_state |= PST_CASEPAT;
-                        let p2 = self.getc(join);
+                        let p2 = self.input.getc_joining(join);
                         if p2 == Some(b'&') {
                             return Ok(Tok::SemiSemiAnd);
                         }
@@ -577,7 +579,7 @@ impl<'s, 'o> Reader<'s, 'o> {
                     (b'<', Some(b'>')) => return Ok(Tok::LessGreater),
                     (b'>', Some(b'|')) => return Ok(Tok::GreaterBar),
                     (b'&', Some(b'>')) => {
-                        let p2 = self.getc(join);
+                        let p2 = self.input.getc_joining(join);
                         if p2 == Some(b'>') {
                             return Ok(Tok::AndGreaterGreater);
                         }
@@ -595,11 +597,11 @@ impl<'s, 'o> Reader<'s, 'o> {
                 }
             }
             if ch == b'('
-                && self.d.zsh()
                 && peek != Some(b')')
                 && ((self.word.start < self.word.end && self.word.end == self.tok_at)
                     || (self.last_read_token == Tok::Word
                         && self.parser_state & (PST_CASEPAT | PST_CONDEXPR) == 0))
+                && self.d.zsh()
             {
                 // zsh: a `(` inside a word opens a glob group or qualifiers that the word
                 // goes on through, blanks and newlines included (gettokstr's LX2_INPAR,
@@ -693,10 +695,10 @@ impl<'s, 'o> Reader<'s, 'o> {
         let mut pass_next = false;
         let mut character = Some(first);
         let mut origin = start;
-        let zsh = self.d.zsh();
         // zsh's gettokstr: `{`s not yet closed in this word (`bct`), and the command
         // offset of the word's last character when it is a `}` that closes none of them
-        // and no backslash quotes.
+        // and no backslash quotes (counted in every reading; zsh is asked where they
+        // decide).
         let mut zsh_braces = 0usize;
         let mut zsh_last_rbrace: Option<u32> = None;
         enum Step {
@@ -712,15 +714,17 @@ impl<'s, 'o> Reader<'s, 'o> {
                 pass_next = false;
                 escaped = true;
                 Step::Char
-            } else if zsh
-                && c == b'{'
+            } else if c == b'{'
                 && b.is_empty()
                 && self.parser_state & PST_CASEPAT == 0
                 && self.reserved_word_acceptable(self.last_read_token)
+                && !self.next_breaks_word()
+                && self.d.zsh()
             {
                 // zsh: a `{` that starts a word in command position is a word by itself
                 // (gettokstr's LX2_INBRACE: `!lexbuf.len && incmdpos`), so `{echo x}`
-                // is a group.
+                // is a group. Followed by a blank, a newline, `;`, `&` or `|`, it is that
+                // word in bash too (zsh is not asked).
                 b.push(c, origin);
                 all_digits = false;
                 character = None;
@@ -807,11 +811,11 @@ impl<'s, 'o> Reader<'s, 'o> {
                 }
                 Step::Next
             } else if c == b'['
-                && !zsh
                 && ((!b.is_empty()
                     && self.assignment_acceptable(self.last_read_token)
                     && legal_identifier(b.bytes()))
                     || (b.is_empty() && self.parser_state & PST_COMPASSIGN != 0))
+                && !self.d.zsh()
             {
                 b.push(c, origin);
                 self.parse_matched_pair(cd, b'[', b']', P_ARRAYSUB, &mut b)?;
@@ -850,7 +854,7 @@ impl<'s, 'o> Reader<'s, 'o> {
                     all_digits &= c.is_ascii_digit();
                     dollar_present |= c == b'$';
                     zsh_last_rbrace = None;
-                    if zsh && !escaped {
+                    if !escaped {
                         if c == b'{' {
                             zsh_braces += 1;
                         } else if c == b'}' {
@@ -893,6 +897,7 @@ impl<'s, 'o> Reader<'s, 'o> {
             && b.len() > 1
             && character != Some(b'(')
             && !self.zsh_envstring(b.bytes())
+            && self.d.zsh()
         {
             // zsh gives back a `}` that ends a word and closes no `{` of it ("hack to
             // get {foo} command syntax work", the end of gettokstr): `<<'EOF'}` is the
@@ -921,7 +926,13 @@ impl<'s, 'o> Reader<'s, 'o> {
         {
             return Ok(Tok::Number);
         }
-        if zsh && bytes == b"}" && !quoted && !dollar_present {
+        // bash's special case reads an unquoted `}` as the reserved word too, with the
+        // same count, when a `{` is open, it stands in command position and no `{` is
+        // allowed next: zsh is not asked then.
+        let bash_reserved_rbrace = self.open_brace_count > 0
+            && self.reserved_word_acceptable(self.last_read_token)
+            && self.parser_state & PST_ALLOWOPNBRC == 0;
+        if bytes == b"}" && !quoted && !dollar_present && !bash_reserved_rbrace && self.d.zsh() {
             // exalias: an unquoted `}` is the reserved word wherever it stands.
             if self.open_brace_count > 0 {
                 self.open_brace_count -= 1;
@@ -941,8 +952,7 @@ impl<'s, 'o> Reader<'s, 'o> {
         {
             return Ok(t);
         }
-        if zsh
-            && !dollar_present
+        if !dollar_present
             && !quoted
             && self.reserved_word_acceptable(self.last_read_token)
             && ZSH_ONLY_RESERVED.contains(&bytes.as_slice())
@@ -993,6 +1003,20 @@ impl<'s, 'o> Reader<'s, 'o> {
 
     /// Reads one character and gives it back; true when it is `want` (which is then
     /// consumed).
+    /// Whether the next character ends the word being read, whatever the dialect: a
+    /// blank, a newline, `;`, `&` or `|`, or the end of the input (not consumed). Not `<`
+    /// or `>`: bash's word loop reads on through `<(…)` and `>(…)`, and joins a
+    /// backslash-newline after them; nor `(` or `)`.
+    fn next_breaks_word(&mut self) -> bool {
+        match self.getc(false) {
+            Some(c) => {
+                self.input.ungetc(c);
+                matches!(c, b' ' | b'\t' | b'\n' | b';' | b'&' | b'|')
+            }
+            None => true,
+        }
+    }
+
     fn peek_is(&mut self, want: u8) -> bool {
         match self.getc(true) {
             Some(c) if c == want => true,

@@ -87,7 +87,9 @@ impl Reader<'_, '_> {
     ) -> R<()> {
         self.enter()?;
         let arith = flags & P_ARITH != 0;
-        let zsh_math = arith && self.d.zsh();
+        // zsh's math mode, followed in every reading: zsh is asked where it decides (a
+        // quote or backslash in it, a bracket bash does not count).
+        let zsh_math = arith;
         if arith {
             self.want_text += 1;
         }
@@ -114,7 +116,6 @@ impl Reader<'_, '_> {
     }
 
     fn matched_pair(&mut self, qc: u8, open: u8, close: u8, flags: u32, b: &mut Builder) -> R<()> {
-        let zsh = self.d.zsh();
         // zsh reads `((…))`, `$((…))` and `$[…]` with its `dquote_parse` in math mode
         // (lex.c `cmd_or_math`, `gettok`'s `dbparens`): it counts `(`/`)` and `[`/`]`
         // (an unbalanced one ends the text), a quote is a plain character (`"` quotes
@@ -122,7 +123,7 @@ impl Reader<'_, '_> {
         // parentheses count inside backquotes. Where bash's reading and zsh's can part
         // (a quote, backslash or backquote; brackets or, in `$[…]`, parentheses that do
         // not balance), the zsh reading is not followed.
-        let zsh_math_level = zsh && flags & P_ARITH != 0;
+        let zsh_math_level = flags & P_ARITH != 0;
         let mut zsh_other = 0usize;
         let mut dolbrace = if flags & P_DOLBRACE != 0 {
             DolBrace::Param
@@ -214,8 +215,7 @@ impl Reader<'_, '_> {
                     self.zsh_unreliable(ZSH_MATH);
                 }
             }
-            if zsh
-                && flags & P_DOLBRACE != 0
+            if flags & P_DOLBRACE != 0
                 && flags & P_DQUOTE == 0
                 && ch == b'{'
                 && tflags & LEX_WASDOL == 0
@@ -249,7 +249,7 @@ impl Reader<'_, '_> {
                     other => other,
                 };
             }
-            if zsh && flags & P_DQUOTE != 0 && flags & P_DOLBRACE != 0 && ch == b'\'' {
+            if flags & P_DQUOTE != 0 && flags & P_DOLBRACE != 0 && ch == b'\'' && self.d.zsh() {
                 // zsh's `dquote_parse`: inside `"${…}"` a `'` is a plain character (bash
                 // reads it so only in POSIX mode: parse_matched_pair's `posixly_correct`
                 // test, which zsh takes whatever the operator). A `$` before it does not

@@ -940,6 +940,62 @@ mod tests {
             .collect()
     }
 
+    /// Whether bash 5.2's reading of `command` asked if the shell is zsh.
+    fn asks_zsh(command: &str) -> bool {
+        read(command, Dialect::new(Shell::Bash52)).asked & quirk::ZSH != 0
+    }
+
+    #[test]
+    fn zsh_shares_bash_reading_of_plain_script_text_and_reads_it_alike() {
+        // Script text where zsh's reader takes bash's steps: bash 5.2's reading never asks
+        // whether the shell is zsh (so zsh shares it, and a script is read once), and
+        // zsh's own reading, asked every question, reads the same program.
+        let plain = [
+            "echo \"line $i $HOME\" >> out.txt\necho b\n",
+            "cd d && ls -la | grep -v x | wc -l\n",
+            "f() { printf '%s\\n' \"$1\"; }\nf x\n",
+            "g() {\n  cat > \"$1\" <<'EOF'\nkeep $(id)\nEOF\n}\n",
+            "{ echo a; } > f\n{\necho b\n}\n",
+            "while read -r l; do echo \"got $l\"; done <<'EOF'\na\nEOF\n",
+            "n=$((n + 1))\nif [ \"$n\" -gt 2 ]; then echo y; fi\n",
+            "export V_1=\"value-1\"\ncat <<EOF\n$(date)\nEOF\n",
+            "x=${HOME:-/root}; echo \"${x}\" a\\\nb\n",
+        ];
+        for command in plain {
+            assert!(!asks_zsh(command), "{command:?} asked for zsh");
+            let (bodies, work) = (Bodies::default(), Work::default());
+            let bash = read_sharing(command, Dialect::new(Shell::Bash52), &work, &bodies);
+            let zsh = read_sharing(command, Dialect::new(Shell::Zsh), &work, &bodies);
+            assert!(
+                bash.same_program(&zsh),
+                "{command:?} reads otherwise in zsh"
+            );
+            let runs = |r: &Reading| r.exec.iter().map(|e| (e.at, e.end)).collect::<Vec<_>>();
+            assert_eq!(runs(&bash), runs(&zsh), "{command:?}");
+            assert_eq!(zsh.unreliable, None, "{command:?}");
+        }
+        // Where zsh's reader may part from bash's, the reading asks (and zsh reads the
+        // command itself): a `{` glued to a word in command position (a process
+        // substitution too, which bash reads on through), an array element
+        // assigned, a `}` that closes no `{`, `<<-`, a loop without `do`, a quote in
+        // arithmetic, a `'` in `"${…}"`, a backslash-newline inside an operator.
+        let asking = [
+            "{echo x}\n",
+            "{<(:); echo }\n",
+            "{>(:) }\n",
+            "a[1]=x\n",
+            "echo }\n",
+            "cat <<-EOF\n\tEOF\n",
+            "for i in 1 2; echo $i\n",
+            "echo $(( \"1\" + 2 ))\n",
+            "echo \"${x:-'a'}\"\n",
+            "cat <\\\n<EOF\nx\nEOF\n",
+        ];
+        for command in asking {
+            assert!(asks_zsh(command), "{command:?} did not ask for zsh");
+        }
+    }
+
     #[test]
     fn readings_of_one_command_share_its_body_scans_without_copying_the_body() {
         let command = "cat <<EOF\n$(id)\nEOF\n";

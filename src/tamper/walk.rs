@@ -213,14 +213,16 @@ impl<'a> Walker<'a> {
         let saved_bodies = std::mem::replace(&mut self.bodies, bodies);
         let mut last_out: Option<Vec<Vec<u8>>> = None;
         let mut piped: Option<Vec<Vec<u8>>> = None;
-        for e in &r.events {
+        for (i, e) in r.events.iter().enumerate() {
             if self.over {
                 return;
             }
             match e {
                 Event::Simple(c) => {
                     let stdin = piped.take();
-                    last_out = self.simple(c, text, &ends, stdin, depth);
+                    // What it writes matters only to a command it pipes into.
+                    let pipes = matches!(r.events.get(i + 1), Some(Event::Pipe { .. }));
+                    last_out = self.simple(c, text, &ends, stdin, depth, pipes);
                 }
                 Event::Pipe { .. } => piped = last_out.take(),
                 Event::Redirect(rd) => {
@@ -535,8 +537,8 @@ impl<'a> Walker<'a> {
         self.touch(&a, How::Write, by, None);
     }
 
-    /// Walks one simple command; returns what it writes to a pipe, when the command shows
-    /// it (`cat` of a heredoc, `echo`, `printf`).
+    /// Walks one simple command; returns what it writes to the pipe it `pipes` into, when
+    /// the command shows it (`cat` of a heredoc, `echo`, `printf`).
     fn simple(
         &mut self,
         c: &SimpleCommand,
@@ -544,6 +546,7 @@ impl<'a> Walker<'a> {
         ends: &Ends,
         piped: Option<Vec<Vec<u8>>>,
         depth: usize,
+        pipes: bool,
     ) -> Option<Vec<Vec<u8>>> {
         if !self.charge(1) {
             return None;
@@ -589,6 +592,9 @@ impl<'a> Walker<'a> {
             self.redirect(rd, ends, "a redirection");
         }
         let name = self.command(&args, &stdin, depth);
+        if !pipes {
+            return None;
+        }
         match name.as_deref() {
             Some("cat") => Some(stdin),
             Some("echo" | "printf") => Some(vec![
