@@ -300,17 +300,6 @@ pub struct GaveUp;
 /// Judges one reading of `text` as dialect `d` reads it, charging `meter`. A reading
 /// without heredocs holds no heredoc text: only what could make one (an alias that
 /// reshapes later text) is judged there.
-/// What the judge built, let go once used: in the hook, which exits after its verdict,
-/// it is not freed (freeing a large command's facts piece by piece only delays the
-/// verdict), as the readings are not.
-fn let_go<T>(built: T) {
-    if crate::shell::exits_after_verdict() {
-        std::mem::forget(built);
-    } else {
-        drop(built);
-    }
-}
-
 pub fn judge(
     reading: &Reading,
     d: Dialect,
@@ -406,7 +395,7 @@ pub fn judge(
         } else {
             Vec::new()
         };
-        let_go(s);
+        drop(s);
         if !runs.is_empty() {
             // What unread text may leave for the rest of the command (attributes, options),
             // judged on the rest as if that text did nothing else: what it assigns and the
@@ -425,13 +414,11 @@ pub fn judge(
             s.solve().map_err(|_| GaveUp)?;
             let runs = s.runs_leaving_attrs().map_err(|_| GaveUp)?;
             found.extend(s.judge_eval_attrs(&runs).map_err(|_| GaveUp)?);
-            let_go(s);
-            let_go(rest);
         }
-        let_go(facts);
+        drop(facts);
         break found;
     };
-    let_go(prog);
+    drop(prog);
     Ok(found
         .into_iter()
         .map(|f| match f {
