@@ -596,6 +596,21 @@ impl<'s> Input<'s> {
         }
     }
 
+    /// The character [`Input::getc`] would return next, when it stands in the current
+    /// line (or was given back) and reading it changes nothing else; `None` where the
+    /// line must be refilled or an alias's text ends (what comes next is not known
+    /// without reading it). Nothing is read or charged.
+    pub fn peek_in_line(&self) -> Option<u8> {
+        if let Some((c, _)) = self.lookahead {
+            return Some(c);
+        }
+        if self.idx < self.line.len() {
+            self.byte_in_line(self.idx)
+        } else {
+            None
+        }
+    }
+
     /// `shell_ungetc`: gives back the last character read.
     pub fn ungetc(&mut self, c: u8) {
         if let Some(b) = self.capture.as_mut() {

@@ -1003,18 +1003,18 @@ impl<'s, 'o> Reader<'s, 'o> {
 
     /// Reads one character and gives it back; true when it is `want` (which is then
     /// consumed).
-    /// Whether the next character ends the word being read, whatever the dialect: a
-    /// blank, a newline, `;`, `&` or `|`, or the end of the input (not consumed). Not `<`
-    /// or `>`: bash's word loop reads on through `<(…)` and `>(…)`, and joins a
-    /// backslash-newline after them; nor `(` or `)`.
-    fn next_breaks_word(&mut self) -> bool {
-        match self.getc(false) {
-            Some(c) => {
-                self.input.ungetc(c);
-                matches!(c, b' ' | b'\t' | b'\n' | b';' | b'&' | b'|')
-            }
-            None => true,
-        }
+    /// Whether the next character, looked at without reading it, ends the word being
+    /// read whatever the dialect: a blank, a newline, `;`, `&` or `|` in the current line.
+    /// Not `<` or `>`: bash's word loop reads on through `<(…)` and `>(…)`, and joins a
+    /// backslash-newline after them; nor `(` or `)`. Where the next character is not in
+    /// the line (the line must be refilled, or an alias's text ends with the space bash
+    /// adds), false. Nothing is read: a character read and given back at the end of an
+    /// alias's text is given back differently the second time (round 26).
+    fn next_breaks_word(&self) -> bool {
+        matches!(
+            self.input.peek_in_line(),
+            Some(b' ' | b'\t' | b'\n' | b';' | b'&' | b'|')
+        )
     }
 
     fn peek_is(&mut self, want: u8) -> bool {

@@ -982,6 +982,7 @@ mod tests {
         let asking = [
             "{echo x}\n",
             "{<(:); echo }\n",
+            "{\\\n echo a; }\n",
             "{>(:) }\n",
             "a[1]=x\n",
             "echo }\n",
