@@ -34,7 +34,7 @@ fn test_binop(w: &[u8]) -> bool {
     )
 }
 
-fn is_redirection_op(t: Tok) -> bool {
+pub(super) fn is_redirection_op(t: Tok) -> bool {
     matches!(
         t,
         Tok::Char(b'<' | b'>')
@@ -381,6 +381,9 @@ impl Reader<'_, '_> {
         if t == Tok::Word {
             let (_, w) = self.next()?;
             if starts_shell_command(self.peek()?) {
+                // bash's named coprocess; zsh runs NAME as the coprocess instead.
+                let at = w.as_ref().map_or(self.tok_at, |w| w.start);
+                self.zsh_unreliable_at(super::ZSH_NAMED_COPROC, at);
                 self.shell_command()?;
                 return self.redirection_list();
             }

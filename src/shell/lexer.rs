@@ -11,7 +11,7 @@ use super::text::{Builder, Text};
 use super::tree::Word;
 use super::{
     Context, Exec, Probe, ReadError, Reading, Run, SubstKind, ZSH_KEYWORD, ZSH_RBRACE_ASSIGNMENT,
-    ZSH_WORD_PAREN,
+    ZSH_REDIRECTED_COMMAND, ZSH_WORD_PAREN,
 };
 
 /// A token, as bash's `yylex` returns it.
@@ -925,6 +925,17 @@ impl<'s, 'o> Reader<'s, 'o> {
             && legal_number(&bytes).is_some_and(|n| i32::try_from(n).is_ok())
         {
             return Ok(Tok::Number);
+        }
+        // zsh keeps a command that has only redirections so far in command position (its
+        // par_redir): a reserved word or a `{` there starts a compound command, which bash
+        // reads as a plain word (a redirection's own target aside).
+        if self.parser_state & PST_REDIRLIST != 0
+            && !super::grammar::is_redirection_op(self.last_read_token)
+            && (bytes.first() == Some(&b'{')
+                || RESERVED.iter().any(|(w, _)| *w == bytes.as_slice())
+                || ZSH_ONLY_RESERVED.contains(&bytes.as_slice()))
+        {
+            self.zsh_unreliable_at(ZSH_REDIRECTED_COMMAND, self.word.start);
         }
         // bash's special case reads an unquoted `}` as the reserved word too, with the
         // same count, when a `{` is open, it stands in command position and no `{` is

@@ -752,6 +752,8 @@ pub const ZSH_RBRACE_ASSIGNMENT: &str =
     "zsh splits a `}` off the end of a word unless it reads the word as an assignment";
 pub const ZSH_KEYWORD: &str =
     "zsh reads `repeat`, `foreach`, `nocorrect` and `end` as reserved words with their own grammar";
+pub const ZSH_REDIRECTED_COMMAND: &str = "zsh reads a reserved word or a `{` after leading redirections (`</dev/null {`, `>f if`) as the start of a compound command, where bash reads a plain word";
+pub const ZSH_NAMED_COPROC: &str = "zsh reads `coproc NAME` followed by a compound command as the command NAME run as a coprocess, where bash names the coprocess";
 pub const ZSH_DOLBRACE_BRACE: &str =
     "zsh counts a `{` inside an unquoted `${…}` where bash does not, and so can end it elsewhere";
 
@@ -769,6 +771,10 @@ pub fn zsh_advice(what: &str) -> Option<&'static str> {
         ZSH_KEYWORD => {
             "Write the loop with bash's syntax (for/while), or quote the word: 'repeat'."
         }
+        ZSH_REDIRECTED_COMMAND => {
+            "Put the redirections after the command: { ...; } </dev/null, or quote the word: '{'."
+        }
+        ZSH_NAMED_COPROC => "Start the coprocess without a name: coproc { ...; }.",
         _ => return None,
     })
 }
