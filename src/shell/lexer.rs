@@ -913,7 +913,21 @@ impl<'s, 'o> Reader<'s, 'o> {
         // expansion, copies), in every reading: a quarter unit per byte, besides the
         // reading of its characters (a long word read a run at a time costs little there).
         self.spend(super::bulk_work(text.len()) * WORD_PASSES_WORK)?;
-        let bytes = text.bytes().to_vec();
+        // The word's bytes, looked at below while the reader moves on: a copy, on the stack
+        // for a word that fits (most words).
+        let mut short = [0u8; 64];
+        let long: Vec<u8>;
+        let bytes: &[u8] = match text.bytes() {
+            t if t.len() <= short.len() => {
+                let n = t.len();
+                short[..n].copy_from_slice(t);
+                &short[..n]
+            }
+            t => {
+                long = t.to_vec();
+                &long
+            }
+        };
         w.quoted = quoted;
         w.dollar = dollar_present;
         w.text = text;
@@ -922,7 +936,7 @@ impl<'s, 'o> Reader<'s, 'o> {
         // NUMBER: all digits before `<` / `>`, or after `<&` / `>&`.
         if all_digits
             && (next_is_redir || matches!(self.last_read_token, Tok::LessAnd | Tok::GreaterAnd))
-            && legal_number(&bytes).is_some_and(|n| i32::try_from(n).is_ok())
+            && legal_number(bytes).is_some_and(|n| i32::try_from(n).is_ok())
         {
             return Ok(Tok::Number);
         }
@@ -932,8 +946,8 @@ impl<'s, 'o> Reader<'s, 'o> {
         if self.parser_state & PST_REDIRLIST != 0
             && !super::grammar::is_redirection_op(self.last_read_token)
             && (bytes.first() == Some(&b'{')
-                || RESERVED.iter().any(|(w, _)| *w == bytes.as_slice())
-                || ZSH_ONLY_RESERVED.contains(&bytes.as_slice()))
+                || RESERVED.iter().any(|(w, _)| *w == bytes)
+                || ZSH_ONLY_RESERVED.contains(&bytes))
         {
             self.zsh_unreliable_at(ZSH_REDIRECTED_COMMAND, self.word.start);
         }
@@ -950,35 +964,35 @@ impl<'s, 'o> Reader<'s, 'o> {
             }
             return Ok(Tok::RBrace);
         }
-        if let Some(t) = self.special_case_tokens(&bytes) {
+        if let Some(t) = self.special_case_tokens(bytes) {
             return Ok(t);
         }
-        if self.alias_expand(&bytes, quoted)? {
+        if self.alias_expand(bytes, quoted)? {
             return Ok(Tok::ReRead);
         }
         if !dollar_present
             && !quoted
             && self.reserved_word_acceptable(self.last_read_token)
-            && let Some(t) = self.check_reserved(&bytes)
+            && let Some(t) = self.check_reserved(bytes)
         {
             return Ok(t);
         }
         if !dollar_present
             && !quoted
             && self.reserved_word_acceptable(self.last_read_token)
-            && ZSH_ONLY_RESERVED.contains(&bytes.as_slice())
+            && ZSH_ONLY_RESERVED.contains(&bytes)
         {
             self.zsh_unreliable_at(ZSH_KEYWORD, self.word.start);
         }
-        let is_assignment = assignment(&bytes, self.parser_state & PST_COMPASSIGN != 0).is_some();
+        let is_assignment = assignment(bytes, self.parser_state & PST_COMPASSIGN != 0).is_some();
         let nosplit = is_assignment
             && (self.assignment_acceptable(self.last_read_token)
                 || self.parser_state & PST_COMPASSIGN != 0);
         if self.command_token_position(self.last_read_token)
-            && (is_assignment_builtin(&bytes) || bytes == b"eval" || bytes == b"let")
+            && (is_assignment_builtin(bytes) || bytes == b"eval" || bytes == b"let")
         {
             self.parser_state |= PST_ASSIGNOK;
-            self.zsh_typeset = is_assignment_builtin(&bytes) && bytes != b"alias";
+            self.zsh_typeset = is_assignment_builtin(bytes) && bytes != b"alias";
         }
         if bytes.first() == Some(&b'{')
             && bytes.last() == Some(&b'}')
