@@ -981,16 +981,7 @@ impl<'a> Solver<'a> {
         if let Some(at) = self.facts.xtrace
             && (!zsh || self.facts.prompt_subst)
         {
-            let v = self.ps4();
-            if evaluators::dangerous(Evaluator::Prompt, &v, self, false) {
-                found.push(Found::Evaluation {
-                    at,
-                    evaluator: Evaluator::Prompt,
-                    what: "PS4 under set -x",
-                    unknown: v.unknown,
-                    in_body: None,
-                });
-            }
+            found.extend(self.ps4_found(at, "PS4 under set -x"));
         }
         for u in &self.facts.unread {
             found.push(Found::Unread {
@@ -1020,6 +1011,19 @@ impl<'a> Solver<'a> {
             });
         }
         Ok(())
+    }
+
+    /// What `set -x` at `at` (`what`) runs of PS4 as a prompt, when it may run heredoc
+    /// text.
+    fn ps4_found(&self, at: u32, what: &'static str) -> Option<Found> {
+        let v = self.ps4();
+        evaluators::dangerous(Evaluator::Prompt, &v, self, false).then_some(Found::Evaluation {
+            at,
+            evaluator: Evaluator::Prompt,
+            what,
+            unknown: v.unknown,
+            in_body: None,
+        })
     }
 
     /// PS4's value (never named: what a name computed at run time may give it, `eval`
@@ -1277,18 +1281,10 @@ impl<'a> Solver<'a> {
                 self.judge_site(s, &v, &mut found)?;
             }
         }
-        {
-            let v = self.ps4();
-            if evaluators::dangerous(Evaluator::Prompt, &v, self, false) {
-                found.push(Found::Evaluation {
-                    at,
-                    evaluator: Evaluator::Prompt,
-                    what: "PS4 under the set -x that text the guard cannot read (eval of computed text, a command named at run time) may turn on",
-                    unknown: v.unknown,
-                    in_body: None,
-                });
-            }
-        }
+        found.extend(self.ps4_found(
+            at,
+            "PS4 under the set -x that text the guard cannot read (eval of computed text, a command named at run time) may turn on",
+        ));
         Ok(found)
     }
 

@@ -519,16 +519,8 @@ fn argument_sites(w: &mut Walk<'_>, at: u32, value: Expr, k: usize) {
 /// A command name that is the first positional parameter (`"$@"`, `$1`, `"${@}"`,
 /// `$*`): what calls give as their first argument ([`super::facts::FIRST_ARG`]).
 fn positional_name(w: &mut Walk<'_>, word: &WordInfo) -> Option<Expr> {
-    let [Piece::Param(p)] = word.pieces.as_slice() else {
-        return None;
-    };
-    let plain = p.op == crate::shell::word::ParamOp::Plain
-        && !p.indirect
-        && p.subscript.is_none()
-        && p.zsh_subscript.is_none()
-        && p.slice.is_empty()
-        && !p.flags;
-    if !(plain && matches!(p.name.as_slice(), b"@" | b"*" | b"1")) {
+    let p = whole_value(word)?;
+    if !matches!(p.name.as_slice(), b"@" | b"*" | b"1") {
         return None;
     }
     // What `set --` gives them, what calls of this function give it, and what calls of a
@@ -547,10 +539,18 @@ fn positional_name(w: &mut Walk<'_>, word: &WordInfo) -> Option<Expr> {
 /// A command name that is an array's (or a variable's) whole value (`"${cmd[@]}"`,
 /// `$cmd`): its first element ([`Src::Head`]).
 fn array_head(w: &mut Walk<'_>, word: &WordInfo) -> Option<Expr> {
+    let p = whole_value(word)?;
+    crate::shell::syntax::legal_identifier(&p.name).then(|| Expr(vec![Src::Head(w.var(&p.name))]))
+}
+
+/// The one parameter a word is, when it expands to that parameter's value as it is: no
+/// operator, indirection, subscript, offset or zsh flag (anything else is the word's
+/// value, [`Walk::word_expr`]).
+fn whole_value(word: &WordInfo) -> Option<&crate::shell::word::Param> {
     let [Piece::Param(p)] = word.pieces.as_slice() else {
         return None;
     };
-    let plain = p.op == crate::shell::word::ParamOp::Plain
+    let whole = p.op == crate::shell::word::ParamOp::Plain
         && !p.indirect
         && p.subscript.is_none()
         && p.zsh_subscript.is_none()
@@ -558,10 +558,10 @@ fn array_head(w: &mut Walk<'_>, word: &WordInfo) -> Option<Expr> {
         && !p.flags
         && !p.zsh_eval
         && !p.zsh_glob
+        && !p.zsh_char
         && !p.zsh_keys
-        && p.flag_words.is_none()
-        && crate::shell::syntax::legal_identifier(&p.name);
-    plain.then(|| Expr(vec![Src::Head(w.var(&p.name))]))
+        && p.flag_words.is_none();
+    whole.then_some(p)
 }
 
 /// The variables whose whole values words are made of, with blanks between them
