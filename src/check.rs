@@ -2,8 +2,8 @@
 //! and `strip`: the fast path (nothing to read), the size limit, then the command read as
 //! every shell reads it, then the rules.
 //!
-//! This is the only module that can create a [`Checked`] token, so the only place an
-//! allow can come from.
+//! This is the only module that can build a [`Clean`] (why a command is allowed, and
+//! per heredoc why its text stays data), so the only place an allow can come from.
 
 use crate::limits::{self, Limit};
 use crate::reason;
@@ -14,8 +14,131 @@ use crate::tamper;
 use crate::verdict::Denial;
 use std::rc::Rc;
 
-/// Proof that the checked path found nothing to deny. Only this module can make one.
-struct Checked(());
+/// Why a command is allowed, and per heredoc why its text stays data. Only this module
+/// builds one, and only where a check finished with nothing to deny: an allow is this
+/// value, never an empty list of findings (a [`Report`] without it denies).
+#[derive(Clone, Debug)]
+pub struct Clean {
+    why: Why,
+    kept: Vec<Kept>,
+}
+
+/// Why nothing in the command runs heredoc text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// The event is not a shell command.
+    NotShell,
+    /// One line without `<<`, quotes, escapes or expansions: no shell finds or builds a
+    /// heredoc in it.
+    NothingToRead,
+    /// Read as every shell reads it: no heredoc in any reading.
+    NoHeredoc,
+    /// Read as every shell reads it: each ends every heredoc where it appears to end,
+    /// reads the rest as the guard does, and no value that may be heredoc text reaches a
+    /// hidden evaluator in any of them.
+    Judged,
+}
+
+/// Why one heredoc's body is data to the shell that reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kept {
+    /// The delimiter is quoted: every shell keeps the body as written.
+    Quoted,
+    /// Unquoted, but the body holds no `$` and no backquote: nothing in it expands.
+    NothingExpands,
+    /// Unquoted; its expansions run no command, and none gives a hidden evaluator text
+    /// that may be heredoc text.
+    ExpansionsRunNothing,
+}
+
+impl Clean {
+    /// Why the command is allowed.
+    pub fn why(&self) -> Why {
+        self.why
+    }
+
+    /// Per heredoc of the report, in its order, why its body is data.
+    pub fn kept(&self) -> &[Kept] {
+        &self.kept
+    }
+
+    fn without_heredocs(why: Why) -> Self {
+        Clean {
+            why,
+            kept: Vec::new(),
+        }
+    }
+}
+
+impl Why {
+    /// A stable id, for `explain --json`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Why::NotShell => "not-shell",
+            Why::NothingToRead => "nothing-to-read",
+            Why::NoHeredoc => "no-heredoc",
+            Why::Judged => "judged",
+        }
+    }
+
+    /// The reason in words.
+    pub fn says(self) -> &'static str {
+        match self {
+            Why::NotShell => "not a shell command",
+            Why::NothingToRead => {
+                "one line without <<, quotes, escapes or expansions: no shell finds or builds a heredoc in it"
+            }
+            Why::NoHeredoc => "no shell reads a heredoc in it",
+            Why::Judged => {
+                "every shell ends each heredoc where it appears to end, and no text that may be heredoc text reaches a hidden evaluator"
+            }
+        }
+    }
+}
+
+impl Kept {
+    /// A stable id, for `explain --json`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Kept::Quoted => "quoted",
+            Kept::NothingExpands => "nothing-expands",
+            Kept::ExpansionsRunNothing => "expansions-run-nothing",
+        }
+    }
+
+    /// The reason in words.
+    pub fn says(self) -> &'static str {
+        match self {
+            Kept::Quoted => "the delimiter is quoted: every shell keeps the body as written",
+            Kept::NothingExpands => {
+                "unquoted, but the body holds no $ and no backquote: nothing in it expands"
+            }
+            Kept::ExpansionsRunNothing => {
+                "unquoted; its expansions run no command and give no hidden evaluator text that may be heredoc text"
+            }
+        }
+    }
+}
+
+/// Why each heredoc of a report that nothing denies keeps its body as data.
+fn kept(bytes: &[u8], report: &Report) -> Vec<Kept> {
+    report
+        .heredocs
+        .iter()
+        .map(|h| {
+            if h.quoted {
+                Kept::Quoted
+            } else if bytes
+                .get(h.body.0..h.body.1)
+                .is_some_and(|b| memchr::memchr2(b'$', b'`', b).is_none())
+            {
+                Kept::NothingExpands
+            } else {
+                Kept::ExpansionsRunNothing
+            }
+        })
+        .collect()
+}
 
 /// Checks a shell command: the whole guard for one Bash command.
 pub fn check_command(command: &str) -> Verdict {
@@ -33,11 +156,15 @@ fn check_from(command: &str, tamper: &tamper::Ctx) -> Verdict {
 /// Turns a report into a verdict: the first finding denies. Crate-private: a report built
 /// outside the checked path must not become an allow.
 pub(crate) fn verdict_for(report: &Report) -> Verdict {
-    match report.findings.first() {
-        None => Verdict::allow(Checked(())),
-        Some(f) => Verdict::deny(Denial::new(
+    match (report.findings.first(), &report.clean) {
+        (Some(f), _) => Verdict::deny(Denial::new(
             reason::rule_of(&f.kind),
             reason::reason(report, f),
+        )),
+        (None, Some(clean)) => Verdict::allow(clean),
+        // A report no finished check vouched for (built elsewhere, or cut short).
+        (None, None) => Verdict::deny(Denial::internal(
+            "the check did not finish: nothing found, but nothing shown clean",
         )),
     }
 }
@@ -70,7 +197,10 @@ fn inspect_from(command: &str, tamper: Option<&tamper::Ctx>) -> Result<Report, D
     };
     let bytes = command.as_bytes();
     if !shell::needs_reading(bytes) && !tamper.is_some_and(|t| tamper::may_concern(bytes, t)) {
-        return Ok(Report::default());
+        return Ok(Report {
+            clean: Some(Clean::without_heredocs(Why::NothingToRead)),
+            ..Report::default()
+        });
     }
     if bytes.len() > limits::MAX_COMMAND_BYTES {
         return Err(reason::limit_denial(Limit::CommandSize));
@@ -278,7 +408,7 @@ fn judge(
     if !work.charge(rules_work) {
         return Err(over_limit(work));
     }
-    let report = rules::report(command, intended, shells, &judged);
+    let mut report = rules::report(command, intended, shells, &judged);
     // A heredoc without its closing line in another reading (a shell that expands an
     // alias into a heredoc: zsh always, bash in Claude Code's shell) reads on to the end
     // of the input for its body, as the intended one would (above); the rules' findings
@@ -307,6 +437,17 @@ fn judge(
     // The clock once more: a verdict after the deadline is a deny.
     if !work.check_clock() {
         return Err(over_limit(work));
+    }
+    // Every stage finished: a report with nothing to deny is clean, and says why.
+    if report.findings.is_empty() {
+        report.clean = Some(if no_heredoc && report.heredocs.is_empty() {
+            Clean::without_heredocs(Why::NoHeredoc)
+        } else {
+            Clean {
+                why: Why::Judged,
+                kept: kept(bytes, &report),
+            }
+        });
     }
     Ok(report)
 }
@@ -514,7 +655,10 @@ pub fn check_event(mut bytes: Vec<u8>) -> EventVerdict {
     let read = crate::event::read(&mut bytes);
     let context = read.context;
     let (verdict, command) = match read.command {
-        Ok(None) => (Verdict::allow(Checked(())), None),
+        Ok(None) => (
+            Verdict::allow(&Clean::without_heredocs(Why::NotShell)),
+            None,
+        ),
         Ok(Some(range)) => match shell::Source::new(std::sync::Arc::new(bytes), range) {
             Some(source) => match std::str::from_utf8(source.bytes()) {
                 Ok(command) => {
@@ -558,9 +702,9 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    /// An allow; only the checked path holds a [`Checked`] token, and only this module
-    /// can build one.
-    fn allow(_proof: Checked) -> Self {
+    /// An allow; only a finished check holds a [`Clean`], and only this module can build
+    /// one.
+    fn allow(_clean: &Clean) -> Self {
         Verdict {
             outcome: Outcome::Allow,
         }
@@ -592,5 +736,56 @@ impl Verdict {
             Outcome::Allow => None,
             Outcome::Deny(d) => Some(d),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_no_finished_check_vouched_for_denies_even_without_findings() {
+        // Built outside the check (as a default, or by the rules alone): no Clean.
+        let v = verdict_for(&Report::default());
+        let d = v
+            .denial()
+            .map(|d| (d.rule, d.reason.contains("did not finish")));
+        assert_eq!(d, Some((crate::verdict::Rule::InternalError, true)));
+    }
+
+    #[test]
+    fn a_finished_check_says_why_each_heredoc_stays_data() {
+        let cmd = "cat <<'A'\n$(x)\nA\ncat <<B\nplain\nB\ncat <<C\n$HOME ${n:-1}\nC\n";
+        let report = inspect(cmd).map_err(|d| d.reason).unwrap_or_default();
+        let clean = report.clean.as_ref().map(|c| (c.why(), c.kept().to_vec()));
+        assert_eq!(
+            clean,
+            Some((
+                Why::Judged,
+                vec![
+                    Kept::Quoted,
+                    Kept::NothingExpands,
+                    Kept::ExpansionsRunNothing
+                ]
+            ))
+        );
+        assert!(verdict_for(&report).is_allow());
+    }
+
+    #[test]
+    fn a_denied_command_has_no_clean_value() {
+        let report = inspect("cat <<B\n$(id)\nB\n")
+            .map_err(|d| d.reason)
+            .unwrap_or_default();
+        assert!(report.clean.is_none(), "{report:?}");
+        assert!(!report.findings.is_empty());
+    }
+
+    #[test]
+    fn commands_without_heredocs_say_which_check_cleared_them() {
+        let why = |c: &str| inspect(c).ok().and_then(|r| r.clean).map(|c| c.why());
+        assert_eq!(why("ls -la"), Some(Why::NothingToRead));
+        assert_eq!(why("ls \"$HOME\""), Some(Why::NoHeredoc));
+        assert_eq!(why("echo a\necho b"), Some(Why::NoHeredoc));
     }
 }

@@ -105,6 +105,9 @@ impl Explanation {
                     ""
                 }
             ));
+            if let Some(k) = self.report.clean.as_ref().and_then(|c| c.kept().get(i)) {
+                out.push_str(&format!("  stays data: {}\n", k.says()));
+            }
             for f in self.report.findings.iter().filter(|f| f.heredoc == Some(i)) {
                 out.push_str(&format!(
                     "  {}:{}: {}: {}\n",
@@ -125,7 +128,12 @@ impl Explanation {
             ));
         }
         match &self.denial {
-            None => out.push_str(&format!("verdict: {}\n", paint("32", "allow"))),
+            None => {
+                out.push_str(&format!("verdict: {}\n", paint("32", "allow")));
+                if let Some(c) = &self.report.clean {
+                    out.push_str(&format!("why: {}\n", c.why().says()));
+                }
+            }
             Some(d) => {
                 out.push_str(&format!(
                     "verdict: {} ({})\n",
@@ -144,8 +152,10 @@ impl Explanation {
             .report
             .heredocs
             .iter()
-            .map(|h| {
+            .enumerate()
+            .map(|(i, h)| {
                 json!({
+                    "stays_data": self.report.clean.as_ref().and_then(|c| c.kept().get(i)).map(|k| k.id()),
                     "line": h.opener.line,
                     "column": h.opener.column,
                     "delimiter": h.written,
@@ -181,6 +191,7 @@ impl Explanation {
             "verdict": if self.denial.is_some() { "deny" } else { "allow" },
             "rule": self.denial.as_ref().map(|d| d.rule.id()),
             "reason": self.denial.as_ref().map(|d| d.reason.clone()),
+            "why": self.report.clean.as_ref().filter(|_| self.denial.is_none()).map(|c| c.why().id()),
             "heredocs": heredocs,
             "findings": findings,
         })

@@ -1,5 +1,6 @@
-//! What the guard saw in a command: its heredocs and the findings that deny it. The data
-//! types every other module shares; they depend on nothing but the shell reader's types.
+//! What the guard saw in a command: its heredocs and the findings that deny it, or the
+//! check's [`crate::check::Clean`] when nothing does. The data types every other module
+//! shares; they depend on nothing but the shell reader's types and that one value.
 
 use crate::judge::Evaluator;
 use crate::shell::{Context, Pos, Shell, SubstKind};
@@ -84,4 +85,7 @@ pub struct Report {
     /// Some heredoc body held more substitutions than are listed (see
     /// `shell::MAX_BODY_SUBSTITUTIONS`): the heredocs' `runs` are not all there is.
     pub runs_cut: bool,
+    /// Set only by a check that finished with nothing to deny: why the command is
+    /// allowed. A report without it denies, whatever its findings.
+    pub clean: Option<crate::check::Clean>,
 }

@@ -287,6 +287,7 @@ pub fn report(
         heredocs,
         findings,
         runs_cut: intended.runs_cut,
+        clean: None,
     }
 }
 

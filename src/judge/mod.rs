@@ -293,7 +293,10 @@ fn rebinds_programs(f: &facts::Facts) -> bool {
         || f.calls.iter().any(|(n, _, _)| &**n == b"hash")
 }
 
-/// Why the judge stopped before it finished: the meter ran out (a limit, which denies).
+/// The one way the judge stops before it finishes: the command's meter ran out (work or
+/// the clock), in the walk, the solver or a builtin's model alike. The check turns it into
+/// a limit, which denies; no cap inside the judge ends any other way (a chain followed too
+/// deep counts as dangerous, a value with too many texts as the bytes it may hold).
 #[derive(Debug, Clone, Copy)]
 pub struct GaveUp;
 
@@ -329,7 +332,7 @@ pub fn judge(
         } else {
             std::rc::Rc::clone(&functions)
         };
-        w.run().map_err(|_| GaveUp)?;
+        w.run()?;
         writes_through_computed_refs(&mut w.facts);
         if d.is_zsh() {
             // zsh's prompt_subst and glob_subst may be set by routes the walk does not
@@ -377,10 +380,10 @@ pub fn judge(
         let mut s = solve::Solver::new(&facts, d, &reading.heredocs, Some(text), meter);
         s.holds_heredoc = holds;
         s.ifs_unknown = opts.ifs_unknown;
-        s.solve().map_err(|_| GaveUp)?;
+        s.solve()?;
         let ifs_matters = !opts.ifs_unknown && s.fields_split.get();
         let xtracefd_matters = xtrace && !opts.stderr_merged;
-        if holds && (ifs_matters || xtracefd_matters) && s.sites_may_assign().map_err(|_| GaveUp)? {
+        if holds && (ifs_matters || xtracefd_matters) && s.sites_may_assign()? {
             // An evaluator may assign IFS, or BASH_XTRACEFD under `set -x`.
             next.ifs_unknown = true;
             next.stderr_merged |= xtrace;
@@ -389,9 +392,9 @@ pub fn judge(
                 continue;
             }
         }
-        let mut found = s.judge(holds).map_err(|_| GaveUp)?;
+        let mut found = s.judge(holds)?;
         let runs = if holds {
-            s.runs_leaving_attrs().map_err(|_| GaveUp)?
+            s.runs_leaving_attrs()?
         } else {
             Vec::new()
         };
@@ -411,9 +414,9 @@ pub fn judge(
             s.holds_heredoc = holds;
             s.ifs_unknown = opts.ifs_unknown;
             s.skip_eval_assigns = true;
-            s.solve().map_err(|_| GaveUp)?;
-            let runs = s.runs_leaving_attrs().map_err(|_| GaveUp)?;
-            found.extend(s.judge_eval_attrs(&runs).map_err(|_| GaveUp)?);
+            s.solve()?;
+            let runs = s.runs_leaving_attrs()?;
+            found.extend(s.judge_eval_attrs(&runs)?);
         }
         drop(facts);
         break found;

@@ -6,6 +6,7 @@
 //! every evaluation is charged to the command's meter, and a meter that runs out ends the
 //! judgement as a limit (a deny), never as an allow.
 
+use super::GaveUp;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -16,9 +17,6 @@ use super::value::{ByteSet, Val};
 use crate::shell::text::Text;
 use crate::shell::word::{self, Piece};
 use crate::shell::{Dialect, Heredoc, Work};
-
-/// The meter ran out.
-pub(super) struct Out;
 
 /// Text-holding variables the shell sets itself and the walk does not follow, never
 /// assigned by the command: they may hold the command's own text (and so heredoc text) or
@@ -225,11 +223,11 @@ impl<'a> Solver<'a> {
         self.rep.get(v as usize).copied().unwrap_or(v)
     }
 
-    fn spend(&self, n: usize) -> Result<(), Out> {
+    fn spend(&self, n: usize) -> Result<(), GaveUp> {
         if self.meter.charge(n) {
             Ok(())
         } else {
-            Err(Out)
+            Err(GaveUp)
         }
     }
 
@@ -333,7 +331,7 @@ impl<'a> Solver<'a> {
     /// Field `index` (or the rest, `last`) of each line of `v` as `read -r` splits it,
     /// with every value `IFS` may have (bash's default among them): exact texts split
     /// exactly; anything else, a part of the value.
-    fn fields(&self, v: &Val, index: usize, last: bool) -> Result<Val, Out> {
+    fn fields(&self, v: &Val, index: usize, last: bool) -> Result<Val, GaveUp> {
         let ifs_val = match self.facts.names.get(b"IFS") {
             Some(x)
                 if self
@@ -431,7 +429,7 @@ impl<'a> Solver<'a> {
 
     /// Heredoc `i`'s text as bytes (its first line only, when asked and when that line
     /// does not go on past a trailing backslash).
-    fn body(&self, i: usize, first_line: bool) -> Result<ByteSet, Out> {
+    fn body(&self, i: usize, first_line: bool) -> Result<ByteSet, GaveUp> {
         if let Some(b) = self.bodies.borrow().get(&(i, first_line)) {
             return Ok(*b);
         }
@@ -448,7 +446,7 @@ impl<'a> Solver<'a> {
                     body
                 };
                 if !self.meter.charge(crate::shell::bulk_work(part.len())) {
-                    return Err(Out);
+                    return Err(GaveUp);
                 }
                 ByteSet::of(part)
             }
@@ -461,7 +459,7 @@ impl<'a> Solver<'a> {
 
     /// Heredoc `i`'s text as a value: exact when it is short and its offsets give it,
     /// else its bytes.
-    fn body_val(&self, i: usize, first_line: bool) -> Result<Val, Out> {
+    fn body_val(&self, i: usize, first_line: bool) -> Result<Val, GaveUp> {
         let bytes = self.body(i, first_line)?;
         let exact = match (self.heredocs.get(i), self.text) {
             (Some(h), Some(text)) if h.quoted && !h.strip_tabs => {
@@ -486,7 +484,7 @@ impl<'a> Solver<'a> {
     }
 
     /// The value of an expression now.
-    fn eval(&self, e: &Expr) -> Result<Val, Out> {
+    fn eval(&self, e: &Expr) -> Result<Val, GaveUp> {
         self.spend(e.0.len() + 1)?;
         let mut out = Val::default();
         for s in &e.0 {
@@ -633,7 +631,7 @@ impl<'a> Solver<'a> {
     }
 
     /// The fixed point of every assignment and substitution.
-    pub fn solve(&mut self) -> Result<(), Out> {
+    pub fn solve(&mut self) -> Result<(), GaveUp> {
         // Facts: the assignments, the positional parameters of calls, the substitutions.
         enum F<'e> {
             Assign(Target, &'e Expr),
@@ -816,7 +814,7 @@ impl<'a> Solver<'a> {
 
     /// The variables that arithmetic would run heredoc text from: those whose value is
     /// dangerous by itself, then those that name one, until nothing changes.
-    fn dangerous_fixed_point(&mut self) -> Result<(), Out> {
+    fn dangerous_fixed_point(&mut self) -> Result<(), GaveUp> {
         // From here on the set grows to the fixed point; each step reads it as it stands.
         self.dangerous_known = true;
         let n = self.facts.names.len() as Var;
@@ -849,7 +847,7 @@ impl<'a> Solver<'a> {
     }
 
     /// Judges every site (when the reading holds heredoc text) and every change.
-    pub fn judge(&mut self, heredocs: bool) -> Result<Vec<Found>, Out> {
+    pub fn judge(&mut self, heredocs: bool) -> Result<Vec<Found>, GaveUp> {
         // The evaluators consult which variables are dangerous: computed where one is
         // judged (a command of plain words and heredocs judges none, and a 2 KB message
         // would be read as arithmetic for nothing). An evaluator judged without it sees
@@ -885,7 +883,7 @@ impl<'a> Solver<'a> {
 
     /// Whether an evaluator may assign a variable through its value (`n='IFS=1'; $((n))`,
     /// a prompt's `${x:=…}`): a value that may hold `=`, or run-time text.
-    pub fn sites_may_assign(&self) -> Result<bool, Out> {
+    pub fn sites_may_assign(&self) -> Result<bool, GaveUp> {
         let assigns = |v: &Val| v.unknown || v.bytes().has(b'=');
         for s in &self.facts.sites {
             self.spend(8)?;
@@ -901,7 +899,7 @@ impl<'a> Solver<'a> {
     }
 
     /// The hidden evaluators, each on its value.
-    fn judge_sites(&self, found: &mut Vec<Found>) -> Result<(), Out> {
+    fn judge_sites(&self, found: &mut Vec<Found>) -> Result<(), GaveUp> {
         let zsh = self.d.is_zsh();
         for s in &self.facts.sites {
             match s.needs {
@@ -999,7 +997,7 @@ impl<'a> Solver<'a> {
         s: &super::facts::Site,
         v: &Val,
         found: &mut Vec<Found>,
-    ) -> Result<(), Out> {
+    ) -> Result<(), GaveUp> {
         self.spend(8)?;
         if evaluators::dangerous(s.evaluator, v, self, s.in_body.is_some()) {
             found.push(Found::Evaluation {
@@ -1059,7 +1057,7 @@ impl<'a> Solver<'a> {
 
     /// Whether the name a command named at run time has may be a builtin that does what
     /// `gate` says ([`super::builtins::may_be`]; any part of it where the text names `IFS`).
-    fn may_be(&self, name: &Expr, gate: super::builtins::Gate) -> Result<bool, Out> {
+    fn may_be(&self, name: &Expr, gate: super::builtins::Gate) -> Result<bool, GaveUp> {
         let v = self.eval(name)?;
         let any_split = *self.ifs_named.get_or_init(|| {
             self.text
@@ -1076,7 +1074,7 @@ impl<'a> Solver<'a> {
     /// An array's first element ([`Src::Head`]): the plain first words of the lists it is
     /// given where every assignment to it is one, with what names computed at run time may
     /// give it; else its whole value.
-    fn head(&self, a: Var) -> Result<Val, Out> {
+    fn head(&self, a: Var) -> Result<Val, GaveUp> {
         self.spend(self.facts.assigns.len() / 16 + self.facts.array_heads.len() + 1)?;
         let c = self.canon(a);
         let heads: Vec<&(Var, usize, Rc<[u8]>)> = self
@@ -1150,7 +1148,7 @@ impl<'a> Solver<'a> {
     /// name may be a builtin that sets them (text the command fixes or heredoc text that
     /// may spell one; a program's output or the environment's text run as a name is
     /// explicit, `$PYTHON -`).
-    pub fn runs_leaving_attrs(&self) -> Result<Vec<usize>, Out> {
+    pub fn runs_leaving_attrs(&self) -> Result<Vec<usize>, GaveUp> {
         let mut out = Vec::new();
         for (k, r) in self.facts.unread_runs.iter().enumerate() {
             if r.call_of.is_some() {
@@ -1184,7 +1182,7 @@ impl<'a> Solver<'a> {
     /// integer or nameref attribute on any name, `set -x` with PS4 (see
     /// [`Facts::eval_attrs`]). Judged on a solver that leaves out what such `eval` text
     /// itself assigns ([`Solver::skip_eval_assigns`]): that text is explicit.
-    pub fn judge_eval_attrs(&mut self, runs: &[usize]) -> Result<Vec<Found>, Out> {
+    pub fn judge_eval_attrs(&mut self, runs: &[usize]) -> Result<Vec<Found>, GaveUp> {
         let runs: Vec<&super::facts::UnreadRun> = runs
             .iter()
             .filter_map(|&k| self.facts.unread_runs.get(k))
@@ -1289,7 +1287,7 @@ impl<'a> Solver<'a> {
     }
 
     /// The changes to how later text is read, each judged against the text after it.
-    fn judge_changes(&self, found: &mut Vec<Found>) -> Result<(), Out> {
+    fn judge_changes(&self, found: &mut Vec<Found>) -> Result<(), GaveUp> {
         let zsh = self.d.is_zsh();
         // A special variable reached through a nameref or a tied name: its rule too.
         // (Only the special names can have one: they are found once, not per assignment.)

@@ -4,6 +4,7 @@
 //! is flow-insensitive (a variable holds every value assigned to it anywhere), so one pass
 //! is enough whatever the order, loops and functions of the command.
 
+use super::GaveUp;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -116,9 +117,6 @@ pub(super) struct Walk<'a> {
 /// heredocs: the rules name no heredoc for it).
 pub(super) const NESTED_BODY: usize = usize::MAX;
 
-/// The meter ran out (the walk stops; the verdict is a limit).
-pub(super) struct Out;
-
 impl<'a> Walk<'a> {
     pub fn new(
         d: Dialect,
@@ -180,11 +178,11 @@ impl<'a> Walk<'a> {
         holds
     }
 
-    fn spend(&self, n: usize) -> Result<(), Out> {
+    fn spend(&self, n: usize) -> Result<(), GaveUp> {
         if self.meter.charge(n) {
             Ok(())
         } else {
-            Err(Out)
+            Err(GaveUp)
         }
     }
 
@@ -204,7 +202,7 @@ impl<'a> Walk<'a> {
     }
 
     /// Walks the whole program.
-    pub fn run(&mut self) -> Result<(), Out> {
+    pub fn run(&mut self) -> Result<(), GaveUp> {
         if self.zsh() {
             // zsh's prompt parameters are one with their PROMPT names, its tied arrays with
             // their scalars.
@@ -248,7 +246,7 @@ impl<'a> Walk<'a> {
     /// The literal `eval` and `trap` texts, each walked as if it stood where the command
     /// that runs it stands (the walk is flow-insensitive: where does not matter), with
     /// that command's input; each is text read again when it runs.
-    fn walk_nested(&mut self, ctx: &Ctx) -> Result<(), Out> {
+    fn walk_nested(&mut self, ctx: &Ctx) -> Result<(), GaveUp> {
         for n in self.nested {
             let (unit, stdin) = self
                 .runs_nested
@@ -295,7 +293,7 @@ impl<'a> Walk<'a> {
     }
 
     /// Walks a list of commands; what they write, one after another.
-    fn walk(&mut self, nodes: &[(Node<'_>, Feed)], ctx: &Ctx) -> Result<Expr, Out> {
+    fn walk(&mut self, nodes: &[(Node<'_>, Feed)], ctx: &Ctx) -> Result<Expr, GaveUp> {
         let mut outs: Vec<Expr> = Vec::new();
         let mut last: Option<Expr> = None;
         for (k, (node, feed)) in nodes.iter().enumerate() {
@@ -368,20 +366,20 @@ impl<'a> Walk<'a> {
     }
 
     /// Reads a word of the program (quotes kept), charging its work.
-    pub fn read(&self, w: &Word) -> Result<WordInfo, Out> {
+    pub fn read(&self, w: &Word) -> Result<WordInfo, GaveUp> {
         let (info, work) = word::read_counted(&w.text, self.ends());
         self.spend(work + 1)?;
         Ok(info)
     }
 
     /// Reads an assignment word (`name=value`, `name=(…)`), when it is one.
-    pub fn assignment(&self, w: &Word) -> Result<Option<word::Assignment>, Out> {
+    pub fn assignment(&self, w: &Word) -> Result<Option<word::Assignment>, GaveUp> {
         self.spend(w.text.len() / 16 + 1)?;
         Ok(word::assignment(&w.text, self.ends()))
     }
 
     /// A substitution's program, run with `ctx`: its output is recorded.
-    fn subst(&mut self, at: u32, ctx: &Ctx) -> Result<(), Out> {
+    fn subst(&mut self, at: u32, ctx: &Ctx) -> Result<(), GaveUp> {
         self.facts.rereads.push((at, self.unit));
         let prog = self.prog;
         let Some(nodes) = prog.substs.get(&at) else {
@@ -414,7 +412,7 @@ impl<'a> Walk<'a> {
 
     /// Everything a word does when it is expanded: its substitutions run, its assignments
     /// (`${x:=…}`, `$((x=…))`) assign, and its evaluators see their values.
-    pub fn expand(&mut self, w: &WordInfo, ctx: &Ctx) -> Result<(), Out> {
+    pub fn expand(&mut self, w: &WordInfo, ctx: &Ctx) -> Result<(), GaveUp> {
         for s in w.substs() {
             self.subst(s, ctx)?;
         }
@@ -444,7 +442,7 @@ impl<'a> Walk<'a> {
         ctx: &Ctx,
         body: Option<usize>,
         array: Option<Var>,
-    ) -> Result<(), Out> {
+    ) -> Result<(), GaveUp> {
         for p in pieces {
             match p {
                 Piece::Param(p) => self.param_sites(p, ctx, body)?,
@@ -470,7 +468,7 @@ impl<'a> Walk<'a> {
         pieces: &[Piece],
         ctx: &Ctx,
         body: Option<usize>,
-    ) -> Result<(), Out> {
+    ) -> Result<(), GaveUp> {
         for (k, p) in pieces.iter().enumerate() {
             let Piece::Param(p) = p else { continue };
             if p.subscript.is_some() || p.zsh_subscript.is_some() || p.name.is_empty() {
@@ -522,7 +520,7 @@ impl<'a> Walk<'a> {
         Ok(())
     }
 
-    fn param_sites(&mut self, p: &Param, ctx: &Ctx, body: Option<usize>) -> Result<(), Out> {
+    fn param_sites(&mut self, p: &Param, ctx: &Ctx, body: Option<usize>) -> Result<(), GaveUp> {
         self.spend(1)?;
         let base = self.param_var(&p.name);
         if let Some(a) = &p.subscript {
@@ -672,7 +670,7 @@ impl<'a> Walk<'a> {
         ctx: &Ctx,
         body: Option<usize>,
         in_sub: bool,
-    ) -> Result<(), Out> {
+    ) -> Result<(), GaveUp> {
         self.arith_in(a, ctx, body, in_sub, None)
     }
 
@@ -683,7 +681,7 @@ impl<'a> Walk<'a> {
         body: Option<usize>,
         in_sub: bool,
         array: Option<Var>,
-    ) -> Result<(), Out> {
+    ) -> Result<(), GaveUp> {
         self.spend(1 + a.names.len() + a.params.len())?;
         let first = self.facts.sites.len();
         let e = if in_sub {
@@ -1003,7 +1001,7 @@ impl<'a> Walk<'a> {
 
     /// The standard input a command runs with: its context's, and its input redirections
     /// (bash reads the last; zsh all of them, one after another, after a pipe).
-    fn input(&mut self, redirects: &[&Redirect], ctx: &Ctx) -> Result<Expr, Out> {
+    fn input(&mut self, redirects: &[&Redirect], ctx: &Ctx) -> Result<Expr, GaveUp> {
         let mut inputs: Vec<Expr> = Vec::new();
         for r in redirects {
             if !self.on_stdin(r) {
@@ -1113,7 +1111,7 @@ impl<'a> Walk<'a> {
         &self,
         redirects: &[&Redirect],
         stderr_out: bool,
-    ) -> Result<(bool, bool), Out> {
+    ) -> Result<(bool, bool), GaveUp> {
         // Descriptor → may reach the output; 1 and 2 first, then any named here.
         let mut fds: Vec<(u32, bool)> = vec![(1, true), (2, stderr_out)];
         // The descriptors this command redirected so far (zsh's MULTIOS writes to each).
@@ -1334,7 +1332,7 @@ impl<'a> Walk<'a> {
     }
 
     /// An unquoted heredoc body's expansions, evaluated when its command runs.
-    fn body(&mut self, op: u32, ctx: &Ctx) -> Result<(), Out> {
+    fn body(&mut self, op: u32, ctx: &Ctx) -> Result<(), GaveUp> {
         let Some(&i) = self.by_op.get(&op) else {
             return Ok(());
         };
@@ -1367,7 +1365,7 @@ impl<'a> Walk<'a> {
     }
 
     /// A simple command.
-    fn simple(&mut self, c: &SimpleCommand, ctx: &Ctx) -> Result<Expr, Out> {
+    fn simple(&mut self, c: &SimpleCommand, ctx: &Ctx) -> Result<Expr, GaveUp> {
         if self.zsh() {
             // zsh assigns `1=x`, `0=x` (bash: a command's name): the word's text.
             for w in &c.words {
@@ -1481,7 +1479,7 @@ impl<'a> Walk<'a> {
     /// A list written inside a quoted word (`declare -a 'c=([y]=1)'`), which bash reads as a
     /// compound assignment to `v`: its `[k]=` subscripts are evaluated, and its keys (and
     /// bash 5.1's and zsh's pairs) are the array's.
-    pub fn compound_text(&mut self, v: Var, value: &[u8], ctx: &Ctx) -> Result<(), Out> {
+    pub fn compound_text(&mut self, v: Var, value: &[u8], ctx: &Ctx) -> Result<(), GaveUp> {
         self.spend(value.len() / 16 + 1)?;
         let mut t = b"x=".to_vec();
         t.extend_from_slice(value);
@@ -1559,7 +1557,7 @@ impl<'a> Walk<'a> {
         w: &Word,
         a: &word::Assignment,
         ctx: &Ctx,
-    ) -> Result<(), Out> {
+    ) -> Result<(), GaveUp> {
         let v = self.var(&a.name);
         if let Some(sub) = &a.subscript {
             self.arith_in(sub, ctx, None, false, Some(v))?;
@@ -1617,7 +1615,7 @@ impl<'a> Walk<'a> {
 
     /// `{name[sub]}>file`: the shell assigns the descriptor to the element, its subscript
     /// expanded and evaluated (as a name the command gives at run time).
-    fn named_fd(&mut self, r: &Redirect, ctx: &Ctx) -> Result<(), Out> {
+    fn named_fd(&mut self, r: &Redirect, ctx: &Ctx) -> Result<(), GaveUp> {
         let Some(fd) = r.fd.as_deref() else {
             return Ok(());
         };
@@ -1689,7 +1687,7 @@ impl<'a> Walk<'a> {
         children: &[(Node<'_>, Feed)],
         redirects: &[&Redirect],
         ctx: &Ctx,
-    ) -> Result<Expr, Out> {
+    ) -> Result<Expr, GaveUp> {
         let mut inner = ctx.clone();
         // Its commands share its input: a later one reads what an earlier one left (any
         // part of it), never known exactly, unless each reads whole lines (`read -r`).
@@ -1842,7 +1840,7 @@ impl<'a> Walk<'a> {
 
     /// `[[ … ]]`: integer comparisons evaluate both sides, `-v` a name; `=~` sets the
     /// match variables.
-    fn cond(&mut self, words: &[Word], ctx: &Ctx) -> Result<(), Out> {
+    fn cond(&mut self, words: &[Word], ctx: &Ctx) -> Result<(), GaveUp> {
         let mut infos = Vec::with_capacity(words.len());
         for w in words {
             let i = self.read(w)?;

@@ -175,6 +175,19 @@ fn explain_lists_heredocs_and_substitutions_and_exits_like_the_hook() {
     );
     assert_eq!(r.code, Some(0));
     assert!(r.stdout.contains("verdict: allow"), "{}", r.stdout);
+    // An allow says why: per heredoc why its body is data, and what cleared the command.
+    assert!(
+        r.stdout
+            .contains("stays data: the delimiter is quoted: every shell keeps the body as written"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("why: every shell ends each heredoc where it appears to end"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
@@ -207,6 +220,24 @@ fn explain_json_gives_the_same_facts_for_scripts() {
     assert_eq!(r.code, Some(0));
     let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
     assert_eq!(v["verdict"], "allow");
+    assert_eq!(v["why"], "nothing-to-read");
+    assert_eq!(v["heredocs"].as_array().map(Vec::len), Some(0));
+    let r = run_with(
+        &[
+            "explain",
+            "--json",
+            "-c",
+            "cat <<E\nno expansion\nE\nx=$(cat <<F\n$HOME\nF\n)",
+        ],
+        b"",
+        &dir.path().join("l"),
+    );
+    assert_eq!(r.code, Some(0));
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    assert_eq!(v["why"], "judged");
+    assert_eq!(v["heredocs"][0]["stays_data"], "nothing-expands");
+    assert_eq!(v["heredocs"][1]["stays_data"], "expansions-run-nothing");
+    assert_eq!(v["findings"].as_array().map(Vec::len), Some(0));
 }
 
 #[test]

@@ -2,9 +2,10 @@
 //! `float`): attributes, and the names and values they assign, fixed or computed.
 
 use super::*;
+use crate::judge::GaveUp;
 use crate::judge::evaluators::Evaluator;
 use crate::judge::facts::{Expr, Needs, Target};
-use crate::judge::walk::{Ctx, Out, Walk};
+use crate::judge::walk::{Ctx, Walk};
 use crate::shell::tree::Word;
 use crate::shell::word::{Piece, WordInfo};
 
@@ -17,7 +18,7 @@ pub(super) fn declare(
     lits: &[Option<Vec<u8>>],
     at: u32,
     ctx: &Ctx,
-) -> Result<Expr, Out> {
+) -> Result<Expr, GaveUp> {
     let zsh = w.zsh();
     // bash's export and readonly refuse a subscripted name before evaluating anything, and
     // give no integer or nameref attribute.

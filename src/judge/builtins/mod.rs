@@ -19,10 +19,11 @@ use input::{getopts, mapfile, read};
 use options::{alias, set, setopt, shopt, zsh_assigning};
 use output::{cat, print, program_output};
 
+use super::GaveUp;
 use super::evaluators::Evaluator;
 use super::facts::{Expr, Needs, Src, Target, When};
 use super::value::{ByteSet, Val};
-use super::walk::{Ctx, Out, SHELL_STDIN, Walk};
+use super::walk::{Ctx, SHELL_STDIN, Walk};
 use crate::shell::tree::{RedirOp, SimpleCommand, Word};
 use crate::shell::word::{Piece, WordInfo};
 
@@ -606,7 +607,7 @@ pub(super) fn command(
     ctx: &Ctx,
     here: &Ctx,
     own: Option<usize>,
-) -> Result<Expr, Out> {
+) -> Result<Expr, GaveUp> {
     let zsh = w.zsh();
     let mut i = 0;
     // `builtin` and `command` skip functions.
@@ -781,7 +782,7 @@ pub(super) fn command(
     // may run).
     let shadowed = !wrapped && w.may_be_function(&name);
     let lits = literals(args);
-    let out: Result<Expr, Out> = match kind(&name, zsh) {
+    let out: Result<Expr, GaveUp> = match kind(&name, zsh) {
         Kind::Print => print(w, &name, args, &lits, at, ctx),
         Kind::Cat => Ok(cat(w, args, here)),
         Kind::Declare => declare(w, &name, raw_args, args, &lits, at, ctx),

@@ -2,9 +2,10 @@
 //! `alias`; and zsh's builtins that assign named variables.
 
 use super::*;
+use crate::judge::GaveUp;
 use crate::judge::facts::{Expr, Target, When};
 use crate::judge::value::ByteSet;
-use crate::judge::walk::{Ctx, Out, Walk};
+use crate::judge::walk::{Ctx, Walk};
 use crate::shell::tree::SimpleCommand;
 use crate::shell::word::WordInfo;
 
@@ -286,7 +287,7 @@ pub(super) fn alias(
     lits: &[Option<Vec<u8>>],
     at: u32,
     ctx: &Ctx,
-) -> Result<(), Out> {
+) -> Result<(), GaveUp> {
     let zsh = w.zsh();
     if name == b"unalias" {
         return Ok(());

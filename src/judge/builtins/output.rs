@@ -3,10 +3,11 @@
 //! input); every other program prints run-time text.
 
 use super::*;
+use crate::judge::GaveUp;
 use crate::judge::evaluators::Evaluator;
 use crate::judge::facts::{Expr, Needs, Src};
 use crate::judge::value::{ByteSet, Val};
-use crate::judge::walk::{Ctx, Out, Walk};
+use crate::judge::walk::{Ctx, Walk};
 use crate::shell::word::WordInfo;
 
 /// What a program prints, where the guard can show it: a few programs print numbers or
@@ -161,7 +162,7 @@ pub(super) fn print(
     lits: &[Option<Vec<u8>>],
     at: u32,
     ctx: &Ctx,
-) -> Result<Expr, Out> {
+) -> Result<Expr, GaveUp> {
     let zsh = w.zsh();
     let base = name.rsplit(|&c| c == b'/').next().unwrap_or(name);
     let mut targets: Vec<WordInfo> = Vec::new();

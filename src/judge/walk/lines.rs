@@ -2,7 +2,8 @@
 //! then each `read -r` in them gets one whole line of it (a loop over a table's rows),
 //! and its fields are followed exactly instead of as any part of the input.
 
-use super::{Ctx, Feed, Node, Out, Walk};
+use super::{Ctx, Feed, Node, Walk};
+use crate::judge::GaveUp;
 use crate::shell::tree::{Compound, RedirOp, Redirect, SimpleCommand, Word};
 
 /// Whether a function of this name may run between a loop's reads: it stands for a
@@ -108,7 +109,7 @@ impl Walk<'_> {
         children: &[(Node<'_>, Feed)],
         redirects: &[&Redirect],
         ctx: &Ctx,
-    ) -> Result<bool, Out> {
+    ) -> Result<bool, GaveUp> {
         if self.no_whole_lines || matches!(kind, Compound::Function(_) | Compound::Coproc) {
             return Ok(false);
         }
@@ -145,7 +146,7 @@ impl Walk<'_> {
 
     /// Whether every command in `nodes` that may read their shared input is `read -r`
     /// (line options only), with no substitution that may read it.
-    pub(super) fn reads_whole_lines(&mut self, nodes: &[(Node<'_>, Feed)]) -> Result<bool, Out> {
+    pub(super) fn reads_whole_lines(&mut self, nodes: &[(Node<'_>, Feed)]) -> Result<bool, GaveUp> {
         if self.text.is_none() {
             // Offsets pinned to one place: substitutions cannot be told apart.
             return Ok(false);
@@ -211,7 +212,7 @@ impl Walk<'_> {
 
     /// Whether the substitutions between two offsets (a command's, a word's) read the
     /// input a whole line at a time, if at all.
-    fn substs_read_lines(&mut self, start: u32, end: u32) -> Result<bool, Out> {
+    fn substs_read_lines(&mut self, start: u32, end: u32) -> Result<bool, GaveUp> {
         let prog = self.prog;
         let offsets = &prog.subst_offsets;
         let first = offsets.partition_point(|&at| at < start);
@@ -270,7 +271,7 @@ impl Walk<'_> {
             }
     }
 
-    fn simple_reads_lines(&mut self, c: &SimpleCommand) -> Result<bool, Out> {
+    fn simple_reads_lines(&mut self, c: &SimpleCommand) -> Result<bool, GaveUp> {
         if c.words.iter().any(|w| w.from_alias) {
             return Ok(false);
         }
