@@ -77,6 +77,11 @@ pub(super) enum Src {
     /// For a command named at run time (the second: its name), only where the name may
     /// be a builtin that does what the gate says ([`super::builtins::may_be`]).
     EvalAssigns(Rc<Expr>, Option<(Rc<Expr>, super::builtins::Gate)>),
+    /// What `.` or `source` may copy into any variable: any heredoc text the value
+    /// holds, as any such text. Unlike `eval`'s, it makes no name count as assigned at
+    /// run time where the value holds no heredoc text (the sourced file's own text and
+    /// names are its own, explicit: [`super::builtins`]'s `sourced`).
+    SourceCopies(Rc<Expr>),
     /// The same, of the data such a run is given (its input; a command named at run
     /// time's arguments too): kept where what the run itself assigns is left out, for
     /// what it leaves the rest of the command (`c=read; $c -r r <<'EOF'`).
@@ -165,6 +170,9 @@ pub(super) struct UnreadRun {
     /// whatever the order of the call and the definition; its attributes are the
     /// function's own run's.
     pub call_of: Option<Rc<[u8]>>,
+    /// Its name is made of the positional parameters (`"$@"`, `$1`): a function's own
+    /// arguments, which the calls' first arguments already stand for.
+    pub positional: bool,
 }
 
 /// Who an assignment assigns.

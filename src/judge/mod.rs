@@ -156,6 +156,9 @@ struct Opts {
     builtins_rebound: bool,
     no_whole_lines: bool,
     ifs_unknown: bool,
+    /// Text the walk does not read runs (a command named at run time, `eval` of computed
+    /// text): it may be `shift`, whatever the text spells.
+    shifts: bool,
 }
 
 /// The names of the functions a command may define.
@@ -327,6 +330,8 @@ pub fn judge(
         w.stderr_merged = opts.stderr_merged;
         w.no_whole_lines = opts.no_whole_lines;
         w.verbose = opts.verbose;
+        w.shifts_unseen = opts.shifts;
+        w.own_functions = std::rc::Rc::clone(&functions);
         w.functions = if opts.builtins_rebound {
             std::rc::Rc::new((functions.0.clone(), true))
         } else {
@@ -360,6 +365,11 @@ pub fn judge(
             let w = walk_once(opts)?;
             let mut next = opts;
             next.verbose |= w.facts.verbose || (!rest && runs_eval(&w.facts));
+            next.shifts |= w
+                .facts
+                .unread_runs
+                .iter()
+                .any(|r| r.call_of.is_none() && !r.positional);
             next.builtins_rebound |= rebinds_builtins(&w.facts, rest);
             next.stderr_merged |= stderr_may_reach_captures(&w, rest);
             next.no_whole_lines |= w.used_whole_lines

@@ -598,6 +598,18 @@ impl<'a> Solver<'a> {
                 }
                 Src::Part(inner, extra) => self.eval(inner)?.part(*extra),
                 Src::Wild(inner) => self.eval(inner)?.wild(),
+                Src::SourceCopies(value) => {
+                    let v = self.eval(value)?;
+                    if v.has_heredoc() {
+                        Val {
+                            heredoc: Some(ByteSet::ALL),
+                            unknown: v.unknown,
+                            ..Val::default()
+                        }
+                    } else {
+                        Val::default()
+                    }
+                }
                 Src::EvalAssigns(value, name) | Src::RunCopies(value, name) => {
                     let runs = match name {
                         Some((n, gate)) => self.may_be(n, *gate)?,
@@ -1136,6 +1148,8 @@ impl<'a> Solver<'a> {
                     | Src::RunCopies(_, Some((name, gate))) => {
                         self.may_be(name, *gate).is_ok_and(|may| !may)
                     }
+                    // (A sourced file that copies no heredoc text names its own.)
+                    Src::SourceCopies(value) => self.eval(value).is_ok_and(|v| !v.has_heredoc()),
                     _ => false,
                 })
         });
@@ -1515,7 +1529,8 @@ impl Reads {
                 | Src::Wild(inner)
                 | Src::Cased(inner)
                 | Src::EvalAssigns(inner, None)
-                | Src::RunCopies(inner, None) => self.of(inner),
+                | Src::RunCopies(inner, None)
+                | Src::SourceCopies(inner) => self.of(inner),
                 Src::EvalAssigns(inner, Some((name, _)))
                 | Src::RunCopies(inner, Some((name, _))) => {
                     self.of(inner);

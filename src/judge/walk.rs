@@ -103,6 +103,18 @@ pub(super) struct Walk<'a> {
     pub used_quiet_programs: bool,
     /// `set -v` may be on: standard error may carry the command's own text.
     pub verbose: bool,
+    /// Text the walk does not read may run `shift` (set for the walk again when the first
+    /// finds a command named at run time or `eval` of computed text).
+    pub shifts_unseen: bool,
+    /// Everything the command ran so far is inert ([`builtins::inert`]): literal
+    /// assignments, `export`, `set`, `cd` to a plain directory, an environment's file
+    /// sourced, function definitions. A file sourced while it holds is the environment's
+    /// ([`builtins`]'s `sourced`).
+    pub inert_so_far: bool,
+    /// The command just walked sourced an environment's file.
+    pub sourced_environment: bool,
+    /// [`Walk::text_names_cdable_vars`], once.
+    cdable_memo: std::cell::Cell<Option<bool>>,
     /// [`Walk::text_holds_shift`], once.
     shift_memo: std::cell::Cell<Option<bool>>,
     /// The function whose body is being walked, where its name is known.
@@ -111,6 +123,9 @@ pub(super) struct Walk<'a> {
     /// definition runs it too, in a loop), and whether one is named otherwise than plainly
     /// (any command may then be a function).
     pub functions: Rc<(super::FunctionNames, bool)>,
+    /// The functions the command's own text defines, and whether one is named otherwise
+    /// than plainly (not those text the guard does not read may define).
+    pub own_functions: Rc<(super::FunctionNames, bool)>,
 }
 
 /// The body index of an evaluator in a heredoc of `eval` text (not one of the reading's
@@ -154,9 +169,14 @@ impl<'a> Walk<'a> {
             used_whole_lines: false,
             used_quiet_programs: false,
             verbose: false,
+            shifts_unseen: false,
+            inert_so_far: true,
+            sourced_environment: false,
             shift_memo: std::cell::Cell::new(None),
+            cdable_memo: std::cell::Cell::new(None),
             function_named: None,
             functions: Rc::new((super::FunctionNames::default(), false)),
+            own_functions: Rc::new((super::FunctionNames::default(), false)),
         }
     }
 
@@ -164,8 +184,31 @@ impl<'a> Walk<'a> {
         self.d.is_zsh()
     }
 
-    /// Whether the command's text holds `shift` (unknown text, a nested one: yes).
+    /// Whether the command's text names the option that makes `cd word` go to the
+    /// directory a variable named `word` holds (`shopt -s cdable_vars`, zsh's
+    /// `CDABLE_VARS` in any case, with any underscores).
+    pub fn text_names_cdable_vars(&self) -> bool {
+        if let Some(known) = self.cdable_memo.get() {
+            return known;
+        }
+        let names = self.text.is_none_or(|t| {
+            let plain: Vec<u8> = t
+                .iter()
+                .filter(|&&c| c != b'_')
+                .map(u8::to_ascii_lowercase)
+                .collect();
+            memchr::memmem::find(&plain, b"cdablevars").is_some()
+        });
+        self.cdable_memo.set(Some(names));
+        names
+    }
+
+    /// Whether the command's text holds `shift` (unknown text, a nested one: yes), or
+    /// text it does not read may run it (`s=sh; s+=ift; $s`).
     pub fn text_holds_shift(&self) -> bool {
+        if self.shifts_unseen {
+            return true;
+        }
         if let Some(known) = self.shift_memo.get() {
             return known;
         }
@@ -315,6 +358,23 @@ impl<'a> Walk<'a> {
                 c.stdin = stdin;
             } else if let Some(o) = last.take() {
                 outs.push(o);
+            }
+            if self.inert_so_far
+                && self.facts.deferred == 0
+                && (c.piped
+                    || c.captured
+                    || !matches!(
+                        node,
+                        Node::Simple(_)
+                            | Node::Unit
+                            | Node::Compound {
+                                kind: Compound::Function(_),
+                                ..
+                            }
+                    ))
+            {
+                // (A pipeline, a substitution, a compound command, arithmetic, `[[ ]]`.)
+                self.inert_so_far = false;
             }
             let out = match node {
                 Node::Simple(cmd) => self.simple(cmd, &c)?,
@@ -1446,6 +1506,13 @@ impl<'a> Walk<'a> {
             self.own_heredoc(c, &here)
         };
         let mut out = builtins::command(self, c, words, &infos, ctx, &here, own)?;
+        let environment_source = std::mem::take(&mut self.sourced_environment);
+        if self.inert_so_far
+            && self.facts.deferred == 0
+            && !builtins::inert(self, c, &assignments, &infos, &targets, environment_source)
+        {
+            self.inert_so_far = false;
+        }
         let (stdout_out, stderr_out) =
             self.output_streams(&redirects, ctx.stderr_out || self.stderr_merged)?;
         if !stdout_out {

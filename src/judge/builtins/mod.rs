@@ -278,7 +278,303 @@ fn runs_unread_text(
         from,
         from_site,
         call_of: None,
+        positional,
     });
+}
+
+/// Names a literal assignment in an inert preamble may not give a value: those that
+/// change where a file name leads or what runs (`PATH`, `HOME`, `CDPATH`, `PS4`…).
+fn special_name(n: &[u8]) -> bool {
+    matches!(
+        n,
+        b"PATH"
+            | b"HOME"
+            | b"CDPATH"
+            | b"PWD"
+            | b"OLDPWD"
+            | b"IFS"
+            | b"PS4"
+            | b"PROMPT4"
+            | b"ENV"
+            | b"FPATH"
+            | b"GLOBIGNORE"
+            | b"path"
+            | b"cdpath"
+            | b"fpath"
+            | b"home"
+            | b"argv"
+            | b"options"
+            | b"functions"
+            | b"aliases"
+            | b"NULLCMD"
+            | b"READNULLCMD"
+            | b"LANG"
+            | b"TMPPREFIX"
+            | b"module_path"
+            | b"MODULE_PATH"
+            | b"manpath"
+    ) || n.starts_with(b"BASH")
+        || n.starts_with(b"LC_")
+        || n.ends_with(b"_functions")
+        || n.starts_with(b"ZSH")
+        || n.starts_with(b"LD_")
+        || n.starts_with(b"SHELL")
+}
+
+/// Whether a function the command defines may stand for `name` (`cd(){ …; }`), or may run
+/// beside it as one of zsh's hooks (`chpwd`, `TRAPZERR`, `TRAPEXIT`, `precmd`…): the
+/// command defines one by that name, or any hook, or names one otherwise than plainly.
+fn shadowed(w: &Walk<'_>, name: &[u8]) -> bool {
+    let (own, computed) = &*w.own_functions;
+    *computed
+        || own.contains(name)
+        || own.iter().any(|f| {
+            f.starts_with(b"TRAP")
+                || matches!(
+                    f.as_slice(),
+                    b"chpwd"
+                        | b"precmd"
+                        | b"preexec"
+                        | b"periodic"
+                        | b"zshaddhistory"
+                        | b"zshexit"
+                        | b"command_not_found_handler"
+                        | b"command_not_found_handle"
+                )
+        })
+}
+
+/// A word made only of literal text and plain parameters (`$x`, `${x}`), with no byte
+/// a shell may read as a glob, a subscript, a tilde or a brace: what it says is what it
+/// is, and expanding it runs nothing.
+fn plain_word(w: &WordInfo) -> bool {
+    w.pieces.iter().all(|p| match p {
+        Piece::Lit(l) => !l.iter().any(|c| {
+            matches!(
+                c,
+                b'*' | b'?'
+                    | b'['
+                    | b']'
+                    | b'('
+                    | b')'
+                    | b'~'
+                    | b'{'
+                    | b'}'
+                    | b'='
+                    | b'^'
+                    | b'#'
+                    | b'<'
+                    | b'>'
+                    | b'|'
+                    | b'`'
+                    | b'$'
+                    | b'\\'
+            )
+        }),
+        Piece::Param(p) => plain_param(p),
+        _ => false,
+    })
+}
+
+fn plain_param(p: &crate::shell::word::Param) -> bool {
+    !p.indirect
+        && matches!(p.op, crate::shell::word::ParamOp::Plain)
+        && p.subscript.is_none()
+        && p.arg.is_none()
+        && p.slice.is_empty()
+        && !p.zsh_eval
+        && !p.zsh_glob
+        && !p.flags
+}
+
+/// Whether a simple command the walk met at the top level is inert: it cannot write a
+/// file, run a program or a function, evaluate anything, or change where a file name
+/// leads. Literal assignments (not to [`special_name`]s, no arrays, no subscripts),
+/// `export`, `readonly`, `declare -x/-r/-g`, `set`, `shopt`, `:`, `true`, `false`,
+/// `umask`, `unset` of plain names, `cd`/`pushd` to a plain directory that names no
+/// device, `exec` with redirections alone; every word made of literal text and plain
+/// parameters; no heredoc or here-string; output only to `/dev/null` or a descriptor. An
+/// `.` or `source` of an environment's file is inert too ([`sourced`] says which).
+pub(super) fn inert(
+    w: &Walk<'_>,
+    c: &SimpleCommand,
+    assignments: &[crate::shell::word::Assignment],
+    infos: &[WordInfo],
+    targets: &[WordInfo],
+    environment_source: bool,
+) -> bool {
+    let mut target = targets.iter();
+    for r in &c.redirects {
+        if matches!(r.op, RedirOp::Heredoc | RedirOp::HereString) {
+            return false;
+        }
+        let t = target.next().and_then(WordInfo::literal);
+        let ok = match r.op {
+            RedirOp::Output | RedirOp::ReadWrite => t.as_deref() == Some(b"/dev/null"),
+            RedirOp::Duplicate => {
+                t.is_some_and(|t| t.as_slice() == b"-" || t.iter().all(u8::is_ascii_digit))
+            }
+            RedirOp::Input => t.is_some(),
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    for (a, raw) in assignments.iter().zip(&c.words) {
+        let after = raw
+            .text
+            .bytes()
+            .get(a.name.len() + 1 + usize::from(a.append)..);
+        if !crate::shell::syntax::legal_identifier(&a.name)
+            || special_name(&a.name)
+            || a.subscript.is_some()
+            || after.is_some_and(|b| b.first() == Some(&b'('))
+            || !a.value.pieces.iter().all(|p| match p {
+                Piece::Lit(_) => true,
+                Piece::Param(p) => plain_param(p),
+                _ => false,
+            })
+        {
+            return false;
+        }
+    }
+    let Some(first) = infos.first() else {
+        // Redirections alone run zsh's `$NULLCMD` or `$READNULLCMD`.
+        return c.redirects.is_empty();
+    };
+    let Some(name) = first.value() else {
+        return false;
+    };
+    if shadowed(w, &name) {
+        return false;
+    }
+    let args = &infos[1..];
+    let options = |allowed: &[u8]| {
+        args.iter().all(|a| match a.literal() {
+            Some(l) if l.starts_with(b"-") || l.starts_with(b"+") => {
+                l.len() > 1 && l[1..].iter().all(|c| allowed.contains(c))
+            }
+            _ => true,
+        })
+    };
+    // Names, or `name=value` of literal text and plain parameters.
+    let declarations = || {
+        args.iter().all(|a| {
+            a.pieces.iter().all(|p| match p {
+                Piece::Lit(l) => !l.iter().any(|c| {
+                    matches!(
+                        c,
+                        b'*' | b'?' | b'[' | b']' | b'(' | b')' | b'~' | b'`' | b'$' | b'\\'
+                    )
+                }),
+                Piece::Param(p) => plain_param(p),
+                _ => false,
+            }) && a.literal().is_none_or(|l| {
+                let n = l.split(|&c| c == b'=').next().unwrap_or_default();
+                l.starts_with(b"-") || l.starts_with(b"+") || !special_name(n)
+            })
+        })
+    };
+    let names_no_device = |a: &WordInfo| {
+        a.literal().is_some_and(|l| {
+            let low = l.to_ascii_lowercase();
+            !l.starts_with(b"-")
+                && !l.starts_with(b"+")
+                && !w.text_names_cdable_vars()
+                && ![&b"dev"[..], b"proc", b"fd"]
+                    .iter()
+                    .any(|d| memchr::memmem::find(&low, d).is_some())
+        }) && plain_word(a)
+    };
+    match name.as_slice() {
+        b"." | b"source" => environment_source,
+        b":" | b"true" | b"false" => args.iter().all(plain_word),
+        b"exec" => args.is_empty(),
+        b"umask" => args.iter().all(plain_word),
+        // (Not zsh's `set -A name …`, which assigns an array.)
+        b"set" | b"shopt" => {
+            args.iter().all(plain_word)
+                && args.iter().all(|a| {
+                    a.literal().is_some_and(|l| {
+                        !((l.starts_with(b"-") || l.starts_with(b"+")) && l.contains(&b'A'))
+                    })
+                })
+        }
+        b"export" | b"readonly" => options(b"") && declarations(),
+        b"declare" | b"typeset" => options(b"xrg") && declarations(),
+        b"unset" => options(b"vf") && args.iter().all(plain_word),
+        b"cd" | b"pushd" => args.len() <= 1 && args.iter().all(names_no_device),
+        _ => false,
+    }
+}
+
+/// `.` or `source`: text the guard does not read (a file, its input) runs in this shell.
+/// What it runs is explicit, and so are the functions, aliases and attributes it defines
+/// (a receiver the command sets up, or the environment's own). What it copies into
+/// variables is not: a hidden evaluator later in the command may read them (`. ./f`,
+/// where `f` says `x=$k`, then `${x@P}`). It may copy into any variable any heredoc or
+/// run-time text its words (the file's positional parameters) or its input hold (even
+/// where its input is the text it runs, `. /dev/stdin <<'EOF'`: what runs may read the
+/// rest as data); and, as `eval` of computed text may, any that any
+/// variable holds, unless it is the environment's file: sourced at the top level after
+/// nothing but inert commands ([`inert`]: nothing could have written a file, run code or
+/// moved a name), with no assignment before its name, by a name of literal text and
+/// parameters the command has not assigned that names no device (`dev`, `proc`, `fd`, in
+/// any case) and starts with no `-` or `~` (`. ./test-lib.sh` at a test's top, `source
+/// .venv/bin/activate` first). Returns whether it was.
+fn sourced(
+    w: &mut Walk<'_>,
+    at: u32,
+    path: Option<&WordInfo>,
+    prefixed: bool,
+    words: Expr,
+    stdin: Expr,
+) -> bool {
+    let environment = w.inert_so_far
+        && !shadowed(w, b".")
+        && !shadowed(w, b"source")
+        && !prefixed
+        && w.facts.deferred == 0
+        && w.facts.repeating == 0
+        && path.is_some_and(|p| {
+            plain_word(p)
+                && p.literal().is_none_or(|l| !l.starts_with(b"-"))
+                && p.pieces.iter().all(|piece| match piece {
+                    Piece::Lit(l) => {
+                        let low = l.to_ascii_lowercase();
+                        ![&b"dev"[..], b"proc", b"fd"]
+                            .iter()
+                            .any(|d| memchr::memmem::find(&low, d).is_some())
+                    }
+                    Piece::Param(p) => {
+                        let v = w.facts.names.get(&p.name);
+                        crate::shell::syntax::legal_identifier(&p.name)
+                            && v.is_none_or(|v| {
+                                !w.facts
+                                    .assigns
+                                    .iter()
+                                    .any(|(t, _, _)| matches!(t, Target::Var(x) if *x == v))
+                            })
+                    }
+                    _ => false,
+                })
+        });
+    let mut value = if environment {
+        Expr::default()
+    } else {
+        Expr(vec![Src::AnyVar])
+    };
+    value.join(words);
+    // (Its input even where that is the text it runs, `. /dev/stdin <<'EOF'`: what runs
+    // may read the rest of it as data, `read -r x`.)
+    value.join(stdin);
+    w.facts.assign(
+        Target::Any,
+        Expr(vec![Src::SourceCopies(std::rc::Rc::new(value))]),
+        at,
+    );
+    environment
 }
 
 /// What a builtin that a command named at run time may be can do that the guard follows
@@ -500,6 +796,7 @@ fn builtin_arguments(
         from: index,
         from_site: f.sites.len(),
         call_of: Some(std::rc::Rc::from(function)),
+        positional: false,
     });
 }
 
@@ -765,6 +1062,14 @@ pub(super) fn command(
             ctx,
         );
         runs_unread_text(w, c.at, at, args, all.clone(), here.stdin.clone(), None);
+    }
+    if matches!(name.as_slice(), b"." | b"source") {
+        let mut given = Expr::default();
+        for a in args.iter().skip(1) {
+            given.join(w.word_expr(a));
+        }
+        let prefixed = raw.len() < c.words.len();
+        w.sourced_environment = sourced(w, at, args.first(), prefixed, given, here.stdin.clone());
     }
     let first = first_arg(w, args);
     if !first.is_empty() && w.may_be_function(&name) {
