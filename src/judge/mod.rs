@@ -318,6 +318,21 @@ pub fn judge(
     // error in every capture, no loop's lines taken whole, IFS not known.
     let mut opts = Opts::default();
     let functions = std::rc::Rc::new(function_names(reading, d.is_zsh()));
+    // A heredoc or here-string given on a descriptor other than standard input, anywhere:
+    // text a sourced file may read (`. /dev/fd/3 3<<'EOF'`, a call's `f 3<<'EOF'`).
+    let other_fd_text = reading.events.iter().any(|e| {
+        let other = |r: &crate::shell::tree::Redirect| {
+            matches!(
+                r.op,
+                crate::shell::tree::RedirOp::Heredoc | crate::shell::tree::RedirOp::HereString
+            ) && r.fd.as_deref().is_some_and(|fd| fd != b"0")
+        };
+        match e {
+            crate::shell::tree::Event::Simple(c) => c.redirects.iter().any(other),
+            crate::shell::tree::Event::Redirect(r) => other(r),
+            _ => false,
+        }
+    });
     let walk_once = |opts: Opts| -> Result<walk::Walk<'_>, GaveUp> {
         let mut w = walk::Walk::new(
             d,
@@ -332,6 +347,7 @@ pub fn judge(
         w.verbose = opts.verbose;
         w.shifts_unseen = opts.shifts;
         w.own_functions = std::rc::Rc::clone(&functions);
+        w.other_fd_text = other_fd_text;
         w.functions = if opts.builtins_rebound {
             std::rc::Rc::new((functions.0.clone(), true))
         } else {

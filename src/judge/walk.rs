@@ -126,6 +126,9 @@ pub(super) struct Walk<'a> {
     /// The functions the command's own text defines, and whether one is named otherwise
     /// than plainly (not those text the guard does not read may define).
     pub own_functions: Rc<(super::FunctionNames, bool)>,
+    /// The command gives a heredoc or a here-string on a descriptor other than standard
+    /// input somewhere: a sourced file may read it.
+    pub other_fd_text: bool,
 }
 
 /// The body index of an evaluator in a heredoc of `eval` text (not one of the reading's
@@ -177,6 +180,7 @@ impl<'a> Walk<'a> {
             function_named: None,
             functions: Rc::new((super::FunctionNames::default(), false)),
             own_functions: Rc::new((super::FunctionNames::default(), false)),
+            other_fd_text: false,
         }
     }
 

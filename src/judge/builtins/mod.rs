@@ -493,13 +493,29 @@ pub(super) fn inert(
         b"exec" => args.is_empty(),
         b"umask" => args.iter().all(plain_word),
         // (Not zsh's `set -A name …`, which assigns an array.)
-        b"set" | b"shopt" => {
-            args.iter().all(plain_word)
-                && args.iter().all(|a| {
-                    a.literal().is_some_and(|l| {
-                        !((l.starts_with(b"-") || l.starts_with(b"+")) && l.contains(&b'A'))
-                    })
+        b"set" => set_inert(args),
+        b"shopt" => {
+            // Options that change neither where a name leads nor what runs.
+            args.iter().all(|a| {
+                a.literal().is_some_and(|l| {
+                    matches!(
+                        l.as_slice(),
+                        b"-s"
+                            | b"-u"
+                            | b"-q"
+                            | b"expand_aliases"
+                            | b"extglob"
+                            | b"nullglob"
+                            | b"globstar"
+                            | b"dotglob"
+                            | b"failglob"
+                            | b"nocaseglob"
+                            | b"nocasematch"
+                            | b"lastpipe"
+                            | b"inherit_errexit"
+                    )
                 })
+            })
         }
         b"export" | b"readonly" => options(b"") && declarations(),
         b"declare" | b"typeset" => options(b"xrg") && declarations(),
@@ -507,6 +523,45 @@ pub(super) fn inert(
         b"cd" | b"pushd" => args.len() <= 1 && args.iter().all(names_no_device),
         _ => false,
     }
+}
+
+/// Whether `set`'s words are inert: the flags `-e -u -x -v -a` (and `+`), `-o`/`+o` with
+/// one of the same options by name, `--` and plain words after it (the positional
+/// parameters). Not zsh's other one-letter flags (`-T` is `CDABLE_VARS`, `-A` assigns an
+/// array) nor options named otherwise.
+fn set_inert(args: &[WordInfo]) -> bool {
+    let mut rest = args.iter();
+    while let Some(a) = rest.next() {
+        let Some(l) = a.literal() else {
+            return false;
+        };
+        match l.as_slice() {
+            b"--" => return rest.all(plain_word),
+            b"-o" | b"+o" => {
+                let name = rest.next().and_then(WordInfo::literal);
+                if !name.as_deref().is_some_and(|n| {
+                    matches!(
+                        n,
+                        b"errexit"
+                            | b"nounset"
+                            | b"xtrace"
+                            | b"verbose"
+                            | b"pipefail"
+                            | b"allexport"
+                    )
+                }) {
+                    return false;
+                }
+            }
+            f if f.len() > 1
+                && (f[0] == b'-' || f[0] == b'+')
+                && f[1..]
+                    .iter()
+                    .all(|c| matches!(c, b'e' | b'u' | b'x' | b'v' | b'a')) => {}
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// `.` or `source`: text the guard does not read (a file, its input) runs in this shell.
@@ -528,6 +583,7 @@ fn sourced(
     at: u32,
     path: Option<&WordInfo>,
     prefixed: bool,
+    other_fd: bool,
     words: Expr,
     stdin: Expr,
 ) -> bool {
@@ -538,15 +594,21 @@ fn sourced(
         && w.facts.deferred == 0
         && w.facts.repeating == 0
         && path.is_some_and(|p| {
+            // (Its literal text joined, quotes removed and parameters left out: `/pr''oc`
+            // and `/pr${e}oc` name `/proc`.)
+            let mut joined = Vec::new();
+            for piece in &p.pieces {
+                if let Piece::Lit(l) = piece {
+                    joined.extend(l.iter().map(u8::to_ascii_lowercase));
+                }
+            }
             plain_word(p)
-                && p.literal().is_none_or(|l| !l.starts_with(b"-"))
+                && !joined.starts_with(b"-")
+                && ![&b"dev"[..], b"proc", b"fd"]
+                    .iter()
+                    .any(|d| memchr::memmem::find(&joined, d).is_some())
                 && p.pieces.iter().all(|piece| match piece {
-                    Piece::Lit(l) => {
-                        let low = l.to_ascii_lowercase();
-                        ![&b"dev"[..], b"proc", b"fd"]
-                            .iter()
-                            .any(|d| memchr::memmem::find(&low, d).is_some())
-                    }
+                    Piece::Lit(_) => true,
                     Piece::Param(p) => {
                         let v = w.facts.names.get(&p.name);
                         crate::shell::syntax::legal_identifier(&p.name)
@@ -567,8 +629,14 @@ fn sourced(
     };
     value.join(words);
     // (Its input even where that is the text it runs, `. /dev/stdin <<'EOF'`: what runs
-    // may read the rest of it as data, `read -r x`.)
+    // may read the rest of it as data, `read -r x`; and what the command gives on other
+    // descriptors, which it may read or run, `. /dev/fd/3 3<<'EOF'`.)
     value.join(stdin);
+    // (An environment's file, sourced after inert commands alone, sees only its own: no
+    // descriptor the command opened before it is still open.)
+    if other_fd || (w.other_fd_text && !environment) {
+        value.join(Expr::unknown());
+    }
     w.facts.assign(
         Target::Any,
         Expr(vec![Src::SourceCopies(std::rc::Rc::new(value))]),
@@ -1069,7 +1137,20 @@ pub(super) fn command(
             given.join(w.word_expr(a));
         }
         let prefixed = raw.len() < c.words.len();
-        w.sourced_environment = sourced(w, at, args.first(), prefixed, given, here.stdin.clone());
+        // (Text it is given on another descriptor: a heredoc or here-string of its own.)
+        let other_fd = c.redirects.iter().any(|r| {
+            matches!(r.op, RedirOp::Heredoc | RedirOp::HereString)
+                && r.fd.as_deref().is_some_and(|fd| fd != b"0")
+        });
+        w.sourced_environment = sourced(
+            w,
+            at,
+            args.first(),
+            prefixed,
+            other_fd,
+            given,
+            here.stdin.clone(),
+        );
     }
     let first = first_arg(w, args);
     if !first.is_empty() && w.may_be_function(&name) {
