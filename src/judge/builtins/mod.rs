@@ -470,10 +470,31 @@ pub(super) fn inert(
                 }),
                 Piece::Param(p) => plain_param(p),
                 _ => false,
-            }) && a.literal().is_none_or(|l| {
-                let n = l.split(|&c| c == b'=').next().unwrap_or_default();
-                l.starts_with(b"-") || l.starts_with(b"+") || !special_name(n)
-            })
+            }) && {
+                // The name, up to its `=`, is literal text (`export X${e}=…` may name any
+                // variable, `PATH` too) and not a special name.
+                let mut name = Vec::new();
+                let mut literal = true;
+                for p in &a.pieces {
+                    match p {
+                        Piece::Lit(l) => match memchr::memchr(b'=', l) {
+                            Some(eq) => {
+                                name.extend_from_slice(&l[..eq]);
+                                break;
+                            }
+                            None => name.extend_from_slice(l),
+                        },
+                        _ => {
+                            literal = false;
+                            break;
+                        }
+                    }
+                }
+                literal
+                    && (name.starts_with(b"-")
+                        || name.starts_with(b"+")
+                        || (crate::shell::syntax::legal_identifier(&name) && !special_name(&name)))
+            }
         })
     };
     let names_no_device = |a: &WordInfo| {
@@ -610,13 +631,18 @@ fn sourced(
                 && p.pieces.iter().all(|piece| match piece {
                     Piece::Lit(_) => true,
                     Piece::Param(p) => {
-                        let v = w.facts.names.get(&p.name);
-                        crate::shell::syntax::legal_identifier(&p.name)
-                            && v.is_none_or(|v| {
-                                !w.facts
-                                    .assigns
-                                    .iter()
-                                    .any(|(t, _, _)| matches!(t, Target::Var(x) if *x == v))
+                        // Not assigned so far, by any spelling zsh ties to it (`psvar` and
+                        // `PSVAR`, `argv` and the positional parameters), nor by a name
+                        // computed at run time (an environment's file's copies aside).
+                        let n = &p.name;
+                        crate::shell::syntax::legal_identifier(n)
+                            && n.as_slice() != b"argv"
+                            && !special_name(n)
+                            && !w.facts.assigns.iter().any(|(t, e, _)| match t {
+                                Target::Var(x) => w.facts.names.name(*x).eq_ignore_ascii_case(n),
+                                Target::Any => {
+                                    !e.0.iter().all(|s| matches!(s, Src::SourceCopies(_)))
+                                }
                             })
                     }
                     _ => false,
