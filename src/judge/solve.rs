@@ -598,34 +598,14 @@ impl<'a> Solver<'a> {
                 }
                 Src::Part(inner, extra) => self.eval(inner)?.part(*extra),
                 Src::Wild(inner) => self.eval(inner)?.wild(),
-                Src::SourceCopies(value) => {
-                    let v = self.eval(value)?;
-                    if v.has_heredoc() {
-                        Val {
-                            heredoc: Some(ByteSet::ALL),
-                            unknown: v.unknown,
-                            ..Val::default()
-                        }
-                    } else {
-                        Val::default()
-                    }
-                }
+                Src::SourceCopies(value) => copied(&self.eval(value)?),
                 Src::EvalAssigns(value, name) | Src::RunCopies(value, name) => {
                     let runs = match name {
                         Some((n, gate)) => self.may_be(n, *gate)?,
                         None => true,
                     };
-                    let v = if runs {
-                        self.eval(value)?
-                    } else {
-                        Val::default()
-                    };
-                    if v.has_heredoc() {
-                        Val {
-                            heredoc: Some(ByteSet::ALL),
-                            unknown: v.unknown,
-                            ..Val::default()
-                        }
+                    if runs {
+                        copied(&self.eval(value)?)
                     } else {
                         Val::default()
                     }
@@ -1489,6 +1469,21 @@ fn alias_words(v: &Val) -> bool {
 /// A value after a case change: its texts' letters in either case. (The texts are kept
 /// as they are too: what a case change cannot change, a `=` and the bytes after it, is
 /// still judged on them, `declare -l "$n"` before `${a}as h='cat <<EOF'`.)
+/// What text the guard does not read may copy from a value: any heredoc or run-time text
+/// it holds, as any such text (a harmless piece must not hide what text it does not read
+/// may make of it); nothing, where it holds none.
+fn copied(v: &Val) -> Val {
+    if v.has_heredoc() {
+        Val {
+            heredoc: Some(ByteSet::ALL),
+            unknown: v.unknown,
+            ..Val::default()
+        }
+    } else {
+        Val::default()
+    }
+}
+
 fn cased(v: &Val) -> Val {
     let mut out = v.clone();
     if let Some(h) = out.heredoc_bytes() {

@@ -376,15 +376,30 @@ fn plain_word(w: &WordInfo) -> bool {
     })
 }
 
+/// A parameter expanded as its plain value: `$x`, `${x}`, with no operator, subscript
+/// (zsh's `$x[1]` too), slice, indirection or flag (zsh's `(e)`, `~`, `(#)`, `(k)`…).
 fn plain_param(p: &crate::shell::word::Param) -> bool {
-    !p.indirect
-        && matches!(p.op, crate::shell::word::ParamOp::Plain)
+    p.op == crate::shell::word::ParamOp::Plain
+        && !p.indirect
         && p.subscript.is_none()
+        && p.zsh_subscript.is_none()
         && p.arg.is_none()
         && p.slice.is_empty()
+        && !p.flags
         && !p.zsh_eval
         && !p.zsh_glob
-        && !p.flags
+        && !p.zsh_char
+        && !p.zsh_keys
+        && p.flag_words.is_none()
+}
+
+/// Whether text names a device or the process's own files (`dev`, `proc`, `fd`, in any
+/// case): a sourced name that may lead to the command's own input or text.
+fn names_device(text: &[u8]) -> bool {
+    let low = text.to_ascii_lowercase();
+    [&b"dev"[..], b"proc", b"fd"]
+        .iter()
+        .any(|d| memchr::memmem::find(&low, d).is_some())
 }
 
 /// Whether a simple command the walk met at the top level is inert: it cannot write a
@@ -499,13 +514,10 @@ pub(super) fn inert(
     };
     let names_no_device = |a: &WordInfo| {
         a.literal().is_some_and(|l| {
-            let low = l.to_ascii_lowercase();
             !l.starts_with(b"-")
                 && !l.starts_with(b"+")
                 && !w.text_names_cdable_vars()
-                && ![&b"dev"[..], b"proc", b"fd"]
-                    .iter()
-                    .any(|d| memchr::memmem::find(&low, d).is_some())
+                && !names_device(&l)
         }) && plain_word(a)
     };
     match name.as_slice() {
@@ -620,14 +632,12 @@ fn sourced(
             let mut joined = Vec::new();
             for piece in &p.pieces {
                 if let Piece::Lit(l) = piece {
-                    joined.extend(l.iter().map(u8::to_ascii_lowercase));
+                    joined.extend_from_slice(l);
                 }
             }
             plain_word(p)
                 && !joined.starts_with(b"-")
-                && ![&b"dev"[..], b"proc", b"fd"]
-                    .iter()
-                    .any(|d| memchr::memmem::find(&joined, d).is_some())
+                && !names_device(&joined)
                 && p.pieces.iter().all(|piece| match piece {
                     Piece::Lit(_) => true,
                     Piece::Param(p) => {
@@ -942,18 +952,7 @@ fn whole_value(word: &WordInfo) -> Option<&crate::shell::word::Param> {
     let [Piece::Param(p)] = word.pieces.as_slice() else {
         return None;
     };
-    let whole = p.op == crate::shell::word::ParamOp::Plain
-        && !p.indirect
-        && p.subscript.is_none()
-        && p.zsh_subscript.is_none()
-        && p.slice.is_empty()
-        && !p.flags
-        && !p.zsh_eval
-        && !p.zsh_glob
-        && !p.zsh_char
-        && !p.zsh_keys
-        && p.flag_words.is_none();
-    whole.then_some(p)
+    plain_param(p).then_some(p)
 }
 
 /// The variables whose whole values words are made of, with blanks between them
