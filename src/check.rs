@@ -368,31 +368,41 @@ fn judge(
         && std::iter::once(intended)
             .chain(shells.iter().map(|(_, r)| r))
             .all(|r| !r.holds_heredoc());
-    let mut judged: Vec<Rc<Vec<crate::judge::Found>>> = Vec::with_capacity(shells.len() + 1);
-    let mut done: Vec<(&Rc<Reading>, bool, Judged)> = Vec::new();
-    for (d, r) in std::iter::once((Dialect::new(Shell::Intended), intended))
-        .chain(shells.iter().map(|(d, r)| (*d, r)))
-    {
+    let entries: Vec<(Dialect, &Rc<Reading>)> =
+        std::iter::once((Dialect::new(Shell::Intended), intended))
+            .chain(shells.iter().map(|(d, r)| (*d, r)))
+            .collect();
+    // Which entry each is judged as: itself, or one before it that read the same program
+    // for the same family (the same reading, or bash 3.2 reading a command step for step
+    // as 5.2 does while asking other quirks).
+    // (The first such entry is judged as itself: the relation is an equality.) Nothing is
+    // judged where no reading holds a heredoc.
+    let judged_as: Vec<usize> = (0..entries.len())
+        .map(|k| {
+            let (d, r) = entries[k];
+            (0..k)
+                .filter(|_| !no_heredoc)
+                .find(|&j| {
+                    let (dj, rj) = entries[j];
+                    dj.is_zsh() == d.is_zsh() && (Rc::ptr_eq(rj, r) || rj.same_program(r))
+                })
+                .unwrap_or(k)
+        })
+        .collect();
+    let last_judged = (0..entries.len()).rev().find(|&k| judged_as[k] == k);
+    let mut judged: Vec<Judged> = Vec::with_capacity(entries.len());
+    for (k, &(d, r)) in entries.iter().enumerate() {
         if no_heredoc {
             judged.push(Rc::new(Vec::new()));
             continue;
         }
-        // Judged already: the same reading, or another that read the same program (bash
-        // 3.2 reads most commands as 5.2 does, step for step, but asks other quirks).
-        let zsh = d.is_zsh();
-        let same = |(p, z, _): &&(&Rc<Reading>, bool, _)| {
-            *z == zsh && (Rc::ptr_eq(p, r) || p.same_program(r))
-        };
-        if let Some((_, _, found)) = done.iter().find(same) {
-            judged.push(Rc::clone(found));
+        if let Some(found) = judged.get(judged_as[k]).filter(|_| judged_as[k] != k) {
+            let found = Rc::clone(found);
+            judged.push(found);
             continue;
         }
-        match crate::judge::judge(r, d, bytes, work) {
-            Ok(found) => {
-                let found = Rc::new(found);
-                done.push((r, zsh, Rc::clone(&found)));
-                judged.push(found);
-            }
+        match crate::judge::judge(r, d, bytes, work, last_judged == Some(k)) {
+            Ok(found) => judged.push(Rc::new(found)),
             Err(crate::judge::GaveUp) => return Err(over_limit(work)),
         }
     }

@@ -52,10 +52,18 @@ pub fn report(
         .collect();
 
     // Every byte range that some reading holds as a heredoc body or closing line.
+    // (A reading shared by several dialects once.)
+    let distinct = |k: usize| !shells[..k].iter().any(|(_, r)| Rc::ptr_eq(r, &shells[k].1));
     let mut regions: Vec<(u32, u32)> = intended
         .heredocs
         .iter()
-        .chain(shells.iter().flat_map(|(_, r)| r.heredocs.iter()))
+        .chain(
+            shells
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| distinct(k))
+                .flat_map(|(_, (_, r))| r.heredocs.iter()),
+        )
         .flat_map(|h| std::iter::once(h.body).chain(h.closer))
         .filter(|(s, e)| s < e)
         .collect();
@@ -117,13 +125,34 @@ pub fn report(
     };
     // The intended reading runs nothing, but what its unquoted bodies would run counts:
     // a command a shell rejects only for a slip elsewhere runs once the slip is fixed.
+    // Which findings each reading's runs made or joined, in order: a reading shared by
+    // several dialects is gone through once, and each later dialect that shares it joins
+    // the same findings (what a run makes of a finding depends on the run alone).
     let intended_dialect = Dialect::new(Shell::Intended);
-    let intended_runs = intended.exec.iter().filter(|e| e.in_body.is_some());
-    let all = shells
+    let mut touched: Vec<(*const Reading, Vec<usize>)> = Vec::new();
+    let sources = shells
         .iter()
-        .flat_map(|(d, r)| r.exec.iter().map(move |e| (*d, e)))
-        .chain(intended_runs.map(|e| (intended_dialect, e)));
-    for (dialect, e) in all {
+        .map(|(d, r)| (*d, &**r, false))
+        .chain(std::iter::once((intended_dialect, intended, true)));
+    for (dialect, reading, only_bodies) in sources {
+        if let Some((_, ks)) = touched
+            .iter()
+            .find(|(p, _)| std::ptr::eq(*p, reading) && !only_bodies)
+        {
+            for &k in ks {
+                if let Some(f) = findings.get_mut(k)
+                    && !f.shells.contains(&dialect.shell)
+                {
+                    f.shells.push(dialect.shell);
+                }
+            }
+            continue;
+        }
+        let mut ks: Vec<usize> = Vec::new();
+        for e in reading
+            .exec
+            .iter()
+            .filter(|e| !only_bodies || e.in_body.is_some())
         {
             // Heredoc text that only becomes arguments of a command whose name is not
             // heredoc text (bash 3.2 ending `$(…)` at a body's `)`) runs nothing. What a
@@ -136,13 +165,13 @@ pub fn report(
                 _ => FindingKind::Boundary,
             };
             let at = e.at as usize;
-            if let Some(f) = seen
-                .get(&(at, kind.clone()))
-                .and_then(|&k| findings.get_mut(k))
+            if let Some(&k) = seen.get(&(at, kind.clone()))
+                && let Some(f) = findings.get_mut(k)
             {
                 if !f.shells.contains(&dialect.shell) {
                     f.shells.push(dialect.shell);
                 }
+                ks.push(k);
                 continue;
             }
             let excerpt = match kind {
@@ -153,6 +182,7 @@ pub fn report(
                 _ => line_from(bytes, at),
             };
             seen.insert((at, kind.clone()), findings.len());
+            ks.push(findings.len());
             findings.push(Finding {
                 kind,
                 heredoc: heredoc_of(at),
@@ -161,6 +191,9 @@ pub fn report(
                 excerpt,
                 shells: vec![dialect.shell],
             });
+        }
+        if !only_bodies {
+            touched.push((reading, ks));
         }
     }
     for (dialect, reading) in shells {

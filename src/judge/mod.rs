@@ -303,14 +303,26 @@ fn rebinds_programs(f: &facts::Facts) -> bool {
 #[derive(Debug, Clone, Copy)]
 pub struct GaveUp;
 
+/// Frees what a judging built, unless it is the `last` judging of a process that ends after
+/// this verdict: freeing it piece by piece would only delay the verdict (as the readings
+/// are not freed there). An earlier judging's memory is freed for the next to reuse.
+fn release<T>(built: T, last: bool) {
+    if last && crate::shell::exits_after_verdict() {
+        std::mem::forget(built);
+    } else {
+        drop(built);
+    }
+}
+
 /// Judges one reading of `text` as dialect `d` reads it, charging `meter`. A reading
 /// without heredocs holds no heredoc text: only what could make one (an alias that
-/// reshapes later text) is judged there.
+/// reshapes later text) is judged there. `last`: no judging follows it in this check.
 pub fn judge(
     reading: &Reading,
     d: Dialect,
     text: &[u8],
     meter: &Work,
+    last: bool,
 ) -> Result<Vec<Found>, GaveUp> {
     let prog = program::build(&reading.events);
     let holds = reading.holds_heredoc();
@@ -406,7 +418,11 @@ pub fn judge(
         let mut s = solve::Solver::new(&facts, d, &reading.heredocs, Some(text), meter);
         s.holds_heredoc = holds;
         s.ifs_unknown = opts.ifs_unknown;
-        s.solve()?;
+        if s.needs_values() {
+            s.solve()?;
+        } else {
+            s.leave_unsolved();
+        }
         let ifs_matters = !opts.ifs_unknown && s.fields_split.get();
         let xtracefd_matters = xtrace && !opts.stderr_merged;
         if holds && (ifs_matters || xtracefd_matters) && s.sites_may_assign()? {
@@ -424,7 +440,7 @@ pub fn judge(
         } else {
             Vec::new()
         };
-        drop(s);
+        release(s, last);
         if !runs.is_empty() {
             // What unread text may leave for the rest of the command (attributes, options),
             // judged on the rest as if that text did nothing else: what it assigns and the
@@ -444,10 +460,10 @@ pub fn judge(
             let runs = s.runs_leaving_attrs()?;
             found.extend(s.judge_eval_attrs(&runs)?);
         }
-        drop(facts);
+        release(facts, last);
         break found;
     };
-    drop(prog);
+    release(prog, last);
     Ok(found
         .into_iter()
         .map(|f| match f {

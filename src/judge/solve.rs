@@ -139,6 +139,9 @@ pub(super) struct Solver<'a> {
     /// The text names `IFS` ([`Solver::may_be`]), once.
     ifs_named: std::cell::OnceCell<bool>,
     solved: bool,
+    /// The values were left unsolved, nothing being there to read them
+    /// ([`Solver::needs_values`]): a value read all the same is run-time text.
+    unsolved: bool,
     /// [`Solver::is_array`] of each representative asked.
     array_memo: RefCell<HashMap<Var, bool>>,
     /// Every variable may be an array (a computed nameref or name, `coproc`, `compgen`).
@@ -214,6 +217,7 @@ impl<'a> Solver<'a> {
             ifs_named: std::cell::OnceCell::new(),
             heads_moved: std::cell::OnceCell::new(),
             solved: false,
+            unsolved: false,
             every_array: std::cell::OnceCell::new(),
             array_spelled: std::cell::OnceCell::new(),
         }
@@ -231,8 +235,35 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// Whether judging reads any value once it is solved: a hidden-evaluator site, an
+    /// integer or nameref attribute, `set -x`, names made one (a nameref to a fixed name,
+    /// tied names: their special rules), text run whose name is computed, or a change to
+    /// how later text is read whose rule looks at a value. A command that has none (plain
+    /// commands, quoted heredocs, loops that only print) is judged without its values.
+    pub fn needs_values(&self) -> bool {
+        let f = self.facts;
+        !f.sites.is_empty()
+            || !f.integers.is_empty()
+            || f.any_integer.is_some()
+            || f.any_nameref.is_some()
+            || f.xtrace.is_some()
+            || !f.same.is_empty()
+            || !f.unread_runs.is_empty()
+            || f.changes.iter().any(|c| !matches!(c.when, When::Always))
+    }
+
+    /// Leaves the values unsolved ([`Solver::needs_values`] said nothing reads them); should
+    /// one be read all the same, it is run-time text, which may be heredoc text (fail
+    /// closed).
+    pub fn leave_unsolved(&mut self) {
+        self.unsolved = true;
+    }
+
     /// The value of variable `v` now.
     fn var_val(&self, v: Var) -> Val {
+        if self.unsolved {
+            return Val::unknown();
+        }
         let c = self.canon(v);
         let mut out = if self.assigned.get(c as usize).copied().unwrap_or(false) {
             self.vals.get(c as usize).cloned().unwrap_or_default()
@@ -486,6 +517,9 @@ impl<'a> Solver<'a> {
     /// The value of an expression now.
     fn eval(&self, e: &Expr) -> Result<Val, GaveUp> {
         self.spend(e.0.len() + 1)?;
+        if self.unsolved {
+            return Ok(Val::unknown());
+        }
         let mut out = Val::default();
         for s in &e.0 {
             let v = match s {
@@ -731,14 +765,13 @@ impl<'a> Solver<'a> {
                             let Some(slot) = self.vals.get_mut(c as usize) else {
                                 continue;
                             };
-                            let before = slot.clone();
-                            slot.join(&v);
-                            if *slot != before {
+                            if slot.join_changed(&v) {
                                 // (Every variable's: not the judge's own names, which no
                                 // shell can name.)
-                                if self.facts.names.name(c).first() != Some(&0) {
-                                    let joined = slot.clone();
-                                    self.all.join(&joined);
+                                if self.facts.names.name(c).first() != Some(&0)
+                                    && let Some(joined) = self.vals.get(c as usize)
+                                {
+                                    self.all.join(joined);
                                 }
                                 (Some(Some(c)), None)
                             } else {
@@ -746,9 +779,7 @@ impl<'a> Solver<'a> {
                             }
                         }
                         Target::Any => {
-                            let before = self.any.clone();
-                            self.any.join(&v);
-                            if self.any != before {
+                            if self.any.join_changed(&v) {
                                 (Some(None), None)
                             } else {
                                 (None, None)
@@ -759,9 +790,7 @@ impl<'a> Solver<'a> {
                 F::Subst(at, e) => {
                     let v = self.eval(e)?;
                     let slot = self.substs.entry(*at).or_default();
-                    let before = slot.clone();
-                    slot.join(&v);
-                    if *slot != before {
+                    if slot.join_changed(&v) {
                         (None, Some(*at))
                     } else {
                         (None, None)
@@ -1162,6 +1191,9 @@ impl<'a> Solver<'a> {
 
     /// Every variable's value, joined (the defaults of those never assigned too).
     fn every(&self) -> Val {
+        if self.unsolved {
+            return Val::unknown();
+        }
         let mut every = self.all.clone();
         every.join(&self.any);
         for v in 0..self.facts.names.len() as Var {

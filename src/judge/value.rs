@@ -170,15 +170,22 @@ impl Val {
         Some(b)
     }
 
-    fn add_htext(&mut self, t: Rc<[u8]>) {
+    /// Adds heredoc text `t`; whether the value changed.
+    fn add_htext(&mut self, t: Rc<[u8]>) -> bool {
         if t.len() > MAX_LIT_BYTES {
             let b = ByteSet::of(&t);
+            let before = self.heredoc;
             self.heredoc = Some(self.heredoc.map_or(b, |f| f.union(b)));
-            return;
+            return self.heredoc != before;
         }
         // A text the bytes already cover adds nothing (and the solver's joins then end).
-        if self.htexts.iter().any(|l| **l == *t) || self.heredoc.is_some_and(|h| h.holds_all(&t)) {
-            return;
+        // (The same text is most often the very same one, shared: compared by address
+        // first.)
+        if self.htexts.iter().any(|l| Rc::ptr_eq(l, &t))
+            || self.htexts.iter().any(|l| **l == *t)
+            || self.heredoc.is_some_and(|h| h.holds_all(&t))
+        {
+            return false;
         }
         self.htexts.push(t);
         if self.htexts.len() > MAX_LITS {
@@ -188,6 +195,7 @@ impl Val {
             }
             self.heredoc = Some(b);
         }
+        true
     }
 
     /// Run-time text the command does not show: possibly heredoc text, any byte.
@@ -207,14 +215,20 @@ impl Val {
             && !self.env
     }
 
-    fn add_lit(&mut self, t: Rc<[u8]>) {
+    /// Adds fixed text `t`; whether the value changed (a text pushed changes it: the bytes
+    /// did not hold it, so even once the texts become their bytes, those grew).
+    fn add_lit(&mut self, t: Rc<[u8]>) -> bool {
         if t.len() > MAX_LIT_BYTES {
             let b = ByteSet::of(&t);
+            let before = self.fixed;
             self.fixed = Some(self.fixed.map_or(b, |f| f.union(b)));
-            return;
+            return self.fixed != before;
         }
-        if self.lits.iter().any(|l| **l == *t) || self.fixed.is_some_and(|f| f.holds_all(&t)) {
-            return;
+        if self.lits.iter().any(|l| Rc::ptr_eq(l, &t))
+            || self.lits.iter().any(|l| **l == *t)
+            || self.fixed.is_some_and(|f| f.holds_all(&t))
+        {
+            return false;
         }
         self.lits.push(t);
         if self.lits.len() > MAX_LITS {
@@ -224,24 +238,38 @@ impl Val {
             }
             self.fixed = Some(b);
         }
+        true
     }
 
     /// Joins `other` in (either may be what it holds).
     pub fn join(&mut self, other: &Val) {
+        self.join_changed(other);
+    }
+
+    /// Joins `other` in; whether the value changed (exactly: each step says whether it
+    /// changed it, and none undoes another's change).
+    pub fn join_changed(&mut self, other: &Val) -> bool {
+        let mut changed = false;
         for l in &other.lits {
-            self.add_lit(Rc::clone(l));
+            changed |= self.add_lit(Rc::clone(l));
         }
         if let Some(f) = other.fixed {
+            let before = self.fixed;
             self.fixed = Some(self.fixed.map_or(f, |s| s.union(f)));
+            changed |= self.fixed != before;
         }
         if let Some(h) = other.heredoc {
+            let before = self.heredoc;
             self.heredoc = Some(self.heredoc.map_or(h, |s| s.union(h)));
+            changed |= self.heredoc != before;
         }
         for t in &other.htexts {
-            self.add_htext(Rc::clone(t));
+            changed |= self.add_htext(Rc::clone(t));
         }
+        changed |= (other.unknown && !self.unknown) || (other.env && !self.env);
         self.unknown |= other.unknown;
         self.env |= other.env;
+        changed
     }
 
     /// Every byte the value's fixed and heredoc text may hold (the environment's text

@@ -272,6 +272,12 @@ pub fn read_counted(text: &Text<'_>, ends: &dyn SubstEnds) -> (WordInfo, usize) 
     (info, p.steps.get())
 }
 
+/// Whether a word is an assignment word ([`assignment`] is then `Some`), without
+/// reading its value.
+pub fn is_assignment(text: &Text<'_>) -> bool {
+    super::syntax::assignment(text.bytes(), false).is_some()
+}
+
 /// Reads an assignment word, when it is one.
 pub fn assignment(text: &Text<'_>, ends: &dyn SubstEnds) -> Option<Assignment> {
     let b = text.bytes();
@@ -1811,5 +1817,38 @@ mod tests {
         let a = assignment(&Text::command(b"x+=1"), &()).unwrap();
         assert_eq!(a.name, b"x");
         assert!(assignment(&Text::command(b"1x=2"), &()).is_none());
+    }
+
+    #[test]
+    fn the_quick_assignment_test_agrees_with_reading_the_assignment() {
+        let words: [&[u8]; 12] = [
+            b"x=1",
+            b"x+=1",
+            b"a[$(i)]=v",
+            b"a[i]+=(1 2)",
+            b"echo",
+            b"=x",
+            b"1x=2",
+            b"\\x=1",
+            b"'x'=1",
+            b"x$(a=b)",
+            b"_=",
+            b"a[b]c=1",
+        ];
+        let assignments: Vec<bool> = words
+            .iter()
+            .map(|w| is_assignment(&Text::command(w)))
+            .collect();
+        // (Whether bash assigns each, measured with bash 5.2: `bash -c 'WORD; declare -p'`.)
+        assert_eq!(
+            assignments,
+            [
+                true, true, true, true, false, false, false, false, false, false, true, false
+            ]
+        );
+        for w in words {
+            let t = Text::command(w);
+            assert_eq!(is_assignment(&t), assignment(&t, &()).is_some(), "{w:?}");
+        }
     }
 }

@@ -169,6 +169,7 @@ impl Ctx {
 pub(crate) fn check(command: &str, readings: &[&Reading], ctx: &Ctx) -> Option<Denial> {
     let work = &readings.first()?.work;
     let mut walker = Walker::new(ctx, work);
+    walker.readings_agree = readings.len() > 1;
     for r in readings {
         walker.reading(r, command.as_bytes(), 0);
         if walker.over {

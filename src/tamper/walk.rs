@@ -154,6 +154,13 @@ pub(super) struct Walker<'a> {
     pub(super) shown: Vec<Vec<u8>>,
     /// Simple commands already walked (the readings mostly agree), by their [`key`].
     seen: HashSet<u64>,
+    /// More than one reading of the command is walked: its simple commands are looked up
+    /// in [`Walker::seen`] (one reading meets each of its own once; nested text, read by
+    /// two shells, always is).
+    pub(super) readings_agree: bool,
+    /// The paths already touched, and how: the same change to the same path is one
+    /// action (the first, which is the one judged).
+    touched: HashSet<(Target, How)>,
     /// The keys' hasher, keyed at random for each process: a command whose key is that of
     /// one walked before is not walked, so the keys must not be foreseeable (with a fixed
     /// key, a command could be written to collide with a harmless one before it, and hide).
@@ -184,6 +191,8 @@ impl<'a> Walker<'a> {
             actions: Vec::new(),
             shown: Vec::new(),
             seen: HashSet::new(),
+            readings_agree: false,
+            touched: HashSet::new(),
             hashes: std::collections::hash_map::RandomState::new(),
             located: HashMap::new(),
             bodies: HashMap::new(),
@@ -331,10 +340,10 @@ impl<'a> Walker<'a> {
                     texts: None,
                 });
             }
-            let text = String::from_utf8_lossy(raw).into_owned();
-            if !self.charge(text.len() / crate::shell::BYTES_PER_WORK) {
+            if !self.charge(raw.len() / crate::shell::BYTES_PER_WORK) {
                 return None;
             }
+            let text = String::from_utf8_lossy(raw).into_owned();
             return Some(Arg {
                 value: Some(text.clone()),
                 texts: Some((vec![text], false)),
@@ -409,7 +418,7 @@ impl<'a> Walker<'a> {
                     let declares = c
                         .words
                         .iter()
-                        .find(|w| word::assignment(&w.text, ends).is_none())
+                        .find(|w| !word::is_assignment(&w.text))
                         .is_some_and(|w| {
                             matches!(
                                 w.text.bytes(),
@@ -507,6 +516,9 @@ impl<'a> Walker<'a> {
 
     pub(super) fn touch(&mut self, a: &Arg, how: How, by: &str, cwd: Option<&Path>) {
         for target in self.targets(a, cwd) {
+            if !self.touched.insert((target.clone(), how)) {
+                continue;
+            }
             self.actions.push(Action::Touch {
                 target,
                 how,
@@ -551,9 +563,10 @@ impl<'a> Walker<'a> {
         if !self.charge(1) {
             return None;
         }
-        if !self
-            .seen
-            .insert(key(&self.hashes, c, &self.bodies, depth, piped.is_some()))
+        if (depth > 0 || self.readings_agree)
+            && !self
+                .seen
+                .insert(key(&self.hashes, c, &self.bodies, depth, piped.is_some()))
         {
             return None;
         }
@@ -583,7 +596,7 @@ impl<'a> Walker<'a> {
         let assignments = c
             .words
             .iter()
-            .take_while(|w| word::assignment(&w.text, ends).is_some())
+            .take_while(|w| word::is_assignment(&w.text))
             .count();
         for w in &c.words[assignments..] {
             args.push(self.arg(w, ends)?);

@@ -811,8 +811,10 @@ fn may_name_builtin(word: &WordInfo) -> bool {
     }
     match word.pieces.first() {
         Some(Piece::Lit(l)) if !l.is_empty() => RUN_TIME_BUILTINS.iter().any(|(b, _)| {
-            b.starts_with(l)
-                || (l.starts_with(b) && l.get(b.len()).is_some_and(u8::is_ascii_whitespace))
+            // (Either starts the other: their first bytes agree.)
+            b.first() == l.first()
+                && (b.starts_with(l)
+                    || (l.starts_with(b) && l.get(b.len()).is_some_and(u8::is_ascii_whitespace)))
         }),
         _ => true,
     }
@@ -1121,9 +1123,18 @@ pub(super) fn command(
     let args = &words[i + 1..];
     let raw_args = raw.get(i + 1..).unwrap_or(&[]);
     let at = words.get(i).map_or(c.at, |x| x.start);
-    // Its arguments and input are a function's when it is one.
-    let mut all = Expr::default();
-    for a in args {
+    // Its arguments and input are a function's when it is one: kept where its name may be
+    // a function's ([`Walk::may_be_function`]: every name the walk may meet defined as
+    // one) or it is `eval` (whose text is judged for what it may rebind). Elsewhere the
+    // call is kept by its name alone, with run-time text in their place should they be
+    // read (fail closed).
+    let gives = w.may_be_function(&name) || name.as_slice() == b"eval";
+    let mut all = if gives {
+        Expr::default()
+    } else {
+        Expr::unknown()
+    };
+    for a in args.iter().filter(|_| gives) {
         all.join(w.word_expr(a));
     }
     if name.as_slice() == b"eval" && args.iter().any(|a| a.literal().is_none()) {
@@ -1177,17 +1188,26 @@ pub(super) fn command(
             here.stdin.clone(),
         );
     }
-    let first = first_arg(w, args);
-    if !first.is_empty() && w.may_be_function(&name) {
+    let first = if gives {
+        first_arg(w, args)
+    } else {
+        Expr::unknown()
+    };
+    if gives && !first.is_empty() && w.may_be_function(&name) {
         // A function that runs its arguments (`run(){ "$@"; }`, defined before or after
         // this call): this call's first one may be a builtin that evaluates the others
         // (`run test -v "$k"`).
         builtin_arguments(w, &name, c.at, first.clone(), args);
     }
     w.facts.call_first.push(first);
+    let stdin = if gives {
+        here.stdin.clone()
+    } else {
+        Expr::unknown()
+    };
     w.facts
         .calls
-        .push((std::rc::Rc::from(name.as_slice()), all, here.stdin.clone()));
+        .push((std::rc::Rc::from(name.as_slice()), all, stdin));
     // A function the command defines (or a program a rebound name runs) may run instead
     // of the builtin: its output is run-time text; the builtin's effects are kept (either
     // may run).
