@@ -3,7 +3,7 @@
 //! expression of the value that reaches it, and every change to how later text is read.
 //! Nothing here is judged: the solver computes the values, then each site is judged once.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 use super::evaluators::Evaluator;

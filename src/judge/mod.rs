@@ -18,6 +18,11 @@
 //! - `evaluators`: the short list of hidden evaluators and what each does with a value;
 //! - `builtins`: the table of what each builtin does;
 //! - `value`: the lattice of values.
+//!
+//! Its maps hash with the Fx hasher (`rustc-hash`): their keys are offsets, interned ids
+//! and names, and a command written to make them collide only costs time, which the work
+//! meter and the time limit turn into a deny. (The tamper walk's keys, where a collision
+//! would skip a command, keep a random key.)
 
 mod builtins;
 mod evaluators;
@@ -162,7 +167,7 @@ struct Opts {
 }
 
 /// The names of the functions a command may define.
-pub(crate) type FunctionNames = std::collections::HashSet<Vec<u8>>;
+pub(crate) type FunctionNames = rustc_hash::FxHashSet<Vec<u8>>;
 
 /// The names of the functions a reading defines (in its `eval` and `trap` texts too,
 /// zsh's `functions[name]=` too), and whether one is named otherwise than plainly

@@ -1,7 +1,7 @@
 //! A reading's events (`shell::tree`) as a tree the judge walks: the top-level commands,
 //! each substitution's program, and where each substitution ends.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::shell::tree::{Compound, Event, Redirect, SimpleCommand};
 use crate::shell::word::SubstEnds;
@@ -71,8 +71,8 @@ pub(super) fn build<'r>(events: &'r [Event]) -> Prog<'r> {
         items: Vec::new(),
         pipe: Feed::Own,
     }];
-    let mut substs: HashMap<u32, Vec<(Node<'r>, Feed)>> = HashMap::new();
-    let mut ends = HashMap::new();
+    let mut substs: HashMap<u32, Vec<(Node<'r>, Feed)>> = HashMap::default();
+    let mut ends = HashMap::default();
     fn push<'r>(stack: &mut [Frame<'r>], node: Node<'r>) {
         if let Some(top) = stack.last_mut() {
             let piped = std::mem::take(&mut top.pipe);

@@ -7,8 +7,8 @@
 //! judgement as a limit (a deny), never as an allow.
 
 use super::GaveUp;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use super::evaluators::{self, Evaluator, LitRefs, Refs};
@@ -204,14 +204,14 @@ impl<'a> Solver<'a> {
             rep,
             any: Val::default(),
             all: Val::default(),
-            substs: HashMap::new(),
-            bodies: RefCell::new(HashMap::new()),
-            arith_dangerous: HashSet::new(),
+            substs: HashMap::default(),
+            bodies: RefCell::new(HashMap::default()),
+            arith_dangerous: HashSet::default(),
             any_dangerous: false,
             dangerous_known: false,
-            lit_cache: RefCell::new(HashMap::new()),
+            lit_cache: RefCell::new(HashMap::default()),
             zsh_bases: d.is_zsh() && text.is_some_and(|t| memchr::memmem::find(t, b"[#").is_some()),
-            array_memo: RefCell::new(HashMap::new()),
+            array_memo: RefCell::new(HashMap::default()),
             any_name_assigned: std::cell::OnceCell::new(),
             any_name_computing: std::cell::Cell::new(false),
             ifs_named: std::cell::OnceCell::new(),
@@ -522,6 +522,13 @@ impl<'a> Solver<'a> {
         }
         let mut out = Val::default();
         for s in &e.0 {
+            // (A known value is joined where it stands, not copied first.)
+            if let Src::Val(v) = s
+                && !(self.zsh_bases && v.fixed == Some(super::value::NUMBER))
+            {
+                out.join(v);
+                continue;
+            }
             let v = match s {
                 Src::Val(v) if self.zsh_bases && v.fixed == Some(super::value::NUMBER) => {
                     let mut w = v.clone();
@@ -700,8 +707,8 @@ impl<'a> Solver<'a> {
             facts.push(F::Subst(*at, e));
         }
         // Dependencies: which facts read a variable, a substitution, or every variable.
-        let mut by_var: HashMap<Var, Vec<usize>> = HashMap::new();
-        let mut by_subst: HashMap<u32, Vec<usize>> = HashMap::new();
+        let mut by_var: HashMap<Var, Vec<usize>> = HashMap::default();
+        let mut by_subst: HashMap<u32, Vec<usize>> = HashMap::default();
         let mut by_all: Vec<usize> = Vec::new();
         // Fields read IFS, which changes when it is assigned or any name computed at run
         // time may be it.
@@ -882,7 +889,7 @@ impl<'a> Solver<'a> {
         // (An integer variable of the shell tied to another name: `judge_changes`.)
         let judges_tied_integers = !self.facts.same.is_empty() && self.heredocs_present() && {
             let zsh = self.d.is_zsh();
-            let mut class_sizes: HashMap<Var, usize> = HashMap::new();
+            let mut class_sizes: HashMap<Var, usize> = HashMap::default();
             for v in 0..self.facts.names.len() as Var {
                 *class_sizes.entry(self.canon(v)).or_default() += 1;
             }
@@ -1927,7 +1934,7 @@ fn may_start_with_paren(v: &Val) -> bool {
 /// `text` (each whole: the byte before it is not one): the names it writes with a
 /// subscript or a list (`z[0]=`, `${z[0]}`, `z=(…)`, `z+=(…)`).
 fn names_written_as_arrays(text: &[u8]) -> HashSet<&[u8]> {
-    let mut out = HashSet::new();
+    let mut out = HashSet::default();
     for at in memchr::memchr3_iter(b'[', b'=', b'+', text) {
         let rest = &text[at..];
         let ends = rest.starts_with(b"[") || rest.starts_with(b"=(") || rest.starts_with(b"+=(");

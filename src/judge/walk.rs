@@ -5,7 +5,7 @@
 //! is enough whatever the order, loops and functions of the command.
 
 use super::GaveUp;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 use super::builtins;
@@ -159,7 +159,7 @@ impl<'a> Walk<'a> {
             by_op,
             unit: 0,
             nested,
-            runs_nested: HashMap::new(),
+            runs_nested: HashMap::default(),
             in_nested: false,
             in_substs: Vec::new(),
             stderr_merged: false,

@@ -1125,10 +1125,11 @@ pub(super) fn command(
     let at = words.get(i).map_or(c.at, |x| x.start);
     // Its arguments and input are a function's when it is one: kept where its name may be
     // a function's ([`Walk::may_be_function`]: every name the walk may meet defined as
-    // one) or it is `eval` (whose text is judged for what it may rebind). Elsewhere the
+    // one), is empty, or is `eval` (whose text is judged for what it may rebind). Elsewhere the
     // call is kept by its name alone, with run-time text in their place should they be
     // read (fail closed).
-    let gives = w.may_be_function(&name) || name.as_slice() == b"eval";
+    // (An empty name is as a name computed at run time: any function's.)
+    let gives = w.may_be_function(&name) || matches!(name.as_slice(), b"eval" | b"");
     let mut all = if gives {
         Expr::default()
     } else {
