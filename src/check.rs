@@ -372,23 +372,21 @@ fn judge(
         std::iter::once((Dialect::new(Shell::Intended), intended))
             .chain(shells.iter().map(|(d, r)| (*d, r)))
             .collect();
-    // Which entry each is judged as: itself, or one before it that read the same program
-    // for the same family (the same reading, or bash 3.2 reading a command step for step
-    // as 5.2 does while asking other quirks).
-    // (The first such entry is judged as itself: the relation is an equality.) Nothing is
-    // judged where no reading holds a heredoc.
-    let judged_as: Vec<usize> = (0..entries.len())
-        .map(|k| {
-            let (d, r) = entries[k];
-            (0..k)
-                .filter(|_| !no_heredoc)
-                .find(|&j| {
-                    let (dj, rj) = entries[j];
-                    dj.is_zsh() == d.is_zsh() && (Rc::ptr_eq(rj, r) || rj.same_program(r))
-                })
-                .unwrap_or(k)
-        })
-        .collect();
+    // Which entry each is judged as: itself, or one judged before it that read the same
+    // program for the same family (the same reading; bash 3.2 reading a command step for
+    // step as 5.2 does while asking other quirks; or keeping a substitution's text in a
+    // word where 5.2 keeps `$()`). Nothing is judged where no reading holds a heredoc.
+    let mut judged_as: Vec<usize> = Vec::with_capacity(entries.len());
+    for (k, &(d, r)) in entries.iter().enumerate() {
+        let root = (0..k)
+            .filter(|&j| !no_heredoc && judged_as.get(j) == Some(&j))
+            .find(|&j| {
+                let (dj, rj) = entries[j];
+                dj.is_zsh() == d.is_zsh() && (Rc::ptr_eq(rj, r) || rj.same_program_judged(r, work))
+            })
+            .unwrap_or(k);
+        judged_as.push(root);
+    }
     let last_judged = (0..entries.len()).rev().find(|&k| judged_as[k] == k);
     let mut judged: Vec<Judged> = Vec::with_capacity(entries.len());
     for (k, &(d, r)) in entries.iter().enumerate() {

@@ -660,6 +660,67 @@ impl Reading {
         !self.heredocs.is_empty() || self.nested.iter().any(|n| n.reading.holds_heredoc())
     }
 
+    /// [`Reading::same_program`], or the same but for how a word keeps a substitution's
+    /// text: bash 5.2 reads `"$(…)"`'s program as it reads the word and keeps `"$()"`, an
+    /// older bash's scanner keeps the whole text and reads the same program (the same
+    /// events, at the same offsets) when the word is expanded. Such a word must read the
+    /// same (its pieces, flags and offsets; as an assignment, the same name, subscript and
+    /// value) and hold the same bytes at the same command offsets outside its
+    /// substitutions. What the judge finds in one it then finds in the other: it reads a
+    /// word through that reading, and looks at its bytes only outside substitutions (a
+    /// prefix, a last byte, whether it holds `$`, `(` or a backquote, which `$(` is).
+    /// Reading the words again is charged to `work`; past it, the readings count as
+    /// different (each is then judged, and the meter stops that).
+    pub fn same_program_judged(&self, other: &Reading, work: &Work) -> bool {
+        if self.same_program(other) {
+            return true;
+        }
+        if self.events.len() != other.events.len()
+            || self.heredocs.len() != other.heredocs.len()
+            || !self
+                .heredocs
+                .iter()
+                .zip(&other.heredocs)
+                .all(|(a, b)| a.same(b))
+            || self.nested.len() != other.nested.len()
+            || !self.nested.iter().zip(&other.nested).all(|(a, b)| {
+                a.at == b.at && a.text == b.text && a.reading.same_program(&b.reading)
+            })
+        {
+            return false;
+        }
+        let extents: Vec<(u32, u32)> = self
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                tree::Event::SubstClose(at, end) => Some((*at, *end)),
+                _ => None,
+            })
+            .collect();
+        // The insides of the substitutions, merged: `$(` and the closing `)` stay.
+        let mut insides: Vec<(u32, u32)> = extents
+            .iter()
+            .map(|&(at, end)| (at.saturating_add(2), end.saturating_sub(1)))
+            .filter(|(s, e)| s < e)
+            .collect();
+        insides.sort_unstable();
+        let mut merged: Vec<(u32, u32)> = Vec::with_capacity(insides.len());
+        for (s, e) in insides {
+            match merged.last_mut() {
+                Some(last) if s <= last.1 => last.1 = last.1.max(e),
+                _ => merged.push((s, e)),
+            }
+        }
+        let ends = SubstExtents {
+            ends: extents.into_iter().collect(),
+            insides: merged,
+        };
+        self.events
+            .iter()
+            .zip(&other.events)
+            .all(|(a, b)| a == b || same_but_substitution_text(a, b, &ends, work))
+    }
+
     /// Whether `other` read the same program: the same commands, heredocs (the very same
     /// scan of each body) and `eval` and `trap` texts. What the judge finds in one it finds
     /// in the other, for the same family of shells.
@@ -933,6 +994,108 @@ fn limit_error(out: &mut Reading) {
     }
 }
 
+/// Where each substitution a reading read as a program ends, by its start, and the
+/// command offsets inside them (merged, in order).
+struct SubstExtents {
+    ends: std::collections::HashMap<u32, u32>,
+    insides: Vec<(u32, u32)>,
+}
+
+impl SubstExtents {
+    fn inside(&self, o: u32) -> bool {
+        let k = self.insides.partition_point(|&(s, _)| s <= o);
+        k > 0 && self.insides.get(k - 1).is_some_and(|&(_, e)| o < e)
+    }
+}
+
+impl word::SubstEnds for SubstExtents {
+    fn end_of(&self, at: u32) -> Option<u32> {
+        self.ends.get(&at).copied()
+    }
+}
+
+/// Two events that differ only in how their words keep substitutions' texts
+/// ([`Reading::same_program_judged`]): simple commands at the same offsets whose words and
+/// redirections' words read the same.
+fn same_but_substitution_text(
+    a: &tree::Event,
+    b: &tree::Event,
+    ends: &SubstExtents,
+    work: &Work,
+) -> bool {
+    let (tree::Event::Simple(a), tree::Event::Simple(b)) = (a, b) else {
+        return false;
+    };
+    a.at == b.at
+        && a.end == b.end
+        && a.words.len() == b.words.len()
+        && a.redirects.len() == b.redirects.len()
+        && a.words
+            .iter()
+            .zip(&b.words)
+            .all(|(x, y)| same_word_read(x, y, ends, work))
+        && a.redirects.iter().zip(&b.redirects).all(|(x, y)| {
+            x.at == y.at
+                && x.op == y.op
+                && x.fd == y.fd
+                && match (&x.target, &y.target) {
+                    (Some(x), Some(y)) => same_word_read(x, y, ends, work),
+                    (None, None) => true,
+                    _ => false,
+                }
+        })
+}
+
+/// Two words that read the same: equal, or (neither pinned to one offset) the same flags
+/// and offsets, the same reading as a word and as an assignment, and the same bytes at the
+/// same offsets outside the substitutions read as programs.
+fn same_word_read(x: &tree::Word, y: &tree::Word, ends: &SubstExtents, work: &Work) -> bool {
+    if x == y {
+        return true;
+    }
+    if !work.charge(bulk_work(x.text.len() + y.text.len())) {
+        return false;
+    }
+    if x.text.is_pinned()
+        || y.text.is_pinned()
+        || (
+            x.start,
+            x.end,
+            x.quoted,
+            x.dollar,
+            x.ansi_c,
+            x.expansion,
+            x.from_alias,
+        ) != (
+            y.start,
+            y.end,
+            y.quoted,
+            y.dollar,
+            y.ansi_c,
+            y.expansion,
+            y.from_alias,
+        )
+    {
+        return false;
+    }
+    let outside = |t: &Text<'_>| -> Vec<(u8, u32)> {
+        t.bytes()
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (c, t.origin(i)))
+            .filter(|&(_, o)| !ends.inside(o))
+            .collect()
+    };
+    if outside(&x.text) != outside(&y.text) {
+        return false;
+    }
+    let (xi, xs) = word::read_counted(&x.text, ends);
+    let (yi, ys) = word::read_counted(&y.text, ends);
+    work.charge(xs + ys)
+        && xi == yi
+        && word::assignment(&x.text, ends) == word::assignment(&y.text, ends)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -949,6 +1112,29 @@ mod tests {
     /// Whether bash 5.2's reading of `command` asked if the shell is zsh.
     fn asks_zsh(command: &str) -> bool {
         read(command, Dialect::new(Shell::Bash52)).asked & quirk::ZSH != 0
+    }
+
+    #[test]
+    fn bash_3_2_keeping_a_substitutions_text_in_a_word_reads_the_same_program_for_the_judge() {
+        let w = Work::default();
+        let same = [
+            "os=\"$(uname -s)\"\ncat <<'EOF'\nx\nEOF\n",
+            "mkdir -p \"$(dirname \"$0\")/d\" > \"$(mktemp)\"\ncat <<'EOF'\nx\nEOF\n",
+        ];
+        for c in same {
+            let new = read(c, Dialect::new(Shell::Bash52));
+            let old = read(c, Dialect::new(Shell::Bash32));
+            // (The words differ: bash 3.2 keeps the substitution's text.)
+            assert!(!new.same_program(&old), "{c:?}");
+            assert!(new.same_program_judged(&old, &w), "{c:?}");
+            assert!(old.same_program_judged(&new, &w), "{c:?}");
+        }
+        // Where bash 3.2's scanner ends the substitution elsewhere (at a case pattern's
+        // `)`), it reads another program: judged on its own.
+        let c = "x=\"$(case a in a) echo y;; esac)\"\ncat <<'EOF'\nx\nEOF\n";
+        let new = read(c, Dialect::new(Shell::Bash52));
+        let old = read(c, Dialect::new(Shell::Bash32));
+        assert!(!new.same_program_judged(&old, &w));
     }
 
     #[test]

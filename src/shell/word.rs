@@ -11,7 +11,7 @@ const MAX_PIECES: usize = 4096;
 const MAX_DEPTH: usize = 64;
 
 /// A word, read.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct WordInfo {
     /// Command offsets of the word.
     pub start: u32,
@@ -37,7 +37,7 @@ pub struct WordInfo {
 }
 
 /// A piece of a word.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Piece {
     /// Text that stands for itself (quotes removed).
     Lit(Vec<u8>),
@@ -51,7 +51,7 @@ pub enum Piece {
 }
 
 /// A parameter expansion.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Param {
     pub at: u32,
     /// An identifier, digits, or one special character (`@*#?-$!0_`).
@@ -110,7 +110,7 @@ pub enum ParamOp {
 }
 
 /// An arithmetic text: the names it reads and assigns, and what it expands first.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Arith {
     pub at: u32,
     /// Identifiers read as variables (their values are evaluated in turn).
@@ -128,7 +128,7 @@ pub struct Arith {
 }
 
 /// An assignment word: `name=value`, `name+=value`, `name[sub]=value`, `name=(…)`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Assignment {
     pub name: Vec<u8>,
     pub subscript: Option<Arith>,
