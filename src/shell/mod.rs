@@ -1046,6 +1046,9 @@ fn same_but_substitution_text(
         })
 }
 
+/// The longest pair of words [`same_word_read`] compares.
+const MAX_COMPARED_WORD_BYTES: usize = 1024;
+
 /// Two words that read the same: equal, or (neither pinned to one offset) the same flags
 /// and offsets, the same reading as a word and as an assignment, and the same bytes at the
 /// same offsets outside the substitutions read as programs.
@@ -1053,7 +1056,11 @@ fn same_word_read(x: &tree::Word, y: &tree::Word, ends: &SubstExtents, work: &Wo
     if x == y {
         return true;
     }
-    if !work.charge(bulk_work(x.text.len() + y.text.len())) {
+    // (A long word, such as a heredoc's body inside `"$(…)"`, costs more to compare than
+    // a short command costs to judge: its readings are judged each.)
+    if x.text.len() + y.text.len() > MAX_COMPARED_WORD_BYTES
+        || !work.charge(bulk_work(x.text.len() + y.text.len()))
+    {
         return false;
     }
     if x.text.is_pinned()
@@ -1078,15 +1085,18 @@ fn same_word_read(x: &tree::Word, y: &tree::Word, ends: &SubstExtents, work: &Wo
     {
         return false;
     }
-    let outside = |t: &Text<'_>| -> Vec<(u8, u32)> {
+    // Each byte with its command offset, outside the substitutions' insides.
+    fn outside<'t>(
+        t: &'t Text<'_>,
+        ends: &'t SubstExtents,
+    ) -> impl Iterator<Item = (u8, u32)> + 't {
         t.bytes()
             .iter()
-            .enumerate()
-            .map(|(i, &c)| (c, t.origin(i)))
+            .copied()
+            .zip(t.origins())
             .filter(|&(_, o)| !ends.inside(o))
-            .collect()
-    };
-    if outside(&x.text) != outside(&y.text) {
+    }
+    if !outside(&x.text, ends).eq(outside(&y.text, ends)) {
         return false;
     }
     let (xi, xs) = word::read_counted(&x.text, ends);
@@ -1128,6 +1138,15 @@ mod tests {
             assert!(!new.same_program(&old), "{c:?}");
             assert!(new.same_program_judged(&old, &w), "{c:?}");
             assert!(old.same_program_judged(&new, &w), "{c:?}");
+            // (Each byte's offset, a run at a time, is what asking for it finds.)
+            for e in new.events.iter().chain(&old.events) {
+                if let tree::Event::Simple(sc) = e {
+                    for t in sc.words.iter().map(|w| &w.text) {
+                        let each: Vec<u32> = (0..t.len()).map(|i| t.origin(i)).collect();
+                        assert_eq!(t.origins().collect::<Vec<_>>(), each);
+                    }
+                }
+            }
         }
         // Where bash 3.2's scanner ends the substitution elsewhere (at a case pattern's
         // `)`), it reads another program: judged on its own.

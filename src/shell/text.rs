@@ -137,6 +137,27 @@ impl<'s> Text<'s> {
         }
     }
 
+    /// [`Text::origin`] of every byte in turn, a run at a time.
+    pub fn origins(&self) -> impl Iterator<Item = u32> + '_ {
+        let mut k = 0usize;
+        (0..self.bytes.len()).map(move |i| {
+            if let Some(pin) = self.pin {
+                return pin;
+            }
+            if self.runs.is_empty() {
+                return i as u32;
+            }
+            let i = i as u32;
+            while self.runs.get(k).is_some_and(|&(at, _)| at <= i) {
+                k += 1;
+            }
+            match k.checked_sub(1).and_then(|k| self.runs.get(k)) {
+                Some(&(at, src)) => src + (i - at),
+                None => self.end,
+            }
+        })
+    }
+
     /// The first index in `from..to` whose [`Text::origin`] is at least `target` (`to`
     /// when none): what asking the origin of every index in turn finds, a run of the text
     /// at a time (within a run, origins advance with the index).
