@@ -672,7 +672,7 @@ impl<'a> Solver<'a> {
         }
         // A call of a function the command defines (or of a command named at run time,
         // which may be any) gives it its arguments and its input.
-        let mut calls: Vec<(Target, Expr)> = Vec::new();
+        let mut calls: Vec<(Target, &Expr)> = Vec::new();
         let functions: HashSet<&[u8]> = self.facts.functions.iter().map(|f| &f[..]).collect();
         if !functions.is_empty() {
             let at = self.facts.names.get(b"@");
@@ -681,15 +681,15 @@ impl<'a> Solver<'a> {
                     continue;
                 }
                 if let Some(at) = at {
-                    calls.push((Target::Var(at), args.clone()));
+                    calls.push((Target::Var(at), args));
                 }
                 // (A call recorded without its first argument: every argument.)
                 let e = self.facts.call_first.get(k).unwrap_or(args);
                 if let Some(f) = self.facts.names.get(&super::walk::function_first(name)) {
-                    calls.push((Target::Var(f), e.clone()));
+                    calls.push((Target::Var(f), e));
                 }
                 if let Some(s) = self.facts.names.get(&super::walk::function_stdin(name)) {
-                    calls.push((Target::Var(s), stdin.clone()));
+                    calls.push((Target::Var(s), stdin));
                 }
             }
         }
@@ -700,8 +700,8 @@ impl<'a> Solver<'a> {
             }
             facts.push(F::Assign(*t, e));
         }
-        for (t, e) in &calls {
-            facts.push(F::Assign(*t, e));
+        for &(t, e) in &calls {
+            facts.push(F::Assign(t, e));
         }
         for (at, e) in &self.facts.substs {
             facts.push(F::Subst(*at, e));
