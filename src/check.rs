@@ -378,8 +378,12 @@ fn judge(
     // word where 5.2 keeps `$()`). Nothing is judged where no reading holds a heredoc.
     let mut judged_as: Vec<usize> = Vec::with_capacity(entries.len());
     for (k, &(d, r)) in entries.iter().enumerate() {
+        if no_heredoc {
+            judged_as.push(k);
+            continue;
+        }
         let root = (0..k)
-            .filter(|&j| !no_heredoc && judged_as.get(j) == Some(&j))
+            .filter(|&j| judged_as.get(j) == Some(&j))
             .find(|&j| {
                 let (dj, rj) = entries[j];
                 dj.is_zsh() == d.is_zsh() && (Rc::ptr_eq(rj, r) || rj.same_program_judged(r, work))

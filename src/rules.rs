@@ -135,9 +135,8 @@ pub fn report(
         .map(|(d, r)| (*d, &**r, false))
         .chain(std::iter::once((intended_dialect, intended, true)));
     for (dialect, reading, only_bodies) in sources {
-        if let Some((_, ks)) = touched
-            .iter()
-            .find(|(p, _)| std::ptr::eq(*p, reading) && !only_bodies)
+        if !only_bodies
+            && let Some((_, ks)) = touched.iter().find(|(p, _)| std::ptr::eq(*p, reading))
         {
             for &k in ks {
                 if let Some(f) = findings.get_mut(k)

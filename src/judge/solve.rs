@@ -257,6 +257,10 @@ impl<'a> Solver<'a> {
     /// closed).
     pub fn leave_unsolved(&mut self) {
         self.unsolved = true;
+        // (What any variable, and every variable, may hold: run-time text too, for a
+        // reader that looks at them directly.)
+        self.any = Val::unknown();
+        self.all = Val::unknown();
     }
 
     /// The value of variable `v` now.
@@ -522,13 +526,6 @@ impl<'a> Solver<'a> {
         }
         let mut out = Val::default();
         for s in &e.0 {
-            // (A known value is joined where it stands, not copied first.)
-            if let Src::Val(v) = s
-                && !(self.zsh_bases && v.fixed == Some(super::value::NUMBER))
-            {
-                out.join(v);
-                continue;
-            }
             let v = match s {
                 Src::Val(v) if self.zsh_bases && v.fixed == Some(super::value::NUMBER) => {
                     let mut w = v.clone();
@@ -537,7 +534,11 @@ impl<'a> Solver<'a> {
                     )));
                     w
                 }
-                Src::Val(v) => v.clone(),
+                // (A known value is joined where it stands, not copied first.)
+                Src::Val(v) => {
+                    out.join(v);
+                    continue;
+                }
                 Src::Var(v) => self.read_val(*v),
                 Src::AnyVar => {
                     let mut v = self.all.clone();

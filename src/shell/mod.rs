@@ -689,18 +689,11 @@ impl Reading {
         {
             return false;
         }
-        let extents: Vec<(u32, u32)> = self
-            .events
-            .iter()
-            .filter_map(|e| match e {
-                tree::Event::SubstClose(at, end) => Some((*at, *end)),
-                _ => None,
-            })
-            .collect();
+        let ends = word::Ends::of(&self.events);
         // The insides of the substitutions, merged: `$(` and the closing `)` stay.
-        let mut insides: Vec<(u32, u32)> = extents
-            .iter()
-            .map(|&(at, end)| (at.saturating_add(2), end.saturating_sub(1)))
+        let mut insides: Vec<(u32, u32)> = ends
+            .extents()
+            .map(|(at, end)| (at.saturating_add(2), end.saturating_sub(1)))
             .filter(|(s, e)| s < e)
             .collect();
         insides.sort_unstable();
@@ -712,7 +705,7 @@ impl Reading {
             }
         }
         let ends = SubstExtents {
-            ends: extents.into_iter().collect(),
+            ends,
             insides: merged,
         };
         self.events
@@ -997,7 +990,7 @@ fn limit_error(out: &mut Reading) {
 /// Where each substitution a reading read as a program ends, by its start, and the
 /// command offsets inside them (merged, in order).
 struct SubstExtents {
-    ends: std::collections::HashMap<u32, u32>,
+    ends: word::Ends,
     insides: Vec<(u32, u32)>,
 }
 
@@ -1010,7 +1003,7 @@ impl SubstExtents {
 
 impl word::SubstEnds for SubstExtents {
     fn end_of(&self, at: u32) -> Option<u32> {
-        self.ends.get(&at).copied()
+        word::SubstEnds::end_of(&self.ends, at)
     }
 }
 

@@ -149,6 +149,35 @@ impl SubstEnds for () {
     }
 }
 
+/// Where each substitution a reading read as a program ends, from its events
+/// (`SubstClose`).
+pub struct Ends(std::collections::HashMap<u32, u32>);
+
+impl Ends {
+    pub fn of(events: &[super::tree::Event]) -> Ends {
+        Ends(
+            events
+                .iter()
+                .filter_map(|e| match e {
+                    super::tree::Event::SubstClose(at, end) => Some((*at, *end)),
+                    _ => None,
+                })
+                .collect(),
+        )
+    }
+
+    /// Each substitution's start and end.
+    pub fn extents(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.0.iter().map(|(&at, &end)| (at, end))
+    }
+}
+
+impl SubstEnds for Ends {
+    fn end_of(&self, at: u32) -> Option<u32> {
+        self.0.get(&at).copied()
+    }
+}
+
 impl WordInfo {
     /// The word's value when it is one known word: literal pieces only.
     pub fn value(&self) -> Option<Vec<u8>> {

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use super::Ctx;
 use super::paths::{self, Target};
 use crate::shell::tree::{Compound, Event, RedirOp, Redirect, SimpleCommand, Word};
-use crate::shell::word::{self, SubstEnds, WordInfo};
+use crate::shell::word::{self, Ends, WordInfo};
 use crate::shell::{Dialect, Reading, Shell, Work};
 
 /// How a command changes a path.
@@ -206,15 +206,7 @@ impl<'a> Walker<'a> {
 
     /// Walks reading `r` of `text` (the command, or nested shell text) at `depth`.
     pub(super) fn reading(&mut self, r: &Reading, text: &[u8], depth: usize) {
-        let ends = Ends(
-            r.events
-                .iter()
-                .filter_map(|e| match e {
-                    Event::SubstClose(at, end) => Some((*at, *end)),
-                    _ => None,
-                })
-                .collect(),
-        );
+        let ends = Ends::of(&r.events);
         let found = self.located(r, &ends);
         self.assignments(r, &ends);
         let saved = std::mem::replace(&mut self.located, found);
@@ -666,15 +658,6 @@ pub(super) fn names_places(text: &[u8], ctx: &Ctx) -> bool {
         .iter()
         .any(|m| memchr::memmem::find(text, m.as_bytes()).is_some())
         || ctx.names_guard(text)
-}
-
-/// Where each substitution ends, by its start (from the reading's events).
-struct Ends(HashMap<u32, u32>);
-
-impl SubstEnds for Ends {
-    fn end_of(&self, at: u32) -> Option<u32> {
-        self.0.get(&at).copied()
-    }
 }
 
 /// A simple command's identity across readings: its offsets, words, redirections and the

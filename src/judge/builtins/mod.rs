@@ -965,20 +965,7 @@ fn whole_values(w: &mut Walk<'_>, args: &[WordInfo]) -> Vec<super::facts::Var> {
         for p in &a.pieces {
             match p {
                 Piece::Lit(l) if l.iter().all(|c| matches!(c, b' ' | b'\t' | b'\n')) => {}
-                Piece::Param(p)
-                    if p.op == crate::shell::word::ParamOp::Plain
-                        && !p.indirect
-                        && p.subscript.is_none()
-                        && p.zsh_subscript.is_none()
-                        && p.slice.is_empty()
-                        && p.arg.is_none()
-                        && !p.zsh_eval
-                        && !p.zsh_glob
-                        && !p.flags
-                        && !p.zsh_char
-                        && !p.zsh_keys
-                        && p.flag_words.is_none() =>
-                {
+                Piece::Param(p) if plain_param(p) => {
                     let v = w.var(&p.name);
                     vars.push(v);
                 }
