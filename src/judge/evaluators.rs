@@ -187,8 +187,15 @@ fn text_reaches(e: Evaluator, t: &[u8], refs: &dyn Refs) -> bool {
     match e {
         // A subscript that expands something (the text glued to a name may make one), or
         // a name of a dangerous variable.
-        Evaluator::Arithmetic => subscript_expands(t) || named_in(t, refs),
-        Evaluator::Subscript => expanding_text(t) || subscript_expands(t) || named_in(t, refs),
+        Evaluator::Arithmetic => {
+            subscript_expands(t) || named_in(t, refs) || assigns_special(t, refs.zsh())
+        }
+        Evaluator::Subscript => {
+            expanding_text(t)
+                || subscript_expands(t)
+                || named_in(t, refs)
+                || assigns_special(t, refs.zsh())
+        }
         Evaluator::Name => {
             let Some(open) = t.iter().position(|&c| c == b'[') else {
                 return false;
@@ -203,7 +210,7 @@ fn text_reaches(e: Evaluator, t: &[u8], refs: &dyn Refs) -> bool {
             let sub = t
                 .get(open + 1..close.unwrap_or(t.len()))
                 .unwrap_or_default();
-            expanding_text(sub) || named_in(sub, refs)
+            expanding_text(sub) || named_in(sub, refs) || assigns_special(sub, refs.zsh())
         }
         Evaluator::Prompt | Evaluator::WordList | Evaluator::ZshExpansion => expanding_text(t),
         Evaluator::ZshGlob => t.contains(&b'('),
@@ -287,13 +294,40 @@ fn named(bytes: &ByteSet, refs: &dyn Refs) -> bool {
     bytes.any_of(&NAME_START) && refs.arith_dangerous_named_by(bytes)
 }
 
-/// Arithmetic on `v`'s heredoc and inexact fixed text: a subscript that expands, or a
-/// name of a dangerous variable.
+/// Arithmetic on `v`'s heredoc and inexact fixed text: a subscript that expands, a name
+/// of a dangerous variable, or an assignment to one that changes reading.
 fn arith(v: &Val, refs: &dyn Refs) -> bool {
-    [v.heredoc, v.fixed]
-        .into_iter()
-        .flatten()
-        .any(|b| (b.has(b'[') && expanding(b)) || named(&b, refs))
+    [v.heredoc, v.fixed].into_iter().flatten().any(|b| {
+        (b.has(b'[') && expanding(b)) || named(&b, refs) || may_assign_special(b, refs.zsh())
+    })
+}
+
+/// Whether a text known exactly, evaluated as arithmetic, may assign a variable whose
+/// value changes how later text is read (`histchars=123` makes `3` zsh's comment
+/// character, `BASH_COMPAT=31`, `POSIXLY_CORRECT++`): it names one. (The assignment may
+/// be in the text around it: `n=histchars; (( $n = 123 ))`.)
+fn assigns_special(t: &[u8], zsh: bool) -> bool {
+    special_names(zsh).any(|(name, _)| memchr::memmem::find(t, name).is_some())
+}
+
+/// The same, for text known only by its bytes (but for the names whose change the
+/// readings cover: `super::solve::covered_by_readings`).
+fn may_assign_special(b: ByteSet, zsh: bool) -> bool {
+    special_names(zsh).any(|(name, inc)| {
+        !super::solve::covered_by_readings(name)
+            && b.holds_all(name)
+            && (b.has(b'=') || (inc && (b.has(b'+') || b.has(b'-'))))
+    })
+}
+
+/// The special variables of the dialect whose assignment changes reading, each with
+/// whether `++`/`--` can give it a value that does (a number: zsh's `histchars` takes
+/// one only through `=`).
+fn special_names(zsh: bool) -> impl Iterator<Item = (&'static [u8], bool)> {
+    super::walk::SPECIAL_CHANGES
+        .iter()
+        .filter(move |n| super::walk::special_change(n, zsh).is_some())
+        .map(|n| (*n, n.first().is_some_and(u8::is_ascii_uppercase)))
 }
 
 /// What a fixed text reaches through `e`: what it names, judged in turn.
@@ -335,7 +369,7 @@ fn lit_arith(text: &[u8], refs: &dyn Refs) -> bool {
         return false;
     }
     let r = refs.arith_refs(text);
-    r.runs || r.names.iter().any(|n| refs.arith_dangerous(n))
+    r.runs || r.names.iter().any(|n| refs.arith_dangerous(n)) || assigns_special(text, refs.zsh())
 }
 
 /// A fixed text expanded as a string: the evaluators its own expansions reach, each

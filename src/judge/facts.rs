@@ -90,6 +90,11 @@ pub(super) enum Src {
     /// first words of the lists it is given, where it is given nothing else; else its
     /// value.
     Head(Var),
+    /// Names of files on disk, which the command may have made from heredoc text: where
+    /// the value may be a glob (an unquoted expansion holding `*`, `?` or `[`), or, with
+    /// `option`, an option word (`wc $o` with `o=--files0-from=-`, `grep -c $o` with
+    /// `o=-r`); else nothing. (The environment's text counts for neither: its choice.)
+    Files { inner: Rc<Expr>, option: bool },
     /// Field `index` of each line `read -r` splits with `IFS` (`last`: the rest of the
     /// line, for the last name).
     Field {
@@ -228,6 +233,9 @@ pub(super) struct Change {
     /// Text read in later units is read with it (else only text read again when it runs:
     /// substitutions, `eval` text; the reader follows what it defines for later units).
     pub later_units: bool,
+    /// Made in a subshell (`$(…)`, backquotes, `<(…)`) that ends here: only text inside
+    /// it is read with it.
+    pub scope_end: Option<u32>,
 }
 
 /// When a possible change is one.
@@ -236,8 +244,12 @@ pub(super) enum When {
     Always,
     /// An alias's value that may hold bytes that reshape the text after it.
     Reshapes(Expr),
-    /// An assignment to a name computed at run time: when the name may be an alias
-    /// table's entry and the value may reshape text.
+    /// An alias named by a word the command does not fix: when the name may be heredoc
+    /// text (then any later command's).
+    HeredocName(Expr),
+    /// An assignment to a name computed at run time: when the name may be a special
+    /// variable that changes reading (an alias table's entry, `histchars`…) and, for
+    /// some, the value may reshape text.
     AliasEntry {
         name: Expr,
         value: Expr,

@@ -120,6 +120,7 @@ fn writes_through_computed_refs(f: &mut facts::Facts) {
                 value: e,
             },
             later_units: true,
+            scope_end: None,
         });
     }
 }

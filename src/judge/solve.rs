@@ -65,8 +65,9 @@ fn shell_text_variable(name: &[u8], zsh: bool) -> bool {
 }
 
 /// Bytes that, in an alias's value, can change how the text after the alias is read
-/// (a heredoc operator, a quote, a comment, a substitution, a line end, a group).
-const RESHAPING: ByteSet = ByteSet::of_const(b"<#'\"\\$`(){}[]\n");
+/// (a heredoc operator, a quote, a comment, a substitution, a line end, a group, and a
+/// blank, which may end it: the next word is then expanded as an alias too).
+const RESHAPING: ByteSet = ByteSet::of_const(b"<#'\"\\$`(){}[]\n \t");
 
 /// One finding of the solver: a site whose value is dangerous, or a change that reaches
 /// a later heredoc.
@@ -653,6 +654,27 @@ impl<'a> Solver<'a> {
                     }
                 }
                 Src::Cased(inner) => cased(&self.eval(inner)?),
+                Src::Files { inner, option } => {
+                    let v = self.eval(inner)?;
+                    let may = |t: &[u8]| {
+                        if *option {
+                            t.first() == Some(&b'-')
+                        } else {
+                            t.iter().any(|c| matches!(c, b'*' | b'?' | b'['))
+                        }
+                    };
+                    let bytes: &[u8] = if *option { b"-" } else { b"*?[" };
+                    if v.lits.iter().chain(&v.htexts).any(|t| may(t))
+                        || [v.heredoc, v.fixed]
+                            .into_iter()
+                            .flatten()
+                            .any(|b| bytes.iter().any(|&c| b.has(c)))
+                    {
+                        Val::unknown()
+                    } else {
+                        Val::default()
+                    }
+                }
                 Src::Head(a) => self.head(*a)?,
                 Src::Field { inner, index, last } => {
                     let v = self.eval(inner)?;
@@ -1370,14 +1392,69 @@ impl<'a> Solver<'a> {
                 }
             }
         }
+        // An alias table given a key the command does not fix: an alias named by heredoc
+        // text may rebind any later command (`echo` made `eval`), whatever its value,
+        // where a heredoc comes after it.
+        let tables: &[&[u8]] = if zsh {
+            &[
+                b"aliases",
+                b"galiases",
+                b"saliases",
+                b"dis_aliases",
+                b"dis_galiases",
+                b"dis_saliases",
+            ]
+        } else {
+            &[b"BASH_ALIASES"]
+        };
+        for table in tables {
+            let Some(t) = self.facts.names.get(table) else {
+                continue;
+            };
+            let t = self.canon(t);
+            let mut keys = b"\0keys ".to_vec();
+            keys.extend_from_slice(table);
+            let named = self.facts.computed_keys.iter().any(|&k| self.canon(k) == t)
+                || self
+                    .facts
+                    .names
+                    .get(&keys)
+                    .is_some_and(|k| self.var_val(k).has_heredoc());
+            if !named {
+                continue;
+            }
+            let first = self
+                .facts
+                .assigns
+                .iter()
+                .find_map(|(target, _, at)| match target {
+                    Target::Var(x) if self.canon(*x) == t => Some(*at),
+                    _ => None,
+                });
+            if let Some(at) = first
+                && self.heredocs.iter().any(|h| h.op > at)
+                && self.later_text(at, 0, true, true)
+            {
+                found.push(Found::Change {
+                    at,
+                    what: "an alias named by text the command does not fix, which may rebind any later command",
+                });
+            }
+        }
         // Changes to how later text is read: denied when text is read after them.
         for c in &self.facts.changes {
             let applies = match &c.when {
                 When::Always => true,
                 When::Reshapes(e) => reshapes_text(&self.eval(e)?),
-                When::AliasEntry { name, value } => {
-                    alias_table_name(&self.eval(name)?) && reshapes_text(&self.eval(value)?)
+                // (Only heredoc text after it matters: an alias the command defines
+                // from heredoc text and runs by its name is explicit.)
+                When::HeredocName(e) => {
+                    self.heredocs.iter().any(|h| h.op > c.at) && self.eval(e)?.has_heredoc()
                 }
+                When::AliasEntry { name, value } => match special_named(&self.eval(name)?, zsh) {
+                    None => false,
+                    Some(reshapes) => !reshapes || reshapes_text(&self.eval(value)?),
+                },
                 When::AliasWords(e) => alias_words(&self.eval(e)?),
                 When::EvalAlias {
                     spelled,
@@ -1407,7 +1484,15 @@ impl<'a> Solver<'a> {
                         })
                 }
             };
-            if applies && self.later_text(c.at, c.unit, c.later_units, false) {
+            let later = match c.scope_end {
+                // In a subshell: a heredoc or text read again after it, inside it.
+                Some(end) => {
+                    self.heredocs.iter().any(|h| h.op > c.at && h.op < end)
+                        || self.facts.rereads.iter().any(|&(r, _)| r > c.at && r < end)
+                }
+                None => self.later_text(c.at, c.unit, c.later_units, false),
+            };
+            if applies && later {
                 found.push(Found::Change {
                     at: c.at,
                     what: c.what,
@@ -1439,6 +1524,15 @@ impl Solver<'_> {
     }
 }
 
+/// The special variables whose change the guard's readings already cover: POSIX mode
+/// turns alias expansion on (the guard reads every command with aliases expanded too),
+/// and a compat level brings back older versions' behaviour (bash 3.2 to 5.1 are read
+/// too); no red team has made either run heredoc text. Named exactly (by the command, or
+/// by heredoc text known exactly), they still count.
+pub(super) fn covered_by_readings(name: &[u8]) -> bool {
+    matches!(name, b"POSIXLY_CORRECT" | b"BASH_COMPAT")
+}
+
 /// Whether a value may reshape the text after an alias whose value it is: a heredoc
 /// operator or a `<` that joins the next one, a comment, a line end, a quote or a
 /// construct it leaves open. Exact texts are judged by what they hold; other text by its
@@ -1453,7 +1547,8 @@ fn reshapes_text(v: &Val) -> bool {
 
 /// An exact alias value that may reshape the text after it.
 fn reshaping_text(t: &[u8]) -> bool {
-    if t.iter().any(|c| matches!(c, b'<' | b'#' | b'\n')) {
+    if t.iter().any(|c| matches!(c, b'<' | b'#' | b'\n')) || matches!(t.last(), Some(b' ' | b'\t'))
+    {
         return true;
     }
     // Quotes and a trailing backslash: left open?
@@ -1481,17 +1576,28 @@ fn reshaping_text(t: &[u8]) -> bool {
     quote != 0 || depth != 0 || backquotes % 2 == 1
 }
 
-/// Whether a name may be an alias table's entry (`BASH_ALIASES[x]`, zsh's `aliases[x]`).
-fn alias_table_name(v: &Val) -> bool {
-    const TABLES: [&[u8]; 4] = [b"BASH_ALIASES[", b"aliases[", b"galiases[", b"saliases["];
-    v.lits
-        .iter()
-        .chain(&v.htexts)
-        .any(|l| TABLES.iter().any(|t| l.starts_with(t)))
-        || [v.heredoc, v.fixed]
-            .into_iter()
-            .flatten()
-            .any(|b| b.holds_all(b"BASH_ALIASES[]") || b.holds_all(b"aliases[]"))
+/// Whether a name computed at run time may be a special variable whose assignment changes
+/// how later text is read (an alias table's entry or the whole table, `histchars`,
+/// `options`…: [`super::walk::special_change`]), and if so whether only a value that may
+/// reshape text changes it (`Some(true)`) or any value (`Some(false)`). Exact texts by
+/// their name before any subscript; other text by whether its bytes can spell the name,
+/// but for the two whose effect the readings already cover ([`covered_by_readings`]).
+fn special_named(v: &Val, zsh: bool) -> Option<bool> {
+    use super::walk::{SPECIAL_CHANGES, special_change};
+    let exact = v.lits.iter().chain(&v.htexts).filter_map(|l| {
+        let base = l.split(|&c| c == b'[').next().unwrap_or_default();
+        special_change(base, zsh)
+    });
+    let spelled = [v.heredoc, v.fixed].into_iter().flatten().flat_map(|b| {
+        SPECIAL_CHANGES
+            .iter()
+            .filter(move |name| b.holds_all(name) && !covered_by_readings(name))
+            .filter_map(|name| special_change(name, zsh))
+    });
+    exact
+        .chain(spelled)
+        .map(|(_, reshapes)| reshapes)
+        .reduce(|a, b| a && b)
 }
 
 /// Whether the words of a command named at run time show a definition `name=value` whose
@@ -1500,9 +1606,13 @@ fn alias_table_name(v: &Val) -> bool {
 /// evaluation.
 fn alias_words(v: &Val) -> bool {
     v.lits.iter().chain(&v.htexts).any(|l| {
-        l.iter()
-            .position(|&c| c == b'=')
-            .is_some_and(|eq| l[eq + 1..].iter().any(|c| RESHAPING.has(*c)))
+        l.iter().position(|&c| c == b'=').is_some_and(|eq| {
+            let value = &l[eq + 1..];
+            value
+                .iter()
+                .any(|&c| RESHAPING.has(c) && !matches!(c, b' ' | b'\t'))
+                || matches!(value.last(), Some(b' ' | b'\t'))
+        })
     })
 }
 
@@ -1563,6 +1673,7 @@ impl Reads {
                 Src::Part(inner, _)
                 | Src::Wild(inner)
                 | Src::Cased(inner)
+                | Src::Files { inner, .. }
                 | Src::EvalAssigns(inner, None)
                 | Src::RunCopies(inner, None)
                 | Src::SourceCopies(inner) => self.of(inner),

@@ -79,8 +79,15 @@ impl ByteSet {
         ])
     }
 
-    /// The set with every ASCII letter's other case added (`declare -u`, `${x^^}`).
+    /// The set with every ASCII letter's other case added (`declare -u`, `${x^^}`); with
+    /// a byte past ASCII, every ASCII letter (the locale may map a letter to one: `ı` to
+    /// `I`, `ſ` to `S`, the Kelvin sign to `k`).
     pub fn both_cases(self) -> ByteSet {
+        if self.0[2] != 0 || self.0[3] != 0 {
+            let mut s = self;
+            s.add_all(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+            return s;
+        }
         let mut s = self;
         for b in b'a'..=b'z' {
             if self.has(b) || self.has(b.to_ascii_uppercase()) {
@@ -411,6 +418,16 @@ impl Val {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_case_change_of_a_letter_past_ascii_may_make_any_ascii_letter() {
+        // `ı` (U+0131) upper-cases to `I` and `ſ` (U+017F) to `S` in a UTF-8 locale.
+        let dotless_i = ByteSet::of("ı".as_bytes()).both_cases();
+        assert!(dotless_i.has(b'I') && dotless_i.has(b'S') && dotless_i.has(b'k'));
+        // ASCII text keeps to its own letters in either case.
+        let ascii = ByteSet::of(b"ab").both_cases();
+        assert!(ascii.has(b'A') && ascii.has(b'b') && !ascii.has(b'I'));
+    }
 
     #[test]
     fn glued_fixed_texts_stay_exact_and_heredoc_text_takes_every_byte() {

@@ -14,7 +14,7 @@ use super::facts::{Change, Expr, Facts, Needs, Site, Src, Target, Unread, Var, W
 use super::program::{Feed, Node, Prog};
 use super::value::{ByteSet, Val};
 use crate::shell::tree::{Compound, RedirOp, Redirect, SimpleCommand, Word};
-use crate::shell::word::{self, Arith, Param, ParamOp, Piece, WordInfo};
+use crate::shell::word::{self, Arith, Param, ParamOp, Piece, SubstEnds, WordInfo};
 use crate::shell::{Context, Dialect, Heredoc, Nested, Work};
 
 mod lines;
@@ -61,6 +61,9 @@ pub(super) struct Ctx {
     /// Its input is read a whole line at a time by every command that reads it (see
     /// `lines`): each `read -r` gets one whole line.
     pub whole_lines: bool,
+    /// Inside a subshell substitution (`$(…)`, backquotes, `<(…)`, `>(…)`) that ends at
+    /// this offset: a change made here reaches no text after it.
+    pub scope_end: Option<u32>,
 }
 
 /// The walk's state.
@@ -87,6 +90,9 @@ pub(super) struct Walk<'a> {
     /// Standard error may reach every capture and pipe (an `exec 2>&1` where output is
     /// captured, `BASH_XTRACEFD`): set for the walk again when the first walk finds one.
     pub stderr_merged: bool,
+    /// What the command being judged writes to standard error may be any text: it runs
+    /// a program whose errors the guard cannot show (`tee /dev/stderr`, `date -f -`).
+    pub program_errors: bool,
     /// The walk found such a redirection or assignment.
     pub merge_found: bool,
     /// `set -x` traces may expand PS4 with any variable's value (the text names PS4, or
@@ -163,6 +169,7 @@ impl<'a> Walk<'a> {
             in_nested: false,
             in_substs: Vec::new(),
             stderr_merged: false,
+            program_errors: false,
             merge_found: false,
             trace_prompts: text.is_none_or(|t| {
                 memchr::memmem::find(t, b"PS4").is_some()
@@ -284,6 +291,7 @@ impl<'a> Walk<'a> {
             captured: false,
             stderr_out: false,
             whole_lines: false,
+            scope_end: None,
         };
         let root = &self.prog.root;
         self.walk(root, &ctx)?;
@@ -326,6 +334,7 @@ impl<'a> Walk<'a> {
                 captured: true,
                 stderr_out: ctx.stderr_out,
                 whole_lines: false,
+                scope_end: ctx.scope_end,
             };
             sub.facts.deferred += 1;
             let result = sub.walk(&prog.root, &c).and_then(|_| sub.walk_nested(&c));
@@ -466,6 +475,16 @@ impl<'a> Walk<'a> {
             c.stdin = Expr::unknown();
         }
         c.stderr_out = false;
+        // A subshell's changes die with it (bash 5.3's `${ …; }` runs in the shell itself).
+        let t = self.text.unwrap_or_default();
+        let subshell = match t.get(at as usize) {
+            Some(b'`') => true,
+            Some(b'$' | b'<' | b'>') => t.get(at as usize + 1) == Some(&b'('),
+            _ => false,
+        };
+        if subshell && let Some(end) = self.prog.ends.end_of(at) {
+            c.scope_end = Some(end);
+        }
         self.in_substs.push(at);
         let out = self.walk(nodes, &c);
         self.in_substs.pop();
@@ -617,9 +636,19 @@ impl<'a> Walk<'a> {
                 let value = value(self);
                 self.assign(Target::Var(v), value, p.at, ctx);
             } else if p.op == ParamOp::Assign && p.indirect {
-                // `${!n:=v}`, zsh `${(P)n::=v}`: the variable the value of `n` names.
+                // `${!n:=v}`, zsh `${(P)n=v}`: the variable the value of `n` names, which
+                // may be one whose change the reader does not follow (`galiases[X]`).
                 let value = value(self);
-                self.facts.assign(Target::Any, value, p.at);
+                self.facts.assign(Target::Any, value.clone(), p.at);
+                self.change(
+                    p.at,
+                    "a variable named at run time, which may be an alias table's entry (BASH_ALIASES, zsh's aliases)",
+                    When::AliasEntry {
+                        name: base.clone(),
+                        value,
+                    },
+                    ctx,
+                );
             }
         }
         // (zsh reads `${!name}` as a bad substitution: only its `(P)` flag is indirect.)
@@ -1001,6 +1030,21 @@ impl<'a> Walk<'a> {
             // File names a glob may list: text the command may have made.
             e.join(Expr::unknown());
         }
+        let expands = || {
+            w.pieces
+                .iter()
+                .any(|p| matches!(p, Piece::Param(_) | Piece::Subst(_)))
+        };
+        if glob && !self.zsh() && (w.split || (!w.breaks.is_empty() && expands())) {
+            // bash globs an unquoted expansion's value (`o='a*'; for x in $o`): the file
+            // names it may list, where the value may be a pattern. (zsh only with
+            // GLOB_SUBST, judged as such.)
+            let inner = Rc::new(e.clone());
+            e.join(Expr(vec![Src::Files {
+                inner,
+                option: false,
+            }]));
+        }
         e
     }
 
@@ -1041,13 +1085,14 @@ impl<'a> Walk<'a> {
     }
 
     /// A change to how later text is read.
-    pub fn change(&mut self, at: u32, what: &'static str, when: When, _ctx: &Ctx) {
+    pub fn change(&mut self, at: u32, what: &'static str, when: When, ctx: &Ctx) {
         self.facts.changes.push(Change {
             at,
             what,
             unit: self.unit,
             when,
             later_units: true,
+            scope_end: ctx.scope_end,
         });
     }
 
@@ -1060,6 +1105,7 @@ impl<'a> Walk<'a> {
             unit: self.unit,
             when,
             later_units: false,
+            scope_end: None,
         });
     }
 
@@ -1156,6 +1202,24 @@ impl<'a> Walk<'a> {
         // prints TIMEFORMAT's): any variable's.
         e.join(quoted(Expr(vec![Src::AnyVar])));
         e
+    }
+
+    /// Whether a word is one field whatever its parameters hold: no unquoted expansion,
+    /// glob or brace, and none of the bytes that can make a quoted expansion several
+    /// words (`"$@"`, `"${a[@]}"`, `"$*"` with an empty IFS, zsh's `(@)`, `=` and `^`).
+    /// Unknown (its text not at hand): not.
+    pub fn one_field(&self, t: &WordInfo) -> bool {
+        !t.split
+            && !t.many
+            && !t.brace
+            && !t.unread
+            && self
+                .text
+                .and_then(|text| text.get(t.start as usize..t.end as usize))
+                .is_some_and(|b| {
+                    !b.iter()
+                        .any(|c| matches!(c, b'@' | b'*' | b'=' | b'(' | b'^'))
+                })
     }
 
     /// Whether `name` may be a function the command defines (`true() { …; }`): then a
@@ -1509,6 +1573,7 @@ impl<'a> Walk<'a> {
         } else {
             self.own_heredoc(c, &here)
         };
+        self.program_errors = false;
         let mut out = builtins::command(self, c, words, &infos, ctx, &here, own)?;
         let environment_source = std::mem::take(&mut self.sourced_environment);
         if self.inert_so_far
@@ -1531,6 +1596,9 @@ impl<'a> Walk<'a> {
                 .chain(&infos)
                 .chain(&targets);
             out.join(self.stderr_text(words));
+            if self.program_errors {
+                out.join(Expr::unknown());
+            }
         }
         if ctx.captured && self.may_be_exec(&infos) && self.output_streams(&redirects, false)?.1 {
             // `exec 2>&1` where output is captured: every later command's.
@@ -2019,14 +2087,38 @@ fn is_compound(w: &Word) -> bool {
         .is_some_and(|eq| b.get(eq + 1) == Some(&b'(') && b.last() == Some(&b')'))
 }
 
+/// Every name [`special_change`] knows, in either dialect.
+pub(super) const SPECIAL_CHANGES: [&[u8]; 12] = [
+    b"BASH_ALIASES",
+    b"POSIXLY_CORRECT",
+    b"BASH_COMPAT",
+    b"aliases",
+    b"dis_aliases",
+    b"galiases",
+    b"saliases",
+    b"dis_galiases",
+    b"dis_saliases",
+    b"histchars",
+    b"HISTCHARS",
+    b"options",
+];
+
 /// What assigning a special variable changes in how later text is read (and whether
 /// only a value that may reshape text changes it).
 pub(super) fn special_change(name: &[u8], zsh: bool) -> Option<(&'static str, bool)> {
     Some(match name {
         b"BASH_ALIASES" if !zsh => ("an alias defined through BASH_ALIASES", true),
-        b"aliases" | b"galiases" | b"saliases" if zsh => {
-            ("an alias defined through zsh's aliases", true)
-        }
+        // (A disabled one, once `enable -a` turns it on.)
+        b"aliases" | b"dis_aliases" if zsh => ("an alias defined through zsh's aliases", true),
+        // (Any value: the alias replaces any word, a heredoc's delimiter too.)
+        b"galiases" | b"saliases" | b"dis_galiases" | b"dis_saliases" if zsh => (
+            "a zsh global or suffix alias defined through its table, which is expanded anywhere in text zsh reads later",
+            false,
+        ),
+        b"histchars" | b"HISTCHARS" if zsh => (
+            "zsh's histchars, whose third character starts a comment in text zsh reads later",
+            false,
+        ),
         b"POSIXLY_CORRECT" if !zsh => (
             "POSIXLY_CORRECT, which turns POSIX mode (and alias expansion) on",
             false,

@@ -26,6 +26,8 @@ pub(super) fn declare(
     let mut integer = matches!(name, b"integer" | b"float");
     let (mut nameref, mut assoc, mut array, mut case, mut functions, mut print, mut tied) =
         (false, false, false, false, false, args.is_empty(), false);
+    // zsh's `typeset -m`: each name is a pattern, any variable's.
+    let mut pattern = false;
     let mut options = true;
     for (k, (a, l)) in args.iter().zip(lits).enumerate() {
         // A word brace expansion makes many of is computed at run time (`{-i,n}` is
@@ -45,13 +47,15 @@ pub(super) fn declare(
                             // (`-F`: zsh's float, bash's function names.)
                             b'i' | b'E' if on => integer = true,
                             b'F' if on && zsh => integer = true,
-                            b'n' if on => nameref = true,
+                            // (zsh 5.9, the one the suite runs, has no namerefs.)
+                            b'n' if on && !zsh => nameref = true,
                             b'A' if on => assoc = true,
                             b'a' if on => array = true,
                             b'l' | b'u' | b'c' if on => case = true,
                             b'f' | b'F' => functions = true,
                             b'p' => print = true,
                             b'T' if zsh => tied = true,
+                            b'm' if zsh => pattern = true,
                             _ => {}
                         }
                     }
@@ -95,7 +99,11 @@ pub(super) fn declare(
                 let assignment = s.contains(&b'=') && crate::shell::syntax::legal_identifier(base);
                 !assignment && s.iter().any(|c| matches!(c, b'*' | b'?' | b'['))
             });
-        let l = if globbed_name { None } else { l.as_deref() };
+        let l = if globbed_name || pattern {
+            None
+        } else {
+            l.as_deref()
+        };
         match l {
             Some(s) => {
                 let (target, value) = match s.iter().position(|&c| c == b'=') {
@@ -189,7 +197,7 @@ pub(super) fn declare(
                     w.facts.computed_refs.push(t);
                 }
                 // `name=$value` keeps the name fixed; `"$k=$v"`, `"$name"` compute it.
-                match literal_prefix(a) {
+                match literal_prefix(a).filter(|_| !pattern) {
                     Some((target, value, append)) => {
                         let (base, sub) = split_subscript(&target);
                         if !crate::shell::syntax::legal_identifier(base)
@@ -253,7 +261,12 @@ pub(super) fn declare(
                                 } else {
                                     value
                                 };
-                                (w.word_expr(&n), Some(value))
+                                let name = if pattern {
+                                    Expr::unknown()
+                                } else {
+                                    w.word_expr(&n)
+                                };
+                                (name, Some(value))
                             }
                             None => (w.word_expr(a), None),
                         };

@@ -1020,8 +1020,10 @@ pub(super) fn command(
                 let e = w.word_expr(a);
                 args.join(e.clone());
                 if k > 0 || a.split {
+                    if !all.is_empty() {
+                        all.push(Expr::lit(b" "));
+                    }
                     all.push(e);
-                    all.push(Expr::lit(b" "));
                 }
             }
             w.change(
@@ -1269,13 +1271,13 @@ pub(super) fn command(
             Ok(Expr::default())
         }
         Kind::Cd => {
-            let mut v = Expr::val(Val::env());
-            for a in args {
-                v.join(w.word_expr(a));
-            }
+            // The directory the shell lands in may be named by heredoc text whatever the
+            // words say: a link the command made is resolved where the shell goes
+            // physical (`cd -P`, `set -P`, zsh's `chase_links` or `-w`) or where the path
+            // it followed is gone (`cd L; rm ../L; cd .`).
             for n in [&b"PWD"[..], b"OLDPWD", b"DIRSTACK", b"dirstack"] {
                 let t = w.var(n);
-                w.assign(Target::Var(t), v.clone(), at, ctx);
+                w.assign(Target::Var(t), Expr::unknown(), at, ctx);
             }
             Ok(Expr::unknown())
         }

@@ -232,6 +232,8 @@ fn zsh_option(w: &mut Walk<'_>, name: &[u8], at: u32, ctx: &Ctx) -> bool {
             w.facts.xtrace.get_or_insert(at);
         }
         b"verbose" if on => w.facts.verbose = true,
+        // (`cd` gives `PWD` run-time text whatever the options.)
+        b"chaselinks" | b"chasedots" => {}
         b"errexit" | b"pipefail" | b"nullglob" | b"nomatch" | b"clobber" | b"errreturn"
         | b"unset" | b"verbose" | b"localoptions" | b"xtrace" | b"promptsubst" | b"globsubst" => {}
         _ => {
@@ -257,6 +259,8 @@ pub(super) fn setopt(w: &mut Walk<'_>, name: &[u8], lits: &[Option<Vec<u8>>], at
                     When::Always,
                     ctx,
                 );
+                // (`-m`: the words are patterns, which may match any option.)
+                named_at_run_time(w, at);
             }
             Some(s) => {
                 if name == b"unsetopt" {
@@ -292,10 +296,11 @@ pub(super) fn alias(
     if name == b"unalias" {
         return Ok(());
     }
+    // (An option word computed at run time may be `-g`.)
     if zsh
-        && lits.iter().any(|s| {
-            s.as_deref()
-                .is_some_and(|s| s.starts_with(b"-") && (s.contains(&b'g') || s.contains(&b's')))
+        && lits.iter().zip(args).any(|(s, a)| match s.as_deref() {
+            Some(s) => s.starts_with(b"-") && (s.contains(&b'g') || s.contains(&b's')),
+            None => !matches!(a.pieces.first(), Some(Piece::Lit(l)) if l.first().is_some_and(|&c| c != b'-')),
         })
     {
         w.change(
@@ -320,6 +325,9 @@ pub(super) fn alias(
                 } else {
                     // Followed in later units; text read again in this one (a
                     // substitution, eval text) is read with it too.
+                    // (A value ending in a blank: the reader follows the alias it
+                    // makes of the next word.)
+                    let value = Expr::lit(t[eq + 1..].trim_ascii_end());
                     w.change_in_unit(at, "an alias used in text read again on the line that defines it (a substitution, eval text)", When::Reshapes(value));
                 }
                 let table = w.var(if zsh {
@@ -332,10 +340,23 @@ pub(super) fn alias(
             }
             None => {
                 let e = w.word_expr(a);
-                let value = match split_at_equals(a) {
-                    Some((_, v)) => w.word_expr(&v),
-                    None => e,
+                let (value, name) = match split_at_equals(a) {
+                    Some((n, v)) => (
+                        w.word_expr(&v),
+                        (n.literal().is_none()).then(|| w.word_expr(&n)),
+                    ),
+                    None => (e.clone(), Some(e)),
                 };
+                if let Some(name) = name {
+                    // A name that may be heredoc text may be any later command's (`echo`
+                    // made `eval`): whatever the value, later text may run.
+                    w.change(
+                        at,
+                        "an alias named by text the command does not fix, which may rebind any later command",
+                        When::HeredocName(name),
+                        ctx,
+                    );
+                }
                 let table = w.var(if zsh {
                     &b"aliases"[..]
                 } else {

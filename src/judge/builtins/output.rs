@@ -13,7 +13,10 @@ use crate::shell::word::WordInfo;
 /// What a program prints, where the guard can show it: a few programs print numbers or
 /// the system's text (never text they read), or a part of their input; every other
 /// program prints run-time text (it may read the command's own text, a file the command
-/// wrote, its input).
+/// wrote, its input). Its errors too ([`Walk::program_errors`]): those of the programs
+/// that print numbers or the system's text quote their words only, unless they read
+/// lines (`date -f`, `tput -S`, `git rev-list --stdin`); any other's may be any text
+/// (`tee /dev/stderr`).
 pub(super) fn program_output(
     w: &mut Walk<'_>,
     name: &[u8],
@@ -22,10 +25,35 @@ pub(super) fn program_output(
     here: &Ctx,
 ) -> Expr {
     let base = name.rsplit(|&c| c == b'/').next().unwrap_or(name);
+    let words_in_errors = match base {
+        b"wc" | b"nproc" | b"seq" | b"grep" | b"git" | b"uname" | b"whoami" | b"hostname"
+        | b"id" | b"logname" | b"arch" | b"getconf" | b"mktemp" | b"basename" | b"dirname" => {
+            base != b"git"
+                || lits
+                    .iter()
+                    .all(|l| l.as_deref().is_some_and(|l| !l.starts_with(b"--st")))
+        }
+        b"date" | b"tput" => !reads_lines(base, lits),
+        _ => false,
+    };
+    w.program_errors = !words_in_errors;
     let mut args_part = Expr::default();
     for a in args {
         args_part.join(w.word_expr(a));
     }
+    // A word computed at run time may be an option that makes a count print file names
+    // (`wc --files0-from=-`, `grep -c -r`).
+    let mut options_part = Expr::default();
+    for (a, l) in args.iter().zip(lits) {
+        if l.is_none() {
+            let inner = std::rc::Rc::new(w.word_expr(a));
+            options_part.join(Expr(vec![Src::Files {
+                inner,
+                option: true,
+            }]));
+        }
+    }
+    args_part.join(options_part);
     let args_part = || args_part.clone().part(ByteSet::of(b" \n"));
     let has = |o: &[u8]| lits.iter().any(|l| l.as_deref() == Some(o));
     let files = lits.iter().any(|l| {
@@ -60,7 +88,15 @@ pub(super) fn program_output(
                 .is_some_and(|l| l.as_deref() == Some(b"rev-list"))
                 && has(b"--count") =>
         {
-            Expr::val(Val::number())
+            // (Git's traces, `GIT_TRACE_SETUP=/dev/stdout`, add its words and the paths
+            // it found: the working directory's, the repository's.)
+            let mut e = Expr::val(Val::number());
+            e.join(args_part());
+            for n in [&b"PWD"[..], b"GIT_DIR", b"GIT_WORK_TREE"] {
+                let v = w.var(n);
+                e.join(Expr::var(v));
+            }
+            e
         }
         // The system's text (a date, a name, a number), or its format from the words.
         b"date" | b"uname" | b"whoami" | b"hostname" | b"id" | b"logname" | b"arch"
@@ -69,13 +105,11 @@ pub(super) fn program_output(
             e.join(args_part());
             e
         }
-        // A path made from the words, or the working directory (`readlink` and
-        // `realpath` print a link's target, which the command may have made: not here).
-        b"basename" | b"dirname" | b"pwd" => {
+        // A path made from the words (`readlink`, `realpath` and the `pwd` program print
+        // a link's target, which the command may have made: not here).
+        b"basename" | b"dirname" => {
             let mut e = Expr::val(Val::env());
             e.join(args_part());
-            let pwd = w.var(b"PWD");
-            e.join(Expr::var(pwd));
             e
         }
         // Lines of its input, in part, and the bytes its words add (`cut
@@ -117,6 +151,24 @@ pub(super) fn program_output(
         }
         _ => Expr::unknown(),
     }
+}
+
+/// Whether `date` or `tput` reads lines (`date -f FILE`, `--file`, `tput -S`), whose
+/// errors quote them; a word computed at run time may be such an option.
+fn reads_lines(base: &[u8], lits: &[Option<Vec<u8>>]) -> bool {
+    let short = match base {
+        b"date" => b'f',
+        b"tput" => b'S',
+        _ => return false,
+    };
+    lits.iter().any(|l| match l.as_deref() {
+        None => true,
+        Some(l) => {
+            l.starts_with(b"--f")
+                || l.starts_with(b"--st")
+                || (l.starts_with(b"-") && !l.starts_with(b"--") && l.contains(&short))
+        }
+    })
 }
 
 /// What `cat` prints: its input, or what the process substitutions it is given write;
@@ -279,7 +331,9 @@ pub(super) fn print(
         let s = w.var(ZSH_STACK);
         w.assign(Target::Var(s), out.clone(), at, ctx);
     }
-    if unread && base == b"printf" {
+    // (`-v` takes a name and needs a format after it: one computed word that stays one
+    // field assigns nothing.)
+    if unread && base == b"printf" && !matches!(args, [a] if w.one_field(a)) {
         dynamic_assignment(w, Expr::unknown(), out.clone(), at, ctx);
     }
     if !targets.is_empty() {
