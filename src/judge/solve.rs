@@ -1813,9 +1813,12 @@ impl Refs for Solver<'_> {
         !self.dangerous_known
             || self.any_dangerous
             || self.arith_dangerous.iter().any(|&v| {
-                // `$_` is every command's last word: no environment value names it.
+                // `$_` is every command's last word, and `PWD`, `OLDPWD` and the
+                // directory stack are run-time text after any `cd`: no environment
+                // value names one unless the environment means it to.
                 let n = self.facts.names.name(v);
-                n != b"_" && crate::shell::syntax::legal_identifier(n)
+                !matches!(n, b"_" | b"PWD" | b"OLDPWD" | b"DIRSTACK" | b"dirstack")
+                    && crate::shell::syntax::legal_identifier(n)
             })
     }
 

@@ -554,7 +554,9 @@ fn the_effects_walk_shapes_of_the_time_red_team_end_in_a_verdict() {
         ),
         (
             "many effects on one line",
-            format!("v=$(date)\nunset {}", list(&|_| "$v".into(), " ")),
+            // (`date +%s` prints a number; `date` alone prints a zone's name, which files
+            // the command may write give: run-time text.)
+            format!("v=$(date +%s)\nunset {}", list(&|_| "$v".into(), " ")),
         ),
     ];
     for (name, shape) in shapes {

@@ -82,27 +82,52 @@ pub(super) fn program_output(
             e.join(args_part());
             e
         }
-        b"git"
-            if lits
-                .first()
-                .is_some_and(|l| l.as_deref() == Some(b"rev-list"))
-                && has(b"--count") =>
-        {
-            // (Git's traces, `GIT_TRACE_SETUP=/dev/stdout`, add its words and the paths
-            // it found: the working directory's, the repository's.)
+        // (`git rev-list --count` is not a count alone: trace2, which a config file the
+        // command writes can turn on, prints config values and more to its output.)
+        //
+        // Numbers from the system, and the words: `date` with a format of numeric
+        // conversions only (a zone's or a month's name comes from files `TZ`, `TZDIR`
+        // and `LOCPATH` may point at, which the command may have made), `tput`'s numeric
+        // capabilities, `id`'s numbers.
+        b"date" if date_numeric(lits) => {
             let mut e = Expr::val(Val::number());
             e.join(args_part());
-            for n in [&b"PWD"[..], b"GIT_DIR", b"GIT_WORK_TREE"] {
-                let v = w.var(n);
-                e.join(Expr::var(v));
-            }
             e
         }
-        // The system's text (a date, a name, a number), or its format from the words.
-        b"date" | b"uname" | b"whoami" | b"hostname" | b"id" | b"logname" | b"arch"
-        | b"getconf" | b"tput" | b"mktemp" => {
+        b"tput"
+            if lits.len() == 1
+                && lits[0].as_deref().is_some_and(|c| {
+                    matches!(c, b"cols" | b"lines" | b"colors" | b"pairs" | b"it")
+                }) =>
+        {
+            Expr::val(Val::number())
+        }
+        b"id"
+            if lits.iter().all(|l| {
+                l.as_deref()
+                    .is_some_and(|l| l.starts_with(b"-") && !l.contains(&b'n'))
+            }) && !lits.is_empty() =>
+        {
+            Expr::val(Val::number())
+        }
+        // The system's text, not files the command may write: the kernel's and the C
+        // library's (`uname` without the host's name, which `hostname NAME` sets), or a
+        // path made from `TMPDIR` and the words.
+        b"uname" | b"arch" | b"getconf"
+            if lits.iter().all(|l| {
+                l.as_deref()
+                    .is_some_and(|l| !l.contains(&b'n') && !l.contains(&b'a'))
+            }) =>
+        {
             let mut e = Expr::val(Val::env());
             e.join(args_part());
+            e
+        }
+        b"mktemp" => {
+            let mut e = Expr::val(Val::env());
+            e.join(args_part());
+            let tmpdir = w.var(b"TMPDIR");
+            e.join(Expr::var(tmpdir));
             e
         }
         // A path made from the words (`readlink`, `realpath` and the `pwd` program print
@@ -151,6 +176,48 @@ pub(super) fn program_output(
         }
         _ => Expr::unknown(),
     }
+}
+
+/// Whether `date`'s words are fixed, read no file of dates (`-f`) and give a format of
+/// numeric conversions only (`+%s`, `+%Y-%m-%dT%H:%M:%S`): its output is digits and the
+/// format's own text.
+fn date_numeric(lits: &[Option<Vec<u8>>]) -> bool {
+    let mut format = None;
+    for l in lits {
+        let Some(l) = l.as_deref() else {
+            return false;
+        };
+        if let Some(f) = l.strip_prefix(b"+") {
+            format = Some(f);
+        } else if l.starts_with(b"--f")
+            || (l.starts_with(b"-") && !l.starts_with(b"--") && l.contains(&b'f'))
+        {
+            return false;
+        }
+    }
+    let Some(f) = format else {
+        return false;
+    };
+    let mut k = 0;
+    while k < f.len() {
+        if f[k] == b'%' {
+            // Flags and a width (`%-d`, `%02H`), then the conversion.
+            k += 1;
+            while k < f.len() && matches!(f[k], b'-' | b'_' | b'0' | b'^' | b'#' | b'1'..=b'9') {
+                k += 1;
+            }
+            match f.get(k) {
+                Some(
+                    b's' | b'Y' | b'm' | b'd' | b'H' | b'M' | b'S' | b'N' | b'j' | b'y' | b'e'
+                    | b'k' | b'l' | b'I' | b'u' | b'w' | b'C' | b'G' | b'g' | b'U' | b'V' | b'W'
+                    | b'D' | b'F' | b'T' | b'R' | b'n' | b't' | b'%' | b'q',
+                ) => {}
+                _ => return false,
+            }
+        }
+        k += 1;
+    }
+    true
 }
 
 /// Whether `date` or `tput` reads lines (`date -f FILE`, `--file`, `tput -S`), whose
