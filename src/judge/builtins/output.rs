@@ -56,9 +56,15 @@ pub(super) fn program_output(
     args_part.join(options_part);
     let args_part = || args_part.clone().part(ByteSet::of(b" \n"));
     let has = |o: &[u8]| lits.iter().any(|l| l.as_deref() == Some(o));
-    let files = lits.iter().any(|l| {
-        l.as_deref()
-            .is_none_or(|l| !l.starts_with(b"-") || l == b"-")
+    // (After `--` every word is a file's name, `-x` too.)
+    let end_of_options = lits
+        .iter()
+        .position(|l| l.as_deref() == Some(b"--"))
+        .unwrap_or(lits.len());
+    let files = lits.iter().enumerate().any(|(k, l)| {
+        k > end_of_options
+            || l.as_deref()
+                .is_none_or(|l| !l.starts_with(b"-") || l == b"-")
     });
     match base {
         // Counts, and the names it was given.
@@ -94,19 +100,19 @@ pub(super) fn program_output(
             e.join(args_part());
             e
         }
-        b"tput"
-            if lits.len() == 1
-                && lits[0].as_deref().is_some_and(|c| {
-                    matches!(c, b"cols" | b"lines" | b"colors" | b"pairs" | b"it")
-                }) =>
-        {
-            Expr::val(Val::number())
-        }
+        // (`-T NAME` names the terminal whose entry is read: a number still.)
+        b"tput" if tput_number(lits) => Expr::val(Val::number()),
+        // (`id -u USER`: the user's number.)
         b"id"
-            if lits.iter().all(|l| {
-                l.as_deref()
-                    .is_some_and(|l| l.starts_with(b"-") && !l.contains(&b'n'))
-            }) && !lits.is_empty() =>
+            if lits.iter().any(|l| {
+                l.as_deref().is_some_and(|l| {
+                    l.starts_with(b"-") && l.iter().any(|c| matches!(c, b'u' | b'g' | b'G'))
+                })
+            }) && lits.iter().all(|l| {
+                l.as_deref().is_none_or(|l| {
+                    !l.starts_with(b"-") || (!l.contains(&b'n') && !l.starts_with(b"--"))
+                })
+            }) =>
         {
             Expr::val(Val::number())
         }
@@ -183,16 +189,30 @@ pub(super) fn program_output(
 /// format's own text.
 fn date_numeric(lits: &[Option<Vec<u8>>]) -> bool {
     let mut format = None;
-    for l in lits {
+    let mut words = lits.iter();
+    while let Some(l) = words.next() {
         let Some(l) = l.as_deref() else {
             return false;
         };
-        if let Some(f) = l.strip_prefix(b"+") {
-            format = Some(f);
-        } else if l.starts_with(b"--f")
+        if l.starts_with(b"--f")
             || (l.starts_with(b"-") && !l.starts_with(b"--") && l.contains(&b'f'))
         {
             return false;
+        }
+        // An option's own word, which may start with `+` (`-d +1day`, `-r +x`).
+        let takes_word = matches!(l, b"--date" | b"--reference" | b"--set")
+            || (l.starts_with(b"-")
+                && !l.starts_with(b"--")
+                && l.last().is_some_and(|c| matches!(c, b'd' | b'r' | b's')));
+        if takes_word {
+            words.next();
+            continue;
+        }
+        if let Some(f) = l.strip_prefix(b"+") {
+            if format.is_some() {
+                return false;
+            }
+            format = Some(f);
         }
     }
     let Some(f) = format else {
@@ -218,6 +238,22 @@ fn date_numeric(lits: &[Option<Vec<u8>>]) -> bool {
         k += 1;
     }
     true
+}
+
+/// Whether `tput` prints a numeric capability (`cols`, `lines`, `colors`), of the terminal
+/// or of one `-T` names.
+fn tput_number(lits: &[Option<Vec<u8>>]) -> bool {
+    let words: Option<Vec<&[u8]>> = lits.iter().map(|l| l.as_deref()).collect();
+    let Some(words) = words else {
+        return false;
+    };
+    let cap = match words.as_slice() {
+        [cap] => cap,
+        [t, cap] if t.starts_with(b"-T") && t.len() > 2 => cap,
+        [b"-T", _, cap] => cap,
+        _ => return false,
+    };
+    matches!(*cap, b"cols" | b"lines" | b"colors" | b"pairs" | b"it")
 }
 
 /// Whether `date` or `tput` reads lines (`date -f FILE`, `--file`, `tput -S`), whose
