@@ -1392,9 +1392,9 @@ impl<'a> Solver<'a> {
                 }
             }
         }
-        // An alias table given a key the command does not fix: an alias named by heredoc
-        // text may rebind any later command (`echo` made `eval`), whatever its value,
-        // where a heredoc comes after it.
+        // An alias table (or zsh's functions table) given a key the command does not fix:
+        // an alias named by heredoc text may rebind any later command (`echo` made
+        // `eval`), whatever its value, where later text may hand it heredoc text.
         let tables: &[&[u8]] = if zsh {
             &[
                 b"aliases",
@@ -1403,6 +1403,8 @@ impl<'a> Solver<'a> {
                 b"dis_aliases",
                 b"dis_galiases",
                 b"dis_saliases",
+                // (A function named by heredoc text rebinds a command the same way.)
+                b"functions",
             ]
         } else {
             &[b"BASH_ALIASES"]
@@ -1431,9 +1433,12 @@ impl<'a> Solver<'a> {
                     Target::Var(x) if self.canon(*x) == t => Some(*at),
                     _ => None,
                 });
+            // (A function is looked up when a command runs, not when text is read: zsh
+            // reading the whole command first does not keep it from a later one, and the
+            // function's own text, heredoc text, is what may run.)
             if let Some(at) = first
-                && self.heredocs.iter().any(|h| h.op > at)
-                && self.later_text(at, 0, true, true)
+                && (&table[..] == b"functions"
+                    || (self.text_may_run_after(at) && self.later_text(at, 0, true, true)))
             {
                 found.push(Found::Change {
                     at,
@@ -1446,10 +1451,11 @@ impl<'a> Solver<'a> {
             let applies = match &c.when {
                 When::Always => true,
                 When::Reshapes(e) => reshapes_text(&self.eval(e)?),
-                // (Only heredoc text after it matters: an alias the command defines
-                // from heredoc text and runs by its name is explicit.)
-                When::HeredocName(e) => {
-                    self.heredocs.iter().any(|h| h.op > c.at) && self.eval(e)?.has_heredoc()
+                // (Not where nothing after it could hand a rebound command heredoc
+                // text: an alias the command defines from heredoc text and runs by its
+                // name is explicit.)
+                When::HeredocName { name, word } => {
+                    self.text_may_run_after(*word) && self.eval(name)?.has_heredoc()
                 }
                 When::AliasEntry { name, value } => match special_named(&self.eval(name)?, zsh) {
                     None => false,
@@ -1485,10 +1491,13 @@ impl<'a> Solver<'a> {
                 }
             };
             let later = match c.scope_end {
-                // In a subshell: a heredoc or text read again after it, inside it.
+                // In a subshell: text read again after it inside it, a function's, or (not
+                // in zsh, which reads the whole substitution before it runs any of it) a
+                // heredoc after it inside it.
                 Some(end) => {
-                    self.heredocs.iter().any(|h| h.op > c.at && h.op < end)
+                    (!zsh && self.heredocs.iter().any(|h| h.op > c.at && h.op < end))
                         || self.facts.rereads.iter().any(|&(r, _)| r > c.at && r < end)
+                        || self.facts.function_rereads
                 }
                 None => self.later_text(c.at, c.unit, c.later_units, false),
             };
@@ -1500,6 +1509,13 @@ impl<'a> Solver<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Whether a command after the word at `at` may be handed heredoc text: a heredoc
+    /// comes after it, or a word after it expands a parameter or runs a substitution
+    /// (`echo "$x"`, once `echo` may be `eval`).
+    fn text_may_run_after(&self, at: u32) -> bool {
+        self.heredocs.iter().any(|h| h.op > at) || self.facts.last_expansion > at
     }
 
     fn heredocs_present(&self) -> bool {
@@ -1514,6 +1530,9 @@ impl Solver<'_> {
     /// any of it: only text read again counts. `anywhere`: the change's unit is not known.
     fn later_text(&self, at: u32, unit: usize, later_units: bool, anywhere: bool) -> bool {
         let zsh = self.d.is_zsh();
+        if self.facts.function_rereads {
+            return true;
+        }
         if !zsh && later_units && (anywhere || self.facts.last_unit > unit) {
             return true;
         }

@@ -454,6 +454,7 @@ impl<'a> Walk<'a> {
     /// A substitution's program, run with `ctx`: its output is recorded.
     fn subst(&mut self, at: u32, ctx: &Ctx) -> Result<(), GaveUp> {
         self.facts.rereads.push((at, self.unit));
+        self.facts.function_rereads |= ctx.in_function;
         let prog = self.prog;
         let Some(nodes) = prog.substs.get(&at) else {
             self.facts
@@ -496,6 +497,13 @@ impl<'a> Walk<'a> {
     /// Everything a word does when it is expanded: its substitutions run, its assignments
     /// (`${x:=…}`, `$((x=…))`) assign, and its evaluators see their values.
     pub fn expand(&mut self, w: &WordInfo, ctx: &Ctx) -> Result<(), GaveUp> {
+        if w.start > self.facts.last_expansion
+            && w.pieces
+                .iter()
+                .any(|p| matches!(p, Piece::Param(_) | Piece::Subst(_)))
+        {
+            self.facts.last_expansion = w.start;
+        }
         for s in w.substs() {
             self.subst(s, ctx)?;
         }
@@ -1218,7 +1226,7 @@ impl<'a> Walk<'a> {
                 .and_then(|text| text.get(t.start as usize..t.end as usize))
                 .is_some_and(|b| {
                     !b.iter()
-                        .any(|c| matches!(c, b'@' | b'*' | b'=' | b'(' | b'^'))
+                        .any(|c| matches!(c, b'@' | b'*' | b'=' | b'(' | b'^' | b'!'))
                 })
     }
 

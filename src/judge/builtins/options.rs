@@ -325,9 +325,6 @@ pub(super) fn alias(
                 } else {
                     // Followed in later units; text read again in this one (a
                     // substitution, eval text) is read with it too.
-                    // (A value ending in a blank: the reader follows the alias it
-                    // makes of the next word.)
-                    let value = Expr::lit(t[eq + 1..].trim_ascii_end());
                     w.change_in_unit(at, "an alias used in text read again on the line that defines it (a substitution, eval text)", When::Reshapes(value));
                 }
                 let table = w.var(if zsh {
@@ -353,7 +350,10 @@ pub(super) fn alias(
                     w.change(
                         at,
                         "an alias named by text the command does not fix, which may rebind any later command",
-                        When::HeredocName(name),
+                        When::HeredocName {
+                            name,
+                            word: a.start,
+                        },
                         ctx,
                     );
                 }
