@@ -244,12 +244,9 @@ pub(super) enum When {
     Always,
     /// An alias's value that may hold bytes that reshape the text after it.
     Reshapes(Expr),
-    /// An alias named by a word the command does not fix (at `word`): when the name may
-    /// be heredoc text (then any later command's).
-    HeredocName {
-        name: Expr,
-        word: u32,
-    },
+    /// An alias named by a word the command does not fix: when the name may be heredoc
+    /// text (then any later command's).
+    HeredocName(Expr),
     /// An assignment to a name computed at run time: when the name may be a special
     /// variable that changes reading (an alias table's entry, `histchars`…) and, for
     /// some, the value may reshape text.
@@ -345,10 +342,14 @@ pub(super) struct Facts {
     /// A function body holds text read again when it runs: a function defined before a
     /// change may be called after it, so that text is read after any change.
     pub function_rereads: bool,
+    /// The command declares a nameref (`declare -n`, `local -n`).
+    pub has_nameref: bool,
+    /// `printf` given one computed word that stays one field, at these offsets with what
+    /// it prints: it assigns nothing, but where a nameref to `a[@]` may make the word
+    /// several (bash 5.2), it may be `-v`.
+    pub one_word_printfs: Vec<(u32, Expr)>,
     /// The last input unit that holds a command.
     pub last_unit: usize,
-    /// The last offset at which a word expands a parameter or runs a substitution.
-    pub last_expansion: u32,
     /// `set -x` (PS4 is then a prompt expanded before every command).
     pub xtrace: Option<u32>,
     /// `set -v`: the shell echoes the text it reads (a substitution's too, a heredoc's

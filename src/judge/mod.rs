@@ -372,6 +372,25 @@ pub fn judge(
             std::rc::Rc::clone(&functions)
         };
         w.run()?;
+        if w.facts.has_nameref || w.facts.any_nameref.is_some() || !w.facts.computed_refs.is_empty()
+        {
+            // A nameref to `a[@]` makes a quoted word several (bash 5.2): a `printf` of one
+            // computed word may be `printf -v NAME FORMAT` after all.
+            for (at, e) in std::mem::take(&mut w.facts.one_word_printfs) {
+                w.facts.assign(facts::Target::Any, e.clone(), at);
+                w.facts.changes.push(facts::Change {
+                    at,
+                    what: "a variable named at run time, which may be an alias table's entry (BASH_ALIASES, zsh's aliases)",
+                    unit: 0,
+                    when: facts::When::AliasEntry {
+                        name: facts::Expr::unknown(),
+                        value: e,
+                    },
+                    later_units: true,
+                    scope_end: None,
+                });
+            }
+        }
         writes_through_computed_refs(&mut w.facts);
         if d.is_zsh() {
             // zsh's prompt_subst and glob_subst may be set by routes the walk does not

@@ -1405,6 +1405,7 @@ impl<'a> Solver<'a> {
                 b"dis_saliases",
                 // (A function named by heredoc text rebinds a command the same way.)
                 b"functions",
+                b"dis_functions",
             ]
         } else {
             &[b"BASH_ALIASES"]
@@ -1437,8 +1438,7 @@ impl<'a> Solver<'a> {
             // reading the whole command first does not keep it from a later one, and the
             // function's own text, heredoc text, is what may run.)
             if let Some(at) = first
-                && (&table[..] == b"functions"
-                    || (self.text_may_run_after(at) && self.later_text(at, 0, true, true)))
+                && (table.ends_with(b"functions") || self.later_text(at, 0, true, true))
             {
                 found.push(Found::Change {
                     at,
@@ -1451,12 +1451,9 @@ impl<'a> Solver<'a> {
             let applies = match &c.when {
                 When::Always => true,
                 When::Reshapes(e) => reshapes_text(&self.eval(e)?),
-                // (Not where nothing after it could hand a rebound command heredoc
-                // text: an alias the command defines from heredoc text and runs by its
-                // name is explicit.)
-                When::HeredocName { name, word } => {
-                    self.text_may_run_after(*word) && self.eval(name)?.has_heredoc()
-                }
+                // (Any later command may be rebound to an evaluator whose own words
+                // become code: `echo p` made `let p`, `echo '$p'` made `eval '$p'`.)
+                When::HeredocName(name) => self.eval(name)?.has_heredoc(),
                 When::AliasEntry { name, value } => match special_named(&self.eval(name)?, zsh) {
                     None => false,
                     Some(reshapes) => !reshapes || reshapes_text(&self.eval(value)?),
@@ -1509,13 +1506,6 @@ impl<'a> Solver<'a> {
             }
         }
         Ok(())
-    }
-
-    /// Whether a command after the word at `at` may be handed heredoc text: a heredoc
-    /// comes after it, or a word after it expands a parameter or runs a substitution
-    /// (`echo "$x"`, once `echo` may be `eval`).
-    fn text_may_run_after(&self, at: u32) -> bool {
-        self.heredocs.iter().any(|h| h.op > at) || self.facts.last_expansion > at
     }
 
     fn heredocs_present(&self) -> bool {

@@ -497,13 +497,6 @@ impl<'a> Walk<'a> {
     /// Everything a word does when it is expanded: its substitutions run, its assignments
     /// (`${x:=…}`, `$((x=…))`) assign, and its evaluators see their values.
     pub fn expand(&mut self, w: &WordInfo, ctx: &Ctx) -> Result<(), GaveUp> {
-        if w.start > self.facts.last_expansion
-            && w.pieces
-                .iter()
-                .any(|p| matches!(p, Piece::Param(_) | Piece::Subst(_)))
-        {
-            self.facts.last_expansion = w.start;
-        }
         for s in w.substs() {
             self.subst(s, ctx)?;
         }

@@ -48,7 +48,10 @@ pub(super) fn declare(
                             b'i' | b'E' if on => integer = true,
                             b'F' if on && zsh => integer = true,
                             // (zsh 5.9, the one the suite runs, has no namerefs.)
-                            b'n' if on && !zsh => nameref = true,
+                            b'n' if on && !zsh => {
+                                nameref = true;
+                                w.facts.has_nameref = true;
+                            }
                             b'A' if on => assoc = true,
                             b'a' if on => array = true,
                             b'l' | b'u' | b'c' if on => case = true,

@@ -350,10 +350,7 @@ pub(super) fn alias(
                     w.change(
                         at,
                         "an alias named by text the command does not fix, which may rebind any later command",
-                        When::HeredocName {
-                            name,
-                            word: a.start,
-                        },
+                        When::HeredocName(name),
                         ctx,
                     );
                 }

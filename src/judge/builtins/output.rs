@@ -436,8 +436,12 @@ pub(super) fn print(
     }
     // (`-v` takes a name and needs a format after it: one computed word that stays one
     // field assigns nothing.)
-    if unread && base == b"printf" && !matches!(args, [a] if w.one_field(a)) {
-        dynamic_assignment(w, Expr::unknown(), out.clone(), at, ctx);
+    if unread && base == b"printf" {
+        if matches!(args, [a] if w.one_field(a)) {
+            w.facts.one_word_printfs.push((at, out.clone()));
+        } else {
+            dynamic_assignment(w, Expr::unknown(), out.clone(), at, ctx);
+        }
     }
     if !targets.is_empty() {
         for t in &targets {
