@@ -1415,14 +1415,18 @@ impl<'a> Solver<'a> {
                 continue;
             };
             let t = self.canon(t);
-            let mut keys = b"\0keys ".to_vec();
-            keys.extend_from_slice(table);
+            // Its keys, given under its name or any name one with it (a nameref:
+            // `declare -n r=BASH_ALIASES; r[$n]=…`).
             let named = self.facts.computed_keys.iter().any(|&k| self.canon(k) == t)
-                || self
-                    .facts
-                    .names
-                    .get(&keys)
-                    .is_some_and(|k| self.var_val(k).has_heredoc());
+                || self.facts.names.names.iter().enumerate().any(|(k, name)| {
+                    name.strip_prefix(b"\0keys ").is_some_and(|base| {
+                        self.facts
+                            .names
+                            .get(base)
+                            .is_some_and(|b| self.canon(b) == t)
+                            && self.var_val(k as Var).has_heredoc()
+                    })
+                });
             if !named {
                 continue;
             }

@@ -135,6 +135,12 @@ pub(super) fn set(
                     v.join(w.word_expr(a));
                 }
                 name_target(w, t, v, "set -A", at, ctx);
+                // (An associative array takes its keys from the values: `set -A aliases
+                // "$n" "$v"` names an alias by them.)
+                if let Some(name) = t.literal() {
+                    let var = w.var(&name);
+                    w.facts.computed_keys.push(var);
+                }
             }
             return;
         }
