@@ -370,6 +370,24 @@ pub(super) struct Facts {
 pub(super) const FIRST_ARG: &[u8] = b"\0first";
 
 impl Facts {
+    /// A write to a variable no text names (through a nameref whose target is computed, by
+    /// a `printf` whose `-v` a nameref may give): any variable may get the value, and the
+    /// name may be one whose change the readings do not follow.
+    pub fn write_to_unnamed(&mut self, at: u32, value: Expr, what: &'static str) {
+        self.assign(Target::Any, value.clone(), at);
+        self.changes.push(Change {
+            at,
+            what,
+            unit: 0,
+            when: When::AliasEntry {
+                name: Expr::unknown(),
+                value,
+            },
+            later_units: true,
+            scope_end: None,
+        });
+    }
+
     pub fn assign(&mut self, target: Target, value: Expr, at: u32) {
         if !value.is_empty() {
             if let Target::Var(v) = target

@@ -110,18 +110,11 @@ fn writes_through_computed_refs(f: &mut facts::Facts) {
         .map(|(_, e, at)| (e.clone(), *at))
         .collect();
     for (e, at) in writes {
-        f.assign(Target::Any, e.clone(), at);
-        f.changes.push(facts::Change {
+        f.write_to_unnamed(
             at,
-            what: "a write through a nameref whose target is computed at run time, which may be an alias table's entry (BASH_ALIASES, zsh's aliases)",
-            unit: 0,
-            when: facts::When::AliasEntry {
-                name: facts::Expr::unknown(),
-                value: e,
-            },
-            later_units: true,
-            scope_end: None,
-        });
+            e,
+            "a write through a nameref whose target is computed at run time, which may be an alias table's entry (BASH_ALIASES, zsh's aliases)",
+        );
     }
 }
 
@@ -377,18 +370,11 @@ pub fn judge(
             // A nameref to `a[@]` makes a quoted word several (bash 5.2): a `printf` of one
             // computed word may be `printf -v NAME FORMAT` after all.
             for (at, e) in std::mem::take(&mut w.facts.one_word_printfs) {
-                w.facts.assign(facts::Target::Any, e.clone(), at);
-                w.facts.changes.push(facts::Change {
+                w.facts.write_to_unnamed(
                     at,
-                    what: "a variable named at run time, which may be an alias table's entry (BASH_ALIASES, zsh's aliases)",
-                    unit: 0,
-                    when: facts::When::AliasEntry {
-                        name: facts::Expr::unknown(),
-                        value: e,
-                    },
-                    later_units: true,
-                    scope_end: None,
-                });
+                    e,
+                    "a variable named at run time, which may be an alias table's entry (BASH_ALIASES, zsh's aliases)",
+                );
             }
         }
         writes_through_computed_refs(&mut w.facts);

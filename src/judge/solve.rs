@@ -2084,6 +2084,22 @@ fn names_written_as_arrays(text: &[u8]) -> HashSet<&[u8]> {
 mod tests {
     use super::names_written_as_arrays;
 
+    /// The list the byte-spelling checks walk holds only names the match knows, in one
+    /// dialect or the other (a name added to one and not the other would go unjudged).
+    #[test]
+    fn every_listed_special_name_is_one_the_change_table_knows() {
+        use super::super::walk::{SPECIAL_CHANGES, special_change};
+        for name in SPECIAL_CHANGES {
+            assert!(
+                special_change(name, false).is_some() || special_change(name, true).is_some(),
+                "{}",
+                String::from_utf8_lossy(name)
+            );
+        }
+        assert!(special_change(b"histchars", true).is_some());
+        assert!(special_change(b"histchars", false).is_none());
+    }
+
     #[test]
     fn names_written_with_a_subscript_or_a_list_are_found_whole() {
         let found = names_written_as_arrays(
