@@ -364,7 +364,13 @@ fn judge(
     // family (the judge tells bash from zsh, nothing finer).
     // No heredoc, in any reading or spelled anywhere in the text: no heredoc text, and
     // nothing for the judge to keep from running.
+    // (An alias, however it is defined, may make a heredoc operator from text that only
+    // becomes `<<` once expanded, `eval "alias s=\$'cat \x3c\x3cE'"`: text that may
+    // spell a `<` is judged.)
     let no_heredoc = !spells_heredoc(bytes)
+        && std::iter::once(intended)
+            .chain(shells.iter().map(|(_, r)| r))
+            .all(|r| !may_define_alias(r))
         && std::iter::once(intended)
             .chain(shells.iter().map(|(_, r)| r))
             .all(|r| !r.holds_heredoc());
@@ -469,13 +475,207 @@ type Judged = Rc<Vec<crate::judge::Found>>;
 
 /// Whether the text spells a heredoc operator: `<<`, its two characters perhaps apart
 /// by backslash-newlines (which the shell removes before it reads the operator).
-fn spells_heredoc(bytes: &[u8]) -> bool {
+pub(crate) fn spells_heredoc(bytes: &[u8]) -> bool {
     memchr::memchr_iter(b'<', bytes).any(|i| {
         let mut j = i + 1;
         while bytes.get(j) == Some(&b'\\') && bytes.get(j + 1) == Some(&b'\n') {
             j += 2;
         }
         bytes.get(j) == Some(&b'<')
+    })
+}
+
+/// Whether text may make a `<` once the shell expands it: the byte itself, an escape for
+/// it (`\x3c`, `\74`, `\074`, `\u3c`, `\U003C`, in `$'…'`, `printf` or `echo -e`), a
+/// zsh flag that makes characters (`${(l:2::<:)q}`, `${(#)n}`), or a brace sequence whose
+/// ends lie on either side of it (`{;..>}`, zsh's `{$a..$b}`).
+pub(crate) fn may_spell_lt(t: &[u8]) -> bool {
+    if t.contains(&b'<') || memchr::memmem::find(t, b"${(").is_some() {
+        return true;
+    }
+    let escape = memchr::memchr_iter(b'\\', t).any(|i| {
+        let rest = t.get(i + 1..).unwrap_or_default();
+        match rest.first() {
+            Some(b'u' | b'U' | b'x' | b'X') => true,
+            Some(b'0'..=b'7') => {
+                let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+                let d = rest.get(..digits).unwrap_or_default();
+                let d = &d[d.iter().take_while(|&&c| c == b'0').count()..];
+                d.starts_with(b"74")
+            }
+            _ => false,
+        }
+    });
+    let range = memchr::memmem::find_iter(t, b"..").any(|i| {
+        let (Some(&a), Some(&b)) = (i.checked_sub(1).and_then(|k| t.get(k)), t.get(i + 2)) else {
+            return false;
+        };
+        let (lo, hi) = (a.min(b), a.max(b));
+        lo <= b'<' && b'<' <= hi && !(a.is_ascii_digit() && b.is_ascii_digit())
+    });
+    escape || range
+}
+
+/// Whether a reading may define an alias, which may make a heredoc operator once
+/// expanded (`alias c="cat $l${l}E"` where `l` is `<` built at run time): a command whose
+/// name is computed, or one of the builtins that define aliases, write variables by a
+/// name they are given, or run text (`alias`, `eval`, `declare`, `printf`, `read`…); an
+/// assignment to an alias table or to a computed name; a `${name=value}` assignment.
+fn may_define_alias(r: &Reading) -> bool {
+    use crate::shell::tree::Event;
+    use crate::shell::word;
+    const NAMES: &[&[u8]] = &[
+        b"alias",
+        b"eval",
+        b"source",
+        b".",
+        b"enable",
+        b"builtin",
+        b"command",
+        b"exec",
+        b"vared",
+        b"set",
+        b"setopt",
+        b"unsetopt",
+        b"emulate",
+        b"zmodload",
+        b"trap",
+        b"fc",
+        b"noglob",
+        b"nocorrect",
+        b"time",
+        b"coproc",
+        b"zparseopts",
+        b"-",
+    ];
+    const TABLES: &[&[u8]] = &[
+        b"BASH_ALIASES",
+        b"aliases",
+        b"galiases",
+        b"saliases",
+        b"dis_aliases",
+        b"dis_galiases",
+        b"dis_saliases",
+    ];
+    r.events.iter().any(|e| {
+        let Event::Simple(c) = e else {
+            return false;
+        };
+        if c.words.iter().any(|w| {
+            let t = w.text.bytes();
+            memchr::memmem::find(t, b"${").is_some() && t.contains(&b'=')
+        }) {
+            return true;
+        }
+        for w in &c.words {
+            let t = w.text.bytes();
+            if word::is_assignment(&w.text) {
+                let name = t
+                    .split(|&c| matches!(c, b'=' | b'[' | b'+'))
+                    .next()
+                    .unwrap_or_default();
+                if TABLES.contains(&name) || !word::as_written(name) {
+                    return true;
+                }
+                continue;
+            }
+            let Some(name) = literal(w) else {
+                return true;
+            };
+            if WRITERS.contains(&name.as_slice()) {
+                return writes_a_table(
+                    &name,
+                    c.words.iter().skip_while(|x| !std::ptr::eq(*x, w)).skip(1),
+                );
+            }
+            return NAMES.contains(&name.as_slice());
+        }
+        false
+    })
+}
+
+/// The builtins that write variables by the names they are given: a possible alias
+/// definition only where a name is computed, or is an alias table's.
+const WRITERS: &[&[u8]] = &[
+    b"typeset",
+    b"declare",
+    b"local",
+    b"export",
+    b"readonly",
+    b"integer",
+    b"float",
+    b"read",
+    b"mapfile",
+    b"readarray",
+    b"getopts",
+    b"printf",
+    b"print",
+];
+
+/// A word's value when it is literal text.
+fn literal(w: &crate::shell::tree::Word) -> Option<Vec<u8>> {
+    let t = w.text.bytes();
+    if crate::shell::word::as_written(t) {
+        Some(t.to_vec())
+    } else {
+        crate::shell::word::read_counted(&w.text, &()).0.literal()
+    }
+}
+
+/// Whether a [`WRITERS`] builtin given `args` may write an alias table: a computed word, an
+/// option that makes a nameref or a pattern (`-n`, `-m`, zsh's `-T`), a name that is a
+/// table's or no plain name; `printf` and `print` only with `-v` (or a computed first
+/// word, which may be it).
+fn writes_a_table<'a>(
+    name: &[u8],
+    args: impl Iterator<Item = &'a crate::shell::tree::Word>,
+) -> bool {
+    const TABLES: &[&[u8]] = &[
+        b"BASH_ALIASES",
+        b"aliases",
+        b"galiases",
+        b"saliases",
+        b"dis_aliases",
+        b"dis_galiases",
+        b"dis_saliases",
+    ];
+    let mut args = args.peekable();
+    if matches!(name, b"printf" | b"print") {
+        return match args.peek().map(|w| literal(w)) {
+            None => false,
+            Some(None) => true,
+            Some(Some(first)) => {
+                first.starts_with(b"-") && first.contains(&b'v') && {
+                    // The name after `-v`.
+                    args.nth(1).is_none_or(|w| {
+                        literal(w).is_none_or(|n| {
+                            let base = n.split(|&c| c == b'[').next().unwrap_or_default();
+                            TABLES.contains(&base) || !crate::shell::syntax::legal_identifier(base)
+                        })
+                    })
+                }
+            }
+        };
+    }
+    args.any(|w| {
+        // (`name=value`: the name as written decides, whatever the value.)
+        let raw = w.text.bytes();
+        let written_name = raw
+            .iter()
+            .position(|&c| c == b'=')
+            .map(|eq| &raw[..eq])
+            .filter(|n| !n.is_empty() && crate::shell::word::as_written(n));
+        let Some(v) = written_name.map(<[u8]>::to_vec).or_else(|| literal(w)) else {
+            return true;
+        };
+        if v.starts_with(b"-") || v.starts_with(b"+") {
+            return v.iter().any(|c| matches!(c, b'n' | b'm' | b'T'));
+        }
+        let base = v
+            .split(|&c| matches!(c, b'=' | b'[' | b'+'))
+            .next()
+            .unwrap_or_default();
+        TABLES.contains(&base) || !crate::shell::syntax::legal_identifier(base)
     })
 }
 

@@ -188,7 +188,10 @@ fn text_reaches(e: Evaluator, t: &[u8], refs: &dyn Refs) -> bool {
         // A subscript that expands something (the text glued to a name may make one), or
         // a name of a dangerous variable.
         Evaluator::Arithmetic => {
-            subscript_expands(t) || named_in(t, refs) || assigns_special(t, refs.zsh())
+            subscript_expands(t)
+                || named_in(t, refs)
+                || assigns_special(t, refs.zsh())
+                || zsh_output_base(t, refs.zsh())
         }
         Evaluator::Subscript => {
             expanding_text(t)
@@ -298,8 +301,17 @@ fn named(bytes: &ByteSet, refs: &dyn Refs) -> bool {
 /// of a dangerous variable, or an assignment to one that changes reading.
 fn arith(v: &Val, refs: &dyn Refs) -> bool {
     [v.heredoc, v.fixed].into_iter().flatten().any(|b| {
-        (b.has(b'[') && expanding(b)) || named(&b, refs) || may_assign_special(b, refs.zsh())
+        (b.has(b'[') && expanding(b))
+            || named(&b, refs)
+            || may_assign_special(b, refs.zsh())
+            || (refs.zsh() && b.has(b'[') && b.has(b'#'))
     })
+}
+
+/// Whether text zsh evaluates as arithmetic may set the output base (`[##16]`): the
+/// result is then letters (`FF`), which name variables wherever it is evaluated again.
+fn zsh_output_base(t: &[u8], zsh: bool) -> bool {
+    zsh && memchr::memmem::find(t, b"[#").is_some()
 }
 
 /// Whether a text known exactly, evaluated as arithmetic, may assign a variable whose
@@ -322,12 +334,16 @@ fn may_assign_special(b: ByteSet, zsh: bool) -> bool {
 
 /// The special variables of the dialect whose assignment changes reading, each with
 /// whether `++`/`--` can give it a value that does (a number: zsh's `histchars` takes
-/// one only through `=`).
+/// one only through `=`; `HISTCHARS++` only steps a number an earlier assignment gave
+/// it, and that assignment is a change of its own).
 fn special_names(zsh: bool) -> impl Iterator<Item = (&'static [u8], bool)> {
     super::walk::SPECIAL_CHANGES
         .iter()
         .filter(move |n| super::walk::special_change(n, zsh).is_some())
-        .map(|n| (*n, n.first().is_some_and(u8::is_ascii_uppercase)))
+        .map(|n| {
+            let inc = n.first().is_some_and(u8::is_ascii_uppercase) && *n != b"HISTCHARS";
+            (*n, inc)
+        })
 }
 
 /// What a fixed text reaches through `e`: what it names, judged in turn.
@@ -362,6 +378,10 @@ fn lit_reaches(e: Evaluator, text: &[u8], refs: &dyn Refs, depth: usize) -> bool
 /// A fixed text evaluated as arithmetic: a substitution in a subscript (its output is
 /// evaluated), or a name of a dangerous variable.
 fn lit_arith(text: &[u8], refs: &dyn Refs) -> bool {
+    // (zsh takes letters past ASCII in names, which the reader does not name: any.)
+    if zsh_output_base(text, refs.zsh()) || (refs.zsh() && !text.is_ascii()) {
+        return true;
+    }
     if !text
         .iter()
         .any(|c| NAME_START.has(*c) || *c == b'$' || *c == b'`')

@@ -242,6 +242,10 @@ pub(super) struct Change {
 #[derive(Debug)]
 pub(super) enum When {
     Always,
+    /// A special variable any value of which changes reading (a zsh global or suffix
+    /// alias table's entry, `histchars`): with no heredoc operator spelled in the
+    /// command, only a value that may hold a `<` (one an alias makes a heredoc's).
+    AnyValue(Expr),
     /// An alias's value that may hold bytes that reshape the text after it.
     Reshapes(Expr),
     /// An alias named by a word the command does not fix: when the name may be heredoc
@@ -262,9 +266,12 @@ pub(super) enum When {
     /// (then an unquoted body's), and the text spells `alias` (`spelled`) or its value may
     /// (`other_first`: the text starts with another command's name, so only a separator
     /// in the value can start `alias`).
+    /// (`raw_operator`: its words as written may make a heredoc operator once expanded:
+    /// a `<`, an escape `$'\x3c'` or a zsh flag's padding `${(l:2::<:)q}`.)
     EvalAlias {
         spelled: bool,
         other_first: bool,
+        raw_operator: bool,
         text: Expr,
     },
 }

@@ -394,6 +394,13 @@ pub fn judge(
             if memchr::memmem::find(&plain, b"globsubst").is_some() {
                 w.facts.glob_subst = true;
             }
+            // zsh takes letters past ASCII in names (a UTF-8 locale), which the reader
+            // does not read as names (`read -r é`, `é=$(…)`): text past ASCII outside the
+            // heredocs' bodies and comments counts as a variable named at run time, given
+            // any text.
+            if wide_outside_bodies_and_comments(text, &reading.heredocs) {
+                w.facts.assign(Target::Any, facts::Expr::unknown(), 0);
+            }
         }
         Ok(w)
     };
@@ -495,4 +502,101 @@ pub fn judge(
             solve::Found::Unread { at, in_body, what } => Found::Unread { at, in_body, what },
         })
         .collect())
+}
+
+/// Whether `text` may name a variable with letters past ASCII, which zsh takes in names
+/// (a UTF-8 locale): a byte past ASCII outside the heredocs' bodies and comments, but
+/// for one in a quoted string that cannot be a name (`"✓ built"`, `'fix: café'`: it holds
+/// a blank or other punctuation before any `=`); or a `$'…'` escape that may make one
+/// (`\u00e9`, `\xc3`, `\303`). Quotes and backslashes are followed as zsh reads them.
+fn wide_outside_bodies_and_comments(text: &[u8], heredocs: &[crate::shell::Heredoc]) -> bool {
+    let in_body = |i: usize| {
+        heredocs
+            .iter()
+            .any(|h| (h.body.0 as usize) <= i && i < (h.body.1 as usize))
+    };
+    // A quoted string's text may be a name (or a `name=` word's name): only name bytes
+    // before the first `=`, `[` or `+`.
+    let may_be_name = |q: &[u8]| {
+        // (Before `=`, `[`, `+`, or zsh's `read 'name?prompt'`'s `?`.)
+        let name = q
+            .split(|c| matches!(c, b'=' | b'[' | b'+' | b'?'))
+            .next()
+            .unwrap_or_default();
+        // An expansion of such a name: `"$é"`, `"${é}"`.
+        let expanded = memchr::memchr_iter(b'$', q).any(|k| {
+            let after = q.get(k + 1..).unwrap_or_default();
+            let after = after.strip_prefix(b"{").unwrap_or(after);
+            after.first().is_some_and(|c| !c.is_ascii())
+        });
+        expanded
+            || (!name.is_ascii()
+                && name
+                    .iter()
+                    .all(|c| !c.is_ascii() || c.is_ascii_alphanumeric() || *c == b'_'))
+    };
+    // A `$'…'` escape that may make a byte past ASCII.
+    let wide_escape = |e: &[u8]| match e.first() {
+        Some(b'u' | b'U') => true,
+        Some(b'x') => e
+            .get(1)
+            .is_some_and(|c| matches!(c, b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')),
+        Some(b'2' | b'3') => true,
+        _ => false,
+    };
+    let mut i = 0;
+    let mut prev = b'\n';
+    while i < text.len() {
+        if in_body(i) {
+            prev = b'\n';
+            i += 1;
+            continue;
+        }
+        let c = text[i];
+        match c {
+            _ if !c.is_ascii() => return true,
+            b'\\' => {
+                // The next byte is itself (past ASCII: counted).
+                if text.get(i + 1).is_some_and(|n| !n.is_ascii()) {
+                    return true;
+                }
+                prev = b'a';
+                i += 2;
+                continue;
+            }
+            // (Not after `(` or `)`: in `$(true)#` the `#` is the word's.)
+            b'#' if matches!(prev, b' ' | b'\t' | b'\n' | b';' | b'&' | b'|') => {
+                // A comment, to the line's end.
+                while i < text.len() && text[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\'' | b'"' => {
+                let ansi = c == b'\'' && i > 0 && text[i - 1] == b'$';
+                let start = i + 1;
+                let mut j = start;
+                while j < text.len() && text[j] != c {
+                    if text[j] == b'\\' && (c == b'"' || ansi) {
+                        if ansi && text.get(j + 1..).is_some_and(wide_escape) {
+                            return true;
+                        }
+                        j += 1;
+                    }
+                    j += 1;
+                }
+                let quoted = text.get(start..j.min(text.len())).unwrap_or_default();
+                if may_be_name(quoted) {
+                    return true;
+                }
+                prev = b'a';
+                i = j + 1;
+                continue;
+            }
+            _ => {}
+        }
+        prev = c;
+        i += 1;
+    }
+    false
 }

@@ -132,6 +132,7 @@ pub(super) struct Solver<'a> {
     /// zsh may print an arithmetic result in another base here (`[##16]` in the text):
     /// letters, which name variables.
     zsh_bases: bool,
+
     /// [`Solver::assigns_any_name`], once the values are solved.
     any_name_assigned: std::cell::OnceCell<bool>,
     any_name_computing: std::cell::Cell<bool>,
@@ -436,9 +437,8 @@ impl<'a> Solver<'a> {
         let mut out = self.var_val(v);
         let c = self.canon(v);
         if self.d.is_zsh() && self.facts.integers.iter().any(|&(i, _)| self.canon(i) == c) {
-            out.join(&Val::fixed(super::value::NUMBER.union(ByteSet::of(
-                b"#_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
-            ))));
+            // (An integer or float variable prints in its base, `16#FF`, or as a float.)
+            out.join(&Val::zsh_number());
         }
         out
     }
@@ -1343,6 +1343,12 @@ impl<'a> Solver<'a> {
     }
 
     /// The changes to how later text is read, each judged against the text after it.
+    /// The command spells no heredoc operator (`<<`) anywhere, eval text included: only
+    /// an alias it defines may make one.
+    fn operator_free(&self) -> bool {
+        self.heredocs.is_empty() && self.text.is_some_and(|t| !crate::check::spells_heredoc(t))
+    }
+
     fn judge_changes(&self, found: &mut Vec<Found>) -> Result<(), GaveUp> {
         let zsh = self.d.is_zsh();
         // A special variable reached through a nameref or a tied name: its rule too.
@@ -1374,6 +1380,14 @@ impl<'a> Solver<'a> {
                 }
                 if let Some((what, reshapes)) = super::walk::special_change(name, zsh)
                     && (!reshapes || reshapes_text(&self.eval(e)?))
+                    && (!self.operator_free() || {
+                        let v = self.eval(e)?;
+                        v.lits.iter().chain(&v.htexts).any(|l| l.contains(&b'<'))
+                            || [v.fixed_bytes(), v.heredoc_bytes()]
+                                .iter()
+                                .flatten()
+                                .any(|b| b.has(b'<'))
+                    })
                     && self.later_text(*at, 0, true, true)
                 {
                     found.push(Found::Change { at: *at, what });
@@ -1409,6 +1423,12 @@ impl<'a> Solver<'a> {
             ]
         } else {
             &[b"BASH_ALIASES"]
+        };
+        // (With no heredoc operator spelled there is no heredoc text to hand it.)
+        let tables = if self.operator_free() {
+            &[][..]
+        } else {
+            tables
         };
         for table in tables {
             let Some(t) = self.facts.names.get(table) else {
@@ -1450,27 +1470,57 @@ impl<'a> Solver<'a> {
                 });
             }
         }
-        // Changes to how later text is read: denied when text is read after them.
+        // Changes to how later text is read: denied when text is read after them. With no
+        // heredoc operator spelled in the command (read only where it spells `alias`),
+        // only an alias that may make one counts: a value that may hold a `<`.
+        let operator_free = self.operator_free();
+        let makes_lt = |v: &Val| {
+            v.lits.iter().chain(&v.htexts).any(|l| l.contains(&b'<'))
+                || [v.fixed_bytes(), v.heredoc_bytes()]
+                    .iter()
+                    .flatten()
+                    .any(|b| b.has(b'<'))
+        };
         for c in &self.facts.changes {
             let applies = match &c.when {
-                When::Always => true,
-                When::Reshapes(e) => reshapes_text(&self.eval(e)?),
+                When::Always => !operator_free,
+                When::AnyValue(e) => !operator_free || makes_lt(&self.eval(e)?),
+                When::Reshapes(e) => {
+                    let v = self.eval(e)?;
+                    reshapes_text(&v) && (!operator_free || makes_lt(&v))
+                }
                 // (Any later command may be rebound to an evaluator whose own words
                 // become code: `echo p` made `let p`, `echo '$p'` made `eval '$p'`.)
-                When::HeredocName(name) => self.eval(name)?.has_heredoc(),
+                When::HeredocName(name) => !operator_free && self.eval(name)?.has_heredoc(),
                 When::AliasEntry { name, value } => match special_named(&self.eval(name)?, zsh) {
                     None => false,
-                    Some(reshapes) => !reshapes || reshapes_text(&self.eval(value)?),
+                    Some(reshapes) => {
+                        let v = self.eval(value)?;
+                        (!reshapes || reshapes_text(&v)) && (!operator_free || makes_lt(&v))
+                    }
                 },
-                When::AliasWords(e) => alias_words(&self.eval(e)?),
+                When::AliasWords(e) => {
+                    let v = self.eval(e)?;
+                    alias_words(&v) && (!operator_free || makes_lt(&v))
+                }
                 When::EvalAlias {
                     spelled,
                     other_first,
+                    raw_operator,
                     text,
                 } => {
-                    self.heredocs.iter().any(|h| h.op > c.at)
+                    let v = self.eval(text)?;
+                    // A heredoc after it, or a heredoc operator the alias itself may hold
+                    // (`eval "alias show='cat <<$d'"`: the lines after `show` are its body,
+                    // unquoted where the operator's word is).
+                    // (The command's own text: heredoc text run by `eval` is explicit.)
+                    let makes_operator = *raw_operator
+                        || v.lits
+                            .iter()
+                            .any(|l| memchr::memmem::find(l, b"<<").is_some())
+                        || v.fixed.is_some_and(|b| b.has(b'<'));
+                    (makes_operator || self.heredocs.iter().any(|h| h.op > c.at))
                         && (*spelled || {
-                            let v = self.eval(text)?;
                             // Exact texts that hold `alias`, or bytes of the command's
                             // own text that can spell it. (Heredoc text run by `eval` is
                             // explicit, and so is what it defines.)
@@ -1654,6 +1704,7 @@ fn cased(v: &Val) -> Val {
     }
     if let Some(f) = out.fixed_bytes() {
         out.fixed = Some(f.both_cases());
+        out.zsh_number = false;
     }
     out
 }
@@ -1849,7 +1900,10 @@ impl Refs for Solver<'_> {
         let zsh = self.d.is_zsh();
         // (zsh's `userdirs`, never assigned, holds the password database's home
         // directories: the system's text, not the command's.)
-        const TEXT: [&[u8]; 24] = [
+        // (zle's buffers, `BUFFER`, `CUTBUFFER`, `killring`…, hold text only inside a
+        // widget, which needs an interactive shell on a terminal: an agent's `zsh -c` has
+        // them empty.)
+        const TEXT: [&[u8]; 18] = [
             b"BASH_COMMAND",
             b"BASH_EXECUTION_STRING",
             b"COMP_LINE",
@@ -1866,12 +1920,6 @@ impl Refs for Solver<'_> {
             b"jobtexts",
             b"ZSH_EXECUTION_STRING",
             b"ZSH_DEBUG_CMD",
-            b"BUFFER",
-            b"LBUFFER",
-            b"RBUFFER",
-            b"PREBUFFER",
-            b"CUTBUFFER",
-            b"killring",
             b"nameddirs",
             b"commands",
         ];

@@ -101,6 +101,18 @@ impl ByteSet {
 /// The bytes of a decimal number (an arithmetic result, a length, a process id).
 pub(crate) const NUMBER: ByteSet = ByteSet::of_const(b"0123456789-");
 
+/// The bytes a number zsh's arithmetic prints may hold beyond a decimal's: a float's
+/// (`1.5`, `1e+20`, `Inf`, `NaN`: `FORCE_FLOAT`, `0 ** -1`), and a base's (`16#FF` from an
+/// output base `[#16]` or a variable keeping a constant's base, `0xff` too). Whole, such a number evaluates to itself; a part of
+/// one (`${y#*#}` of `16#FF` is `FF`), or one glued to other text, may be a name.
+pub(crate) const ZSH_NUMBER_LETTERS: ByteSet =
+    ByteSet::of_const(b"0123456789-+.#aefnxABCDEFGHIJKLMNOPQRSTUVWXYZ");
+
+/// What zsh prints for arithmetic whose own text sets an output base (`[##16]` prints
+/// `FF`, `[#10_3]` groups with `_`): letters whole.
+pub(crate) const ZSH_BASED_OUTPUT: ByteSet =
+    ByteSet::of_const(b"0123456789-+.#_aefnxABCDEFGHIJKLMNOPQRSTUVWXYZ");
+
 /// What a value can hold.
 #[derive(Clone, Default, PartialEq, Eq, Debug)]
 pub(crate) struct Val {
@@ -119,6 +131,11 @@ pub(crate) struct Val {
     pub unknown: bool,
     /// The environment's text.
     pub env: bool,
+    /// [`Val::fixed`] (or [`Val::heredoc`]) includes a number zsh's arithmetic printed:
+    /// whole, a number; a part of it, or it glued to other text, holds
+    /// [`ZSH_NUMBER_LETTERS`] (which [`Val::fixed_bytes`], [`Val::heredoc_bytes`] and
+    /// [`Val::bytes`] count).
+    pub zsh_number: bool,
 }
 
 impl Val {
@@ -137,6 +154,26 @@ impl Val {
 
     pub fn number() -> Val {
         Val::fixed(NUMBER)
+    }
+
+    /// What zsh's arithmetic prints: a number, whose letters count once it is cut or glued.
+    pub fn zsh_number() -> Val {
+        Val {
+            fixed: Some(NUMBER),
+            zsh_number: true,
+            ..Val::default()
+        }
+    }
+
+    /// [`Val::fixed`], with the letters a zsh number may hold.
+    fn fixed_letters(&self) -> Option<ByteSet> {
+        self.fixed.map(|f| {
+            if self.zsh_number {
+                f.union(ZSH_NUMBER_LETTERS)
+            } else {
+                f
+            }
+        })
     }
 
     pub fn env() -> Val {
@@ -167,10 +204,17 @@ impl Val {
 
     /// The bytes of its heredoc text, exact or not.
     pub fn heredoc_bytes(&self) -> Option<ByteSet> {
+        let heredoc = self.heredoc.map(|h| {
+            if self.zsh_number {
+                h.union(ZSH_NUMBER_LETTERS)
+            } else {
+                h
+            }
+        });
         if self.htexts.is_empty() {
-            return self.heredoc;
+            return heredoc;
         }
-        let mut b = self.heredoc.unwrap_or_default();
+        let mut b = heredoc.unwrap_or_default();
         for t in &self.htexts {
             b.add_all(t);
         }
@@ -273,16 +317,19 @@ impl Val {
         for t in &other.htexts {
             changed |= self.add_htext(Rc::clone(t));
         }
-        changed |= (other.unknown && !self.unknown) || (other.env && !self.env);
+        changed |= (other.unknown && !self.unknown)
+            || (other.env && !self.env)
+            || (other.zsh_number && !self.zsh_number);
         self.unknown |= other.unknown;
         self.env |= other.env;
+        self.zsh_number |= other.zsh_number;
         changed
     }
 
     /// Every byte the value's fixed and heredoc text may hold (the environment's text
     /// is not counted: it is never heredoc text).
     pub fn bytes(&self) -> ByteSet {
-        let mut b = self.fixed.unwrap_or_default();
+        let mut b = self.fixed_letters().unwrap_or_default();
         for l in &self.lits {
             b.add_all(l);
         }
@@ -292,9 +339,9 @@ impl Val {
     /// The bytes of the text the command fixes (exact or not).
     pub fn fixed_bytes(&self) -> Option<ByteSet> {
         if self.lits.is_empty() {
-            return self.fixed;
+            return self.fixed_letters();
         }
-        let mut b = self.fixed.unwrap_or_default();
+        let mut b = self.fixed_letters().unwrap_or_default();
         for l in &self.lits {
             b.add_all(l);
         }
@@ -377,6 +424,7 @@ impl Val {
         if out.fixed_bytes().is_some() {
             out.lits.clear();
             out.fixed = Some(ByteSet::ALL);
+            out.zsh_number = false;
         }
         out
     }
@@ -386,6 +434,7 @@ impl Val {
     pub fn as_heredoc(&self) -> Val {
         let mut out = Val {
             unknown: self.unknown,
+            zsh_number: self.zsh_number,
             ..Val::default()
         };
         for t in self.lits.iter().chain(&self.htexts) {

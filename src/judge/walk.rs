@@ -793,6 +793,17 @@ impl<'a> Walk<'a> {
                 body,
             );
         }
+        if a.wide && self.zsh() {
+            // zsh takes letters past ASCII in names (a UTF-8 locale): `(( é ))` reads a
+            // variable the reader does not name, any one.
+            self.site(
+                a.at,
+                Evaluator::Arithmetic,
+                "arithmetic",
+                Expr(vec![Src::AnyVar]),
+                body,
+            );
+        }
         for p in &a.params {
             self.param_sites(p, ctx, body)?;
             let v = self.param_expr(p);
@@ -805,9 +816,10 @@ impl<'a> Walk<'a> {
         for s in &a.subscripts {
             self.arith(s, ctx, body, true)?;
         }
+        let result = self.arith_result(a);
         for n in &a.assigned {
             let v = self.var(n);
-            self.assign(Target::Var(v), Expr::val(Val::number()), a.at, ctx);
+            self.assign(Target::Var(v), result.clone(), a.at, ctx);
         }
         if let Some(array) = array {
             for s in &mut self.facts.sites[first..] {
@@ -916,7 +928,20 @@ impl<'a> Walk<'a> {
                     Some(t) if t.starts_with(b":") => {
                         let a = arg.unwrap_or_default();
                         let v = Expr::glue(vec![base.part(ByteSet::EMPTY), a]).part(ByteSet::EMPTY);
-                        Expr(vec![Src::Cased(std::rc::Rc::new(v))])
+                        let mut v = Expr(vec![Src::Cased(std::rc::Rc::new(v))]);
+                        // zsh's `:a`, `:A`, `:P` resolve the path (a link the command made
+                        // may lead to a directory named by heredoc text) and `:c` searches
+                        // PATH: run-time text.
+                        // `:&` repeats the last substitution, made by another word.
+                        if self.zsh()
+                            && (t.contains(&b'&')
+                                || t.windows(2).any(|m| {
+                                    m[0] == b':' && matches!(m[1], b'a' | b'A' | b'P' | b'c')
+                                }))
+                        {
+                            v.join(Expr::unknown());
+                        }
+                        v
                     }
                     // `${x@E}` expands escapes: any byte.
                     Some(t) if t.starts_with(b"@E") => base.wild(),
@@ -986,10 +1011,30 @@ impl<'a> Walk<'a> {
                 Piece::Lit(l) => Expr::val(Val::heredoc_text(l)),
                 Piece::Param(p) => self.param_expr(p),
                 Piece::Subst(at) => Expr(vec![Src::Subst(*at)]),
-                Piece::Arith(_) => Expr::val(Val::number()),
+                Piece::Arith(a) => self.arith_result(a),
             });
         }
         Expr::glue(parts)
+    }
+
+    /// A word's text as the command writes it (`None`: not at hand).
+    pub fn text_of(&self, w: &WordInfo) -> Option<&'a [u8]> {
+        self.text
+            .and_then(|t| t.get(w.start as usize..w.end as usize))
+    }
+
+    /// What arithmetic `a` prints: a decimal number; in zsh one whose letters count once
+    /// it is cut ([`Val::zsh_number`]: a float, a base's `16#FF`), and letters whole where
+    /// its text sets an output base (`[##16]` prints `FF`). (A value that may set one is
+    /// denied where arithmetic evaluates it: `evaluators::zsh_output_base`.)
+    pub fn arith_result(&self, a: &crate::shell::word::Arith) -> Expr {
+        Expr::val(if !self.zsh() || a.key {
+            Val::number()
+        } else if a.hash {
+            Val::fixed(super::value::ZSH_BASED_OUTPUT)
+        } else {
+            Val::zsh_number()
+        })
     }
 
     /// What a word expands to: its pieces glued; a glob can make other words (file names
@@ -1020,12 +1065,22 @@ impl<'a> Walk<'a> {
                 Piece::Lit(l) => Expr::lit(l),
                 Piece::Param(p) => self.param_expr(p),
                 Piece::Subst(at) => Expr(vec![Src::Subst(*at)]),
-                Piece::Arith(_) => Expr::val(Val::number()),
+                Piece::Arith(a) => self.arith_result(a),
             });
         }
         let mut e = Expr::glue(parts);
-        if w.brace || !w.breaks.is_empty() {
-            e = e.part(ByteSet::EMPTY);
+        // (A number alone is one field: zsh's, `16#FF`, is not cut by splitting.)
+        let one_number = matches!(w.pieces.as_slice(), [Piece::Arith(_)]) && !w.brace;
+        // (zsh expands braces after parameters and quote removal, and `BRACE_CCL` makes
+        // `{a-c}` a range: any unquoted `{…}` may be a sequence.)
+        let brace = w.brace || (self.zsh() && w.braced);
+        if (brace || !w.breaks.is_empty()) && !one_number {
+            let made = if brace {
+                brace_sequence_bytes(w, self.zsh())
+            } else {
+                ByteSet::EMPTY
+            };
+            e = e.part(made);
         }
         if glob && w.many && !w.brace {
             // File names a glob may list: text the command may have made.
@@ -1079,7 +1134,7 @@ impl<'a> Walk<'a> {
             let when = if reshapes {
                 When::Reshapes(value.clone())
             } else {
-                When::Always
+                When::AnyValue(value.clone())
             };
             self.change(at, what, when, ctx);
         }
@@ -1450,7 +1505,7 @@ impl<'a> Walk<'a> {
         for p in &eval.pieces {
             parts.push(match p {
                 Piece::Param(p) => self.param_expr(p),
-                Piece::Arith(_) => Expr::val(Val::number()),
+                Piece::Arith(a) => self.arith_result(a),
                 Piece::Subst(_) | Piece::Lit(_) => Expr::unknown(),
             });
         }
@@ -2131,4 +2186,43 @@ pub(super) fn special_change(name: &[u8], zsh: bool) -> Option<(&'static str, bo
         b"options" if zsh => ("a zsh option set through $options", false),
         _ => return None,
     })
+}
+
+/// The bytes a brace word's sequences may make that its text does not hold: `{a..c}`
+/// makes `b`, `{Z..a}` makes `[`, a backquote and more, zsh's `{a-c}` (`BRACE_CCL`) too.
+/// Every byte between the least and the greatest of the word's own (its braces, commas and
+/// dots aside), every digit where it holds one; in zsh, where a sequence's ends are expanded first (`{$a..$b}`), any
+/// printable byte.
+fn brace_sequence_bytes(w: &WordInfo, zsh: bool) -> ByteSet {
+    let lits = || {
+        w.pieces.iter().filter_map(|p| match p {
+            Piece::Lit(l) => Some(l.as_slice()),
+            _ => None,
+        })
+    };
+    let ranged = zsh || lits().any(|l| memchr::memmem::find(l, b"..").is_some());
+    if !ranged {
+        return ByteSet::EMPTY;
+    }
+    // (A sequence's end past ASCII, `{a..é}`, spans every letter between.)
+    if lits().flatten().any(|c| !c.is_ascii())
+        || (zsh && w.pieces.iter().any(|p| !matches!(p, Piece::Lit(_))))
+    {
+        let all: Vec<u8> = (0x20..=0x7e).chain(0x80..=0xff).collect();
+        return ByteSet::of(&all);
+    }
+    let own = lits()
+        .flatten()
+        .copied()
+        .filter(|c| c.is_ascii() && !matches!(c, b'{' | b'}' | b',' | b'.'));
+    let (lo, hi) = own.fold((u8::MAX, 0u8), |(lo, hi), c| (lo.min(c), hi.max(c)));
+    if lo > hi {
+        return ByteSet::EMPTY;
+    }
+    let mut range: Vec<u8> = (lo..=hi).collect();
+    if range.iter().any(u8::is_ascii_digit) {
+        // A number's sequence: every digit, and a sign (`{1..10}` makes `5`).
+        range.extend_from_slice(b"0123456789-");
+    }
+    ByteSet::of(&range)
 }

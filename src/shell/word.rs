@@ -22,6 +22,9 @@ pub struct WordInfo {
     pub many: bool,
     /// Brace expansion: it becomes other words.
     pub brace: bool,
+    /// An unquoted `{` closed by an unquoted `}` (zsh expands braces after parameters
+    /// and quote removal, `{a".."c}`, `{a$d c}`, and `BRACE_CCL` reads `{a-c}`).
+    pub braced: bool,
     /// An expansion outside quotes: its value is split into words (and globbed).
     pub split: bool,
     /// A tilde the shell expands (`~`, `~user`).
@@ -125,6 +128,13 @@ pub struct Arith {
     pub subscripts: Vec<Arith>,
     /// Quotes, backslashes or backquotes the evaluation does not take as plain.
     pub odd: bool,
+    /// Its text holds a `#` (zsh's output base `[##16]`, a constant in a base `16#ff`), or
+    /// not all of it was read.
+    pub hash: bool,
+    /// A compound assignment's `[k]=`: evaluated, but its result is no part of the value.
+    pub key: bool,
+    /// Its text holds a byte past ASCII (zsh takes such letters in names).
+    pub wide: bool,
 }
 
 /// An assignment word: `name=value`, `name+=value`, `name[sub]=value`, `name=(…)`.
@@ -461,6 +471,7 @@ fn inert(piece: &Piece) -> bool {
         && p.slice.is_empty()
         && !p.zsh_eval
         && !p.zsh_glob
+        && !p.flags
         && p.arg
             .as_ref()
             .is_none_or(|a| !a.unread && a.pieces.iter().all(|x| matches!(x, Piece::Lit(_))))
@@ -664,7 +675,8 @@ impl<'a, 't> Parser<'a, 't> {
                 // `[k]=v` in a compound assignment: the subscript is evaluated.
                 let close = self.span(i + 1, bracket_end(b, i + 1, to));
                 if b.get(close) == Some(&b']') && b.get(close + 1) == Some(&b'=') {
-                    let a = self.arith(i + 1, close);
+                    let mut a = self.arith(i + 1, close);
+                    a.key = true;
                     self.push(info, Piece::Arith(Box::new(a)));
                     i = close + 2;
                     at_start = false;
@@ -777,6 +789,9 @@ impl<'a, 't> Parser<'a, 't> {
                     i += 1;
                 }
                 b'}' if unquoted => {
+                    if brace_open > 0 {
+                        info.braced = true;
+                    }
                     brace_open = brace_open.saturating_sub(1);
                     self.lit(info, c);
                     i += 1;
@@ -894,6 +909,7 @@ impl<'a, 't> Parser<'a, 't> {
                 }
                 let mut p = plain(at, b[i + 1..j].to_vec());
                 p.zsh_subscript = self.zsh_subscript(j, to);
+                self.zsh_modifiers(&mut p, j, to, mode);
                 self.push(info, Piece::Param(Box::new(p)));
                 j
             }
@@ -924,6 +940,7 @@ impl<'a, 't> Parser<'a, 't> {
                 let mut p = plain(at, b[name_start..j].to_vec());
                 p.zsh_glob = b[i + 1..flags_end].contains(&b'~');
                 p.zsh_subscript = self.zsh_subscript(j, to);
+                self.zsh_modifiers(&mut p, j, to, mode);
                 self.push(info, Piece::Param(Box::new(p)));
                 j
             }
@@ -943,6 +960,52 @@ impl<'a, 't> Parser<'a, 't> {
                 i + 1
             }
         }
+    }
+
+    /// zsh applies modifiers after `$name` (`$x:A`, `$x:u`, `$x:s/l/r/`, after a
+    /// subscript too) as it does inside `${…}`: read as `${name:…}` where the name (and its
+    /// subscript) ends at `j`. (bash: text after the value, which stays in the word: read
+    /// both ways, which only widens what the word can be.)
+    fn zsh_modifiers(&mut self, p: &mut Param, j: usize, to: usize, mode: Mode) {
+        let b = self.b;
+        let mut k = j;
+        if b.get(k) == Some(&b'[') {
+            let close = bracket_end(b, k + 1, to);
+            if close >= to {
+                return;
+            }
+            k = close + 1;
+        }
+        let start = k;
+        while k + 1 < to
+            && b.get(k) == Some(&b':')
+            && b.get(k + 1)
+                .is_some_and(|c| b"aAcefFghlpPqQrstuwWx&".contains(c))
+        {
+            let c = b[k + 1];
+            k += 2;
+            if matches!(c, b's' | b'g' | b'F' | b'W' | b'&') {
+                // A substitution's or a separator's text: the rest of the word.
+                k = to;
+                break;
+            }
+            while k < to && b[k].is_ascii_digit() {
+                k += 1;
+            }
+        }
+        if k == start {
+            return;
+        }
+        let words = if matches!(mode, Mode::Dquote | Mode::Document | Mode::BraceWord) {
+            Mode::BraceWord
+        } else {
+            Mode::Word
+        };
+        p.op = ParamOp::Part;
+        // (Kept whole, as inside `${…}`, where a body's text is otherwise dropped.)
+        let keep = std::mem::replace(&mut self.keep, true);
+        p.arg = Some(self.word_at(start, k, words));
+        self.keep = keep;
     }
 
     /// zsh takes `$name[…]` (and `$#name[…]`) for `${name[…]}`: the brackets at `j`, when
@@ -1291,6 +1354,10 @@ impl<'a, 't> Parser<'a, 't> {
             at: self.t.origin(from),
             ..Arith::default()
         };
+        a.hash = b
+            .get(from..to)
+            .is_none_or(|t| memchr::memchr(b'#', t).is_some());
+        a.wide = b.get(from..to).is_none_or(|t| !t.is_ascii());
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             a.odd = true;

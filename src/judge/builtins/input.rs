@@ -109,6 +109,19 @@ pub(super) fn read(
         } else {
             value.clone()
         };
+        // zsh's `read 'name?prompt'`: the name is what comes before the `?` (the prompt
+        // is only printed).
+        if zsh
+            && k == 0
+            && let Some(crate::shell::word::Piece::Lit(l)) = t.pieces.first()
+            && let Some(q) = l.iter().position(|&c| c == b'?')
+            && crate::shell::syntax::legal_identifier(&l[..q])
+        {
+            let x = w.var(&l[..q]);
+            w.assign(Target::Var(x), v, at, ctx);
+            targets += 1;
+            continue;
+        }
         name_target(w, t, v, "read", at, ctx);
         targets += 1;
     }

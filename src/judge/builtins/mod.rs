@@ -1147,6 +1147,9 @@ pub(super) fn command(
             When::EvalAlias {
                 spelled: args.iter().any(spells_alias),
                 other_first: starts_with_other_name(args),
+                raw_operator: args
+                    .iter()
+                    .any(|a| w.text_of(a).is_none_or(crate::check::may_spell_lt)),
                 text: if output {
                     Expr::default()
                 } else {
@@ -1230,9 +1233,10 @@ pub(super) fn command(
                 w.site(a.start, Evaluator::Arithmetic, "let", e, None);
                 if let Some(t) = a.literal() {
                     let x = crate::shell::word::arith(&crate::shell::text::Text::command(&t), &());
+                    let r = w.arith_result(&x);
                     for n in x.assigned {
                         let v = w.var(&n);
-                        w.assign(Target::Var(v), Expr::val(Val::number()), at, ctx);
+                        w.assign(Target::Var(v), r.clone(), at, ctx);
                     }
                 }
             }

@@ -66,13 +66,36 @@ pub(super) fn program_output(
             || l.as_deref()
                 .is_none_or(|l| !l.starts_with(b"-") || l == b"-")
     });
+    // `--help`, `--version` (or a prefix GNU takes for one): the program's own text.
+    if lits
+        .iter()
+        .take(end_of_options)
+        .flatten()
+        .any(|l| l.len() >= 3 && (b"--help".starts_with(l) || b"--version".starts_with(l)))
+    {
+        let mut e = Expr::val(Val::env());
+        e.join(args_part());
+        return e;
+    }
+    let options_plain = || plain_options(base, &lits[..end_of_options.min(lits.len())]);
     match base {
-        // Counts, and the names it was given.
+        // Counts, and the names it was given (and `total` under several, or `--total`;
+        // `seq -f` prints what its format says, `%a` a hex float's letters).
         b"wc" | b"nproc" | b"seq"
             if lits.iter().all(|l| l.as_deref().is_none_or(|l| !files0(l))) =>
         {
             let mut e = Expr::val(Val::number());
             e.join(args_part());
+            let operands = lits
+                .iter()
+                .enumerate()
+                .filter(|&(k, l)| {
+                    k > end_of_options || l.as_deref().is_none_or(|l| !l.starts_with(b"-"))
+                })
+                .count();
+            if !options_plain() || (base == b"wc" && operands > 1) {
+                e.join(Expr::val(Val::env()));
+            }
             e
         }
         b"grep"
@@ -145,8 +168,11 @@ pub(super) fn program_output(
         }
         // Lines of its input, in part, and the bytes its words add (`cut
         // --output-delimiter`). `--files0-from` reads the files a list names: not here.
+        // (Only with options that print nothing of their own: not `head -v`'s header nor
+        // `sort --debug`'s marks; `uniq -c` adds counts.)
         b"head" | b"tail" | b"sort" | b"uniq" | b"cut"
             if !files
+                && options_plain()
                 && lits
                     .iter()
                     .all(|l| l.as_deref().is_some_and(|l| !files0(l))) =>
@@ -154,6 +180,7 @@ pub(super) fn program_output(
             Expr::glue(vec![
                 here.stdin.clone().part(ByteSet::of(b" \n")),
                 args_part(),
+                Expr::val(Val::number()),
             ])
             .part(ByteSet::EMPTY)
         }
@@ -618,4 +645,134 @@ fn files0(l: &[u8]) -> bool {
     let name = l.split(|&c| c == b'=').next().unwrap_or_default();
     memchr::memmem::find(l, b"files0").is_some()
         || (name.len() >= 3 && b"--files0-from".starts_with(name))
+}
+
+/// Whether every option word of a program whose output the judge shows is one that adds
+/// nothing of the program's own text (a short option's letters, or a long option, each
+/// from the program's list; what follows a letter that takes a value is that value).
+fn plain_options(base: &[u8], lits: &[Option<Vec<u8>>]) -> bool {
+    // (flags, letters taking a value, long options)
+    let (flags, valued, long): (&[u8], &[u8], &[&[u8]]) = match base {
+        b"wc" => (
+            b"clwmL",
+            b"",
+            &[b"bytes", b"chars", b"lines", b"words", b"max-line-length"],
+        ),
+        b"nproc" => (b"", b"", &[b"all", b"ignore"]),
+        b"seq" => (b"w", b"s", &[b"equal-width", b"separator"]),
+        b"head" => (
+            b"qz0123456789",
+            b"cn",
+            &[b"bytes", b"lines", b"quiet", b"silent", b"zero-terminated"],
+        ),
+        b"tail" => (
+            b"qzfF0123456789",
+            b"cns",
+            &[
+                b"bytes",
+                b"lines",
+                b"quiet",
+                b"silent",
+                b"zero-terminated",
+                b"follow",
+                b"retry",
+                b"sleep-interval",
+                b"pid",
+            ],
+        ),
+        b"sort" => (
+            b"bdfghiMnRrVsumz",
+            b"ktSTo",
+            &[
+                b"ignore-leading-blanks",
+                b"dictionary-order",
+                b"ignore-case",
+                b"general-numeric-sort",
+                b"ignore-nonprinting",
+                b"month-sort",
+                b"human-numeric-sort",
+                b"numeric-sort",
+                b"random-sort",
+                b"reverse",
+                b"version-sort",
+                b"key",
+                b"merge",
+                b"output",
+                b"stable",
+                b"buffer-size",
+                b"field-separator",
+                b"temporary-directory",
+                b"unique",
+                b"zero-terminated",
+                b"parallel",
+            ],
+        ),
+        b"uniq" => (
+            b"cdDiuz",
+            b"fsw",
+            &[
+                b"count",
+                b"repeated",
+                b"ignore-case",
+                b"unique",
+                b"zero-terminated",
+                b"skip-fields",
+                b"skip-chars",
+                b"check-chars",
+            ],
+        ),
+        b"cut" => (
+            b"snz",
+            b"bcdf",
+            &[
+                b"bytes",
+                b"characters",
+                b"delimiter",
+                b"fields",
+                b"complement",
+                b"only-delimited",
+                b"output-delimiter",
+                b"zero-terminated",
+            ],
+        ),
+        _ => return false,
+    };
+    let mut words = lits.iter();
+    while let Some(l) = words.next() {
+        let Some(l) = l.as_deref() else {
+            // A word computed at run time may be any option.
+            return false;
+        };
+        if let Some(name) = l.strip_prefix(b"--") {
+            let name = name.split(|&c| c == b'=').next().unwrap_or_default();
+            if !long.contains(&name) {
+                return false;
+            }
+            continue;
+        }
+        let Some(letters) = l.strip_prefix(b"-").filter(|r| !r.is_empty()) else {
+            continue;
+        };
+        if base == b"seq"
+            && letters
+                .first()
+                .is_some_and(|c| c.is_ascii_digit() || *c == b'.')
+        {
+            // A negative number.
+            continue;
+        }
+        for (k, c) in letters.iter().enumerate() {
+            if valued.contains(c) {
+                if k + 1 == letters.len() {
+                    // Its value is the next word.
+                    words.next();
+                }
+                break;
+            }
+            if !flags.contains(c) {
+                return false;
+            }
+        }
+    }
+    true
 }
