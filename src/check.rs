@@ -521,6 +521,19 @@ pub(crate) fn may_spell_lt(t: &[u8]) -> bool {
 /// name is computed, or one of the builtins that define aliases, write variables by a
 /// name they are given, or run text (`alias`, `eval`, `declare`, `printf`, `read`…); an
 /// assignment to an alias table or to a computed name; a `${name=value}` assignment.
+/// The tables whose entries are aliases (or functions, which may define them).
+const TABLES: &[&[u8]] = &[
+    b"BASH_ALIASES",
+    b"aliases",
+    b"galiases",
+    b"saliases",
+    b"dis_aliases",
+    b"dis_galiases",
+    b"dis_saliases",
+    b"functions",
+    b"dis_functions",
+];
+
 fn may_define_alias(r: &Reading) -> bool {
     use crate::shell::tree::Event;
     use crate::shell::word;
@@ -547,23 +560,34 @@ fn may_define_alias(r: &Reading) -> bool {
         b"coproc",
         b"zparseopts",
         b"-",
+        b"compgen",
+        b"complete",
+        b"functions",
+        b"autoload",
     ];
-    const TABLES: &[&[u8]] = &[
-        b"BASH_ALIASES",
-        b"aliases",
-        b"galiases",
-        b"saliases",
-        b"dis_aliases",
-        b"dis_galiases",
-        b"dis_saliases",
-    ];
+    let loop_variable = |name: &Option<Box<crate::shell::tree::Word>>| {
+        name.as_ref().is_none_or(|w| {
+            let t = w.text.bytes();
+            TABLES.contains(&t) || !crate::shell::syntax::legal_identifier(t)
+        })
+    };
     r.events.iter().any(|e| {
-        let Event::Simple(c) = e else {
-            return false;
+        let c = match e {
+            Event::Simple(c) => c,
+            // A `for` or `select` variable is assigned too.
+            Event::Open(crate::shell::tree::Compound::For(name, _), _)
+            | Event::Open(crate::shell::tree::Compound::Select(name), _) => {
+                return loop_variable(name);
+            }
+            _ => return false,
         };
+        // `${name=value}`, and text expanded again (`${x@P}`, zsh's `${(e)x}`), which may
+        // hold one.
         if c.words.iter().any(|w| {
             let t = w.text.bytes();
-            memchr::memmem::find(t, b"${").is_some() && t.contains(&b'=')
+            (memchr::memmem::find(t, b"${").is_some() && t.contains(&b'='))
+                || memchr::memmem::find(t, b"@P").is_some()
+                || memchr::memmem::find(t, b"${(").is_some()
         }) {
             return true;
         }
@@ -630,15 +654,6 @@ fn writes_a_table<'a>(
     name: &[u8],
     args: impl Iterator<Item = &'a crate::shell::tree::Word>,
 ) -> bool {
-    const TABLES: &[&[u8]] = &[
-        b"BASH_ALIASES",
-        b"aliases",
-        b"galiases",
-        b"saliases",
-        b"dis_aliases",
-        b"dis_galiases",
-        b"dis_saliases",
-    ];
     let mut args = args.peekable();
     if matches!(name, b"printf" | b"print") {
         return match args.peek().map(|w| literal(w)) {
@@ -657,7 +672,12 @@ fn writes_a_table<'a>(
             }
         };
     }
+    let callback = matches!(name, b"mapfile" | b"readarray");
     args.any(|w| {
+        // (`mapfile -C`: a callback, any text run.)
+        if callback && literal(w).is_none_or(|v| v.starts_with(b"-") && v.contains(&b'C')) {
+            return true;
+        }
         // (`name=value`: the name as written decides, whatever the value.)
         let raw = w.text.bytes();
         let written_name = raw

@@ -242,6 +242,11 @@ pub(super) struct Change {
 #[derive(Debug)]
 pub(super) enum When {
     Always,
+    /// Text run again that may define an alias (a value expanded as a prompt, `mapfile`'s
+    /// callback): only where the command spells no `<<`, and then where the value may hold
+    /// an expansion (`$`, a backquote, an escape) and a `<` (the alias may make a heredoc
+    /// operator of it).
+    MakesOperator(Expr),
     /// A special variable any value of which changes reading (a zsh global or suffix
     /// alias table's entry, `histchars`): with no heredoc operator spelled in the
     /// command, only a value that may hold a `<` (one an alias makes a heredoc's).

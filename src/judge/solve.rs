@@ -1484,6 +1484,22 @@ impl<'a> Solver<'a> {
         for c in &self.facts.changes {
             let applies = match &c.when {
                 When::Always => !operator_free,
+                When::MakesOperator(e) => {
+                    operator_free && {
+                        let v = self.eval(e)?;
+                        let holds = |set: &[u8]| {
+                            v.lits
+                                .iter()
+                                .chain(&v.htexts)
+                                .any(|l| l.iter().any(|c| set.contains(c)))
+                                || [v.fixed_bytes(), v.heredoc_bytes()]
+                                    .iter()
+                                    .flatten()
+                                    .any(|b| set.iter().any(|&c| b.has(c)))
+                        };
+                        holds(b"$`\\") && makes_lt(&v)
+                    }
+                }
                 When::AnyValue(e) => !operator_free || makes_lt(&self.eval(e)?),
                 When::Reshapes(e) => {
                     let v = self.eval(e)?;

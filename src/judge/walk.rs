@@ -723,6 +723,19 @@ impl<'a> Walk<'a> {
         value: Expr,
         body: Option<usize>,
     ) {
+        if e == Evaluator::Prompt && !self.zsh() {
+            // Text expanded again may assign an alias table (`${BASH_ALIASES[y]=…}`). (zsh
+            // reads the whole command before it runs any: an alias defined so reaches
+            // only text read again.)
+            self.facts.changes.push(Change {
+                at,
+                what: "text expanded again as a prompt, which may define an alias that makes a heredoc operator",
+                unit: self.unit,
+                when: When::MakesOperator(value.clone()),
+                later_units: true,
+                scope_end: None,
+            });
+        }
         self.facts.sites.push(Site {
             at,
             evaluator: e,

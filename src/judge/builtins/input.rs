@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::judge::evaluators::Evaluator;
-use crate::judge::facts::{Expr, Src, Target};
+use crate::judge::facts::{Expr, Src, Target, When};
 use crate::judge::value::{ByteSet, Val};
 use crate::judge::walk::{Ctx, Walk};
 use crate::shell::word::WordInfo;
@@ -160,6 +160,15 @@ pub(super) fn mapfile(
     };
     if p.unread {
         dynamic_assignment(w, Expr::unknown(), value.clone(), at, ctx);
+    }
+    if p.has(b'C') || p.unread {
+        // The callback runs with each line: it may define an alias from one.
+        w.change(
+            at,
+            "mapfile's callback, which may define an alias that makes a heredoc operator",
+            When::MakesOperator(value.clone()),
+            ctx,
+        );
     }
     match p.operands.first() {
         Some(t) => match t.literal() {
