@@ -368,9 +368,7 @@ fn judge(
     // becomes `<<` once expanded, `eval "alias s=\$'cat \x3c\x3cE'"`: text that may
     // spell a `<` is judged.)
     let no_heredoc = !spells_heredoc(bytes)
-        && std::iter::once(intended)
-            .chain(shells.iter().map(|(_, r)| r))
-            .all(|r| !may_define_alias(r))
+        && !any_reading_may_define_alias(intended, shells, work)
         && std::iter::once(intended)
             .chain(shells.iter().map(|(_, r)| r))
             .all(|r| !r.holds_heredoc());
@@ -516,25 +514,39 @@ pub(crate) fn may_spell_lt(t: &[u8]) -> bool {
     escape || range
 }
 
+/// The tables whose entries are aliases (or functions, whose code may define them), in
+/// either shell.
+fn alias_table(name: &[u8]) -> bool {
+    crate::judge::ALIAS_TABLES_BASH.contains(&name)
+        || crate::judge::ALIAS_TABLES_ZSH.contains(&name)
+}
+
 /// Whether a reading may define an alias, which may make a heredoc operator once
 /// expanded (`alias c="cat $l${l}E"` where `l` is `<` built at run time): a command whose
 /// name is computed, or one of the builtins that define aliases, write variables by a
 /// name they are given, or run text (`alias`, `eval`, `declare`, `printf`, `read`…); an
 /// assignment to an alias table or to a computed name; a `${name=value}` assignment.
-/// The tables whose entries are aliases (or functions, which may define them).
-const TABLES: &[&[u8]] = &[
-    b"BASH_ALIASES",
-    b"aliases",
-    b"galiases",
-    b"saliases",
-    b"dis_aliases",
-    b"dis_galiases",
-    b"dis_saliases",
-    b"functions",
-    b"dis_functions",
-];
+/// [`may_define_alias`] on each distinct reading (dialects that read alike share one).
+fn any_reading_may_define_alias(
+    intended: &Rc<Reading>,
+    shells: &[(Dialect, Rc<Reading>)],
+    work: &shell::Work,
+) -> bool {
+    let mut seen: Vec<&Rc<Reading>> = Vec::with_capacity(4);
+    std::iter::once(intended)
+        .chain(shells.iter().map(|(_, r)| r))
+        .any(|r| {
+            if seen.iter().any(|s| Rc::ptr_eq(s, r)) {
+                return false;
+            }
+            seen.push(r);
+            may_define_alias(r, work)
+        })
+}
 
-fn may_define_alias(r: &Reading) -> bool {
+/// (Each word read is charged to `work`; once it runs out, the reading counts as one
+/// that may: the judge then runs, and ends in its limit.)
+fn may_define_alias(r: &Reading, work: &shell::Work) -> bool {
     use crate::shell::tree::Event;
     use crate::shell::word;
     const NAMES: &[&[u8]] = &[
@@ -568,7 +580,7 @@ fn may_define_alias(r: &Reading) -> bool {
     let loop_variable = |name: &Option<Box<crate::shell::tree::Word>>| {
         name.as_ref().is_none_or(|w| {
             let t = w.text.bytes();
-            TABLES.contains(&t) || !crate::shell::syntax::legal_identifier(t)
+            alias_table(t) || !crate::shell::syntax::legal_identifier(t)
         })
     };
     r.events.iter().any(|e| {
@@ -591,25 +603,26 @@ fn may_define_alias(r: &Reading) -> bool {
         }) {
             return true;
         }
-        for w in &c.words {
+        for (k, w) in c.words.iter().enumerate() {
             let t = w.text.bytes();
             if word::is_assignment(&w.text) {
                 let name = t
                     .split(|&c| matches!(c, b'=' | b'[' | b'+'))
                     .next()
                     .unwrap_or_default();
-                if TABLES.contains(&name) || !word::as_written(name) {
+                if alias_table(name) || !word::as_written(name) {
                     return true;
                 }
                 continue;
             }
-            let Some(name) = literal(w) else {
+            let Some(name) = literal(w, work) else {
                 return true;
             };
             if WRITERS.contains(&name.as_slice()) {
                 return writes_a_table(
                     &name,
-                    c.words.iter().skip_while(|x| !std::ptr::eq(*x, w)).skip(1),
+                    c.words.get(k + 1..).unwrap_or_default().iter(),
+                    work,
                 );
             }
             return NAMES.contains(&name.as_slice());
@@ -636,14 +649,19 @@ const WRITERS: &[&[u8]] = &[
     b"print",
 ];
 
-/// A word's value when it is literal text.
-fn literal(w: &crate::shell::tree::Word) -> Option<Vec<u8>> {
+/// A word's value when it is literal text (`None` too once `work` runs out: not known).
+fn literal(w: &crate::shell::tree::Word, work: &shell::Work) -> Option<Vec<u8>> {
     let t = w.text.bytes();
     if crate::shell::word::as_written(t) {
-        Some(t.to_vec())
-    } else {
-        crate::shell::word::read_counted(&w.text, &()).0.literal()
+        return work
+            .charge(t.len() / shell::BYTES_PER_WORK + 1)
+            .then(|| t.to_vec());
     }
+    let (info, steps) = crate::shell::word::read_counted(&w.text, &());
+    if !work.charge(steps + 1) {
+        return None;
+    }
+    info.literal()
 }
 
 /// Whether a [`WRITERS`] builtin given `args` may write an alias table: a computed word, an
@@ -653,19 +671,20 @@ fn literal(w: &crate::shell::tree::Word) -> Option<Vec<u8>> {
 fn writes_a_table<'a>(
     name: &[u8],
     args: impl Iterator<Item = &'a crate::shell::tree::Word>,
+    work: &shell::Work,
 ) -> bool {
     let mut args = args.peekable();
     if matches!(name, b"printf" | b"print") {
-        return match args.peek().map(|w| literal(w)) {
+        return match args.peek().map(|w| literal(w, work)) {
             None => false,
             Some(None) => true,
             Some(Some(first)) => {
                 first.starts_with(b"-") && first.contains(&b'v') && {
                     // The name after `-v`.
                     args.nth(1).is_none_or(|w| {
-                        literal(w).is_none_or(|n| {
+                        literal(w, work).is_none_or(|n| {
                             let base = n.split(|&c| c == b'[').next().unwrap_or_default();
-                            TABLES.contains(&base) || !crate::shell::syntax::legal_identifier(base)
+                            alias_table(base) || !crate::shell::syntax::legal_identifier(base)
                         })
                     })
                 }
@@ -675,7 +694,7 @@ fn writes_a_table<'a>(
     let callback = matches!(name, b"mapfile" | b"readarray");
     args.any(|w| {
         // (`mapfile -C`: a callback, any text run.)
-        if callback && literal(w).is_none_or(|v| v.starts_with(b"-") && v.contains(&b'C')) {
+        if callback && literal(w, work).is_none_or(|v| v.starts_with(b"-") && v.contains(&b'C')) {
             return true;
         }
         // (`name=value`: the name as written decides, whatever the value.)
@@ -685,7 +704,10 @@ fn writes_a_table<'a>(
             .position(|&c| c == b'=')
             .map(|eq| &raw[..eq])
             .filter(|n| !n.is_empty() && crate::shell::word::as_written(n));
-        let Some(v) = written_name.map(<[u8]>::to_vec).or_else(|| literal(w)) else {
+        let Some(v) = written_name
+            .map(<[u8]>::to_vec)
+            .or_else(|| literal(w, work))
+        else {
             return true;
         };
         if v.starts_with(b"-") || v.starts_with(b"+") {
@@ -695,7 +717,7 @@ fn writes_a_table<'a>(
             .split(|&c| matches!(c, b'=' | b'[' | b'+'))
             .next()
             .unwrap_or_default();
-        TABLES.contains(&base) || !crate::shell::syntax::legal_identifier(base)
+        alias_table(base) || !crate::shell::syntax::legal_identifier(base)
     })
 }
 

@@ -32,6 +32,20 @@ mod solve;
 mod value;
 mod walk;
 
+/// The tables whose entries are aliases, and zsh's tables of functions (a function named
+/// by heredoc text rebinds a command the same way, and its code may define aliases).
+pub(crate) const ALIAS_TABLES_BASH: &[&[u8]] = &[b"BASH_ALIASES"];
+pub(crate) const ALIAS_TABLES_ZSH: &[&[u8]] = &[
+    b"aliases",
+    b"galiases",
+    b"saliases",
+    b"dis_aliases",
+    b"dis_galiases",
+    b"dis_saliases",
+    b"functions",
+    b"dis_functions",
+];
+
 pub use evaluators::Evaluator;
 
 use crate::shell::{Dialect, Reading, Work};
@@ -344,6 +358,8 @@ pub fn judge(
             _ => false,
         }
     });
+    // (Scanned once, not on every pass.)
+    let zsh_wide = d.is_zsh() && wide_outside_bodies_and_comments(text, &reading.heredocs);
     let walk_once = |opts: Opts| -> Result<walk::Walk<'_>, GaveUp> {
         let mut w = walk::Walk::new(
             d,
@@ -398,7 +414,7 @@ pub fn judge(
             // does not read as names (`read -r é`, `é=$(…)`): text past ASCII outside the
             // heredocs' bodies and comments counts as a variable named at run time, given
             // any text.
-            if wide_outside_bodies_and_comments(text, &reading.heredocs) {
+            if zsh_wide {
                 w.facts.assign(Target::Any, facts::Expr::unknown(), 0);
             }
         }
@@ -510,11 +526,14 @@ pub fn judge(
 /// a blank or other punctuation before any `=`); or a `$'…'` escape that may make one
 /// (`\u00e9`, `\xc3`, `\303`). Quotes and backslashes are followed as zsh reads them.
 fn wide_outside_bodies_and_comments(text: &[u8], heredocs: &[crate::shell::Heredoc]) -> bool {
-    let in_body = |i: usize| {
-        heredocs
-            .iter()
-            .any(|h| (h.body.0 as usize) <= i && i < (h.body.1 as usize))
-    };
+    // The bodies in order, skipped as the scan reaches each (one pass over the text).
+    let mut bodies: Vec<(usize, usize)> = heredocs
+        .iter()
+        .map(|h| (h.body.0 as usize, h.body.1 as usize))
+        .filter(|(a, b)| a < b)
+        .collect();
+    bodies.sort_unstable();
+    let mut next_body = 0;
     // A quoted string's text may be a name (or a `name=` word's name): only name bytes
     // before the first `=`, `[` or `+`.
     let may_be_name = |q: &[u8]| {
@@ -547,9 +566,14 @@ fn wide_outside_bodies_and_comments(text: &[u8], heredocs: &[crate::shell::Hered
     let mut i = 0;
     let mut prev = b'\n';
     while i < text.len() {
-        if in_body(i) {
+        while bodies.get(next_body).is_some_and(|&(_, end)| end <= i) {
+            next_body += 1;
+        }
+        if let Some(&(start, end)) = bodies.get(next_body)
+            && start <= i
+        {
             prev = b'\n';
-            i += 1;
+            i = end;
             continue;
         }
         let c = text[i];

@@ -1380,14 +1380,7 @@ impl<'a> Solver<'a> {
                 }
                 if let Some((what, reshapes)) = super::walk::special_change(name, zsh)
                     && (!reshapes || reshapes_text(&self.eval(e)?))
-                    && (!self.operator_free() || {
-                        let v = self.eval(e)?;
-                        v.lits.iter().chain(&v.htexts).any(|l| l.contains(&b'<'))
-                            || [v.fixed_bytes(), v.heredoc_bytes()]
-                                .iter()
-                                .flatten()
-                                .any(|b| b.has(b'<'))
-                    })
+                    && (!self.operator_free() || self.eval(e)?.may_hold(b"<"))
                     && self.later_text(*at, 0, true, true)
                 {
                     found.push(Found::Change { at: *at, what });
@@ -1409,20 +1402,10 @@ impl<'a> Solver<'a> {
         // An alias table (or zsh's functions table) given a key the command does not fix:
         // an alias named by heredoc text may rebind any later command (`echo` made
         // `eval`), whatever its value, where later text may hand it heredoc text.
-        let tables: &[&[u8]] = if zsh {
-            &[
-                b"aliases",
-                b"galiases",
-                b"saliases",
-                b"dis_aliases",
-                b"dis_galiases",
-                b"dis_saliases",
-                // (A function named by heredoc text rebinds a command the same way.)
-                b"functions",
-                b"dis_functions",
-            ]
+        let tables = if zsh {
+            super::ALIAS_TABLES_ZSH
         } else {
-            &[b"BASH_ALIASES"]
+            super::ALIAS_TABLES_BASH
         };
         // (With no heredoc operator spelled there is no heredoc text to hand it.)
         let tables = if self.operator_free() {
@@ -1471,33 +1454,18 @@ impl<'a> Solver<'a> {
             }
         }
         // Changes to how later text is read: denied when text is read after them. With no
-        // heredoc operator spelled in the command (read only where it spells `alias`),
-        // only an alias that may make one counts: a value that may hold a `<`.
+        // heredoc operator spelled in the command (judged only where a reading may define
+        // an alias: `check::may_define_alias`), only an alias that may make one counts: a
+        // value that may hold a `<`.
         let operator_free = self.operator_free();
-        let makes_lt = |v: &Val| {
-            v.lits.iter().chain(&v.htexts).any(|l| l.contains(&b'<'))
-                || [v.fixed_bytes(), v.heredoc_bytes()]
-                    .iter()
-                    .flatten()
-                    .any(|b| b.has(b'<'))
-        };
+        let makes_lt = |v: &Val| v.may_hold(b"<");
         for c in &self.facts.changes {
             let applies = match &c.when {
                 When::Always => !operator_free,
                 When::MakesOperator(e) => {
                     operator_free && {
                         let v = self.eval(e)?;
-                        let holds = |set: &[u8]| {
-                            v.lits
-                                .iter()
-                                .chain(&v.htexts)
-                                .any(|l| l.iter().any(|c| set.contains(c)))
-                                || [v.fixed_bytes(), v.heredoc_bytes()]
-                                    .iter()
-                                    .flatten()
-                                    .any(|b| set.iter().any(|&c| b.has(c)))
-                        };
-                        holds(b"$`\\") && makes_lt(&v)
+                        v.may_hold(b"$`\\") && v.may_hold(b"<")
                     }
                 }
                 When::AnyValue(e) => !operator_free || makes_lt(&self.eval(e)?),

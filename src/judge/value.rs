@@ -336,6 +336,19 @@ impl Val {
         b.union(self.heredoc_bytes().unwrap_or_default())
     }
 
+    /// Whether the value may hold one of the bytes of `set` (in any text, a zsh number's
+    /// letters counted).
+    pub fn may_hold(&self, set: &[u8]) -> bool {
+        self.lits
+            .iter()
+            .chain(&self.htexts)
+            .any(|l| l.iter().any(|c| set.contains(c)))
+            || [self.fixed_bytes(), self.heredoc_bytes()]
+                .iter()
+                .flatten()
+                .any(|b| set.iter().any(|&c| b.has(c)))
+    }
+
     /// The bytes of the text the command fixes (exact or not).
     pub fn fixed_bytes(&self) -> Option<ByteSet> {
         if self.lits.is_empty() {
@@ -495,6 +508,26 @@ mod tests {
         // The environment's glued to fixed text: the environment's, no heredoc text.
         let e = Val::env().glue(&a);
         assert!(e.env && e.heredoc.is_none());
+    }
+
+    #[test]
+    fn a_zsh_number_is_digits_whole_and_may_hold_letters_once_cut_or_glued() {
+        let n = Val::zsh_number();
+        // Whole, it evaluates to itself: only a number's bytes.
+        assert_eq!(n.fixed, Some(NUMBER));
+        // Cut (`${y#*#}` of `16#FF`) or glued to a letter (`Inf` then `x`): letters.
+        assert!(
+            n.part(ByteSet::EMPTY)
+                .fixed
+                .is_some_and(|b| b.has(b'F') && b.has(b'n'))
+        );
+        let glued = n.glue(&Val::lit(b"x"));
+        assert!(
+            glued
+                .fixed_bytes()
+                .is_some_and(|b| b.has(b'I') && b.has(b'x'))
+        );
+        assert!(n.may_hold(b"F") && !Val::number().may_hold(b"F"));
     }
 
     #[test]
