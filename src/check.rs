@@ -365,10 +365,10 @@ fn judge(
     // No heredoc, in any reading or spelled anywhere in the text: no heredoc text, and
     // nothing for the judge to keep from running.
     // (An alias, however it is defined, may make a heredoc operator from text that only
-    // becomes `<<` once expanded, `eval "alias s=\$'cat \x3c\x3cE'"`: text that may
-    // spell a `<` is judged.)
+    // becomes `<<` once expanded, `eval "alias s=\$'cat \x3c\x3cE'"`: a command that
+    // may hide expansions in text read as inert is judged, [`may_hide_expansions`].)
     let no_heredoc = !spells_heredoc(bytes)
-        && !any_reading_may_define_alias(intended, shells, work)
+        && !may_hide_expansions(bytes)
         && std::iter::once(intended)
             .chain(shells.iter().map(|(_, r)| r))
             .all(|r| !r.holds_heredoc());
@@ -514,211 +514,39 @@ pub(crate) fn may_spell_lt(t: &[u8]) -> bool {
     escape || range
 }
 
-/// The tables whose entries are aliases (or functions, whose code may define them), in
-/// either shell.
-fn alias_table(name: &[u8]) -> bool {
-    crate::judge::ALIAS_TABLES_BASH.contains(&name)
-        || crate::judge::ALIAS_TABLES_ZSH.contains(&name)
-}
-
-/// Whether a reading may define an alias, which may make a heredoc operator once
-/// expanded (`alias c="cat $l${l}E"` where `l` is `<` built at run time): a command whose
-/// name is computed, or one of the builtins that define aliases, write variables by a
-/// name they are given, or run text (`alias`, `eval`, `declare`, `printf`, `read`…); an
-/// assignment to an alias table or to a computed name; a `${name=value}` assignment.
-/// [`may_define_alias`] on each distinct reading (dialects that read alike share one).
-fn any_reading_may_define_alias(
-    intended: &Rc<Reading>,
-    shells: &[(Dialect, Rc<Reading>)],
-    work: &shell::Work,
-) -> bool {
-    let mut seen: Vec<&Rc<Reading>> = Vec::with_capacity(4);
-    std::iter::once(intended)
-        .chain(shells.iter().map(|(_, r)| r))
-        .any(|r| {
-            if seen.iter().any(|s| Rc::ptr_eq(s, r)) {
-                return false;
-            }
-            seen.push(r);
-            may_define_alias(r, work)
-        })
-}
-
-/// (Each word read is charged to `work`; once it runs out, the reading counts as one
-/// that may: the judge then runs, and ends in its limit.)
-fn may_define_alias(r: &Reading, work: &shell::Work) -> bool {
-    use crate::shell::tree::Event;
-    use crate::shell::word;
-    const NAMES: &[&[u8]] = &[
-        b"alias",
-        b"eval",
-        b"source",
-        b".",
-        b"enable",
-        b"builtin",
-        b"command",
-        b"exec",
-        b"vared",
-        b"set",
-        b"setopt",
-        b"unsetopt",
-        b"emulate",
-        b"zmodload",
-        b"trap",
-        b"fc",
-        b"noglob",
-        b"nocorrect",
-        b"time",
-        b"coproc",
-        b"zparseopts",
-        b"-",
-        b"compgen",
-        b"complete",
-        b"functions",
-        b"autoload",
-    ];
-    let loop_variable = |name: &Option<Box<crate::shell::tree::Word>>| {
-        name.as_ref().is_none_or(|w| {
-            let t = w.text.bytes();
-            alias_table(t) || !crate::shell::syntax::legal_identifier(t)
-        })
-    };
-    r.events.iter().any(|e| {
-        let c = match e {
-            Event::Simple(c) => c,
-            // A `for` or `select` variable is assigned too.
-            Event::Open(crate::shell::tree::Compound::For(name, _), _)
-            | Event::Open(crate::shell::tree::Compound::Select(name), _) => {
-                return loop_variable(name);
-            }
-            _ => return false,
-        };
-        // `${name=value}`, and text expanded again (`${x@P}`, zsh's `${(e)x}`), which may
-        // hold one.
-        if c.words.iter().any(|w| {
-            let t = w.text.bytes();
-            (memchr::memmem::find(t, b"${").is_some() && t.contains(&b'='))
-                || memchr::memmem::find(t, b"@P").is_some()
-                || memchr::memmem::find(t, b"${(").is_some()
-        }) {
-            return true;
-        }
-        for (k, w) in c.words.iter().enumerate() {
-            let t = w.text.bytes();
-            if word::is_assignment(&w.text) {
-                let name = t
-                    .split(|&c| matches!(c, b'=' | b'[' | b'+'))
-                    .next()
-                    .unwrap_or_default();
-                if alias_table(name) || !word::as_written(name) {
-                    return true;
+/// Whether text the readings take for inert may hold an expansion that would run a
+/// command, or assign, once a shell reads it as an unquoted heredoc body: a backquote, a
+/// `$` before `(`, `{`, `[`, a backslash or a quote, or zsh's `$name[` (a subscript),
+/// where the command also holds a `'` or a `#` (text in single quotes, `$'…'` or a
+/// comment is inert to the readings).
+///
+/// A command that spells no heredoc operator holds a heredoc only where an alias defined
+/// at run time makes one (`alias s="cat $l${l}E"`, `l` a `<` built at run time): the
+/// lines after it are then a body. Text the readings take for code runs as code there
+/// too (the guard never kept it from running); only inert text that expands in a body
+/// runs where the author did not ask. Without any, such a command has nothing for the
+/// judge to keep from running, whatever aliases it defines, and however.
+/// (Where a quote or a comment sits is not worked out: one anywhere counts, so that no
+/// reading of the quotes can be wrong.)
+pub(crate) fn may_hide_expansions(bytes: &[u8]) -> bool {
+    memchr::memchr2(b'\'', b'#', bytes).is_some()
+        && (bytes.contains(&b'`')
+            || memchr::memchr_iter(b'$', bytes).any(|i| {
+                let rest = bytes.get(i + 1..).unwrap_or_default();
+                matches!(
+                    rest.first(),
+                    Some(b'(' | b'{' | b'[' | b'\\' | b'\'' | b'"')
+                ) || {
+                    // zsh's `$name[sub]` (its flags before the name: `$#x[…]`, `$~x[…]`):
+                    // the subscript is evaluated.
+                    let flags = rest.iter().take_while(|c| b"#+=~^".contains(c)).count();
+                    let name = rest[flags..]
+                        .iter()
+                        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+                        .count();
+                    name > 0 && rest.get(flags + name) == Some(&b'[')
                 }
-                continue;
-            }
-            let Some(name) = literal(w, work) else {
-                return true;
-            };
-            if WRITERS.contains(&name.as_slice()) {
-                return writes_a_table(
-                    &name,
-                    c.words.get(k + 1..).unwrap_or_default().iter(),
-                    work,
-                );
-            }
-            return NAMES.contains(&name.as_slice());
-        }
-        false
-    })
-}
-
-/// The builtins that write variables by the names they are given: a possible alias
-/// definition only where a name is computed, or is an alias table's.
-const WRITERS: &[&[u8]] = &[
-    b"typeset",
-    b"declare",
-    b"local",
-    b"export",
-    b"readonly",
-    b"integer",
-    b"float",
-    b"read",
-    b"mapfile",
-    b"readarray",
-    b"getopts",
-    b"printf",
-    b"print",
-];
-
-/// A word's value when it is literal text (`None` too once `work` runs out: not known).
-fn literal(w: &crate::shell::tree::Word, work: &shell::Work) -> Option<Vec<u8>> {
-    let t = w.text.bytes();
-    if crate::shell::word::as_written(t) {
-        return work
-            .charge(t.len() / shell::BYTES_PER_WORK + 1)
-            .then(|| t.to_vec());
-    }
-    let (info, steps) = crate::shell::word::read_counted(&w.text, &());
-    if !work.charge(steps + 1) {
-        return None;
-    }
-    info.literal()
-}
-
-/// Whether a [`WRITERS`] builtin given `args` may write an alias table: a computed word, an
-/// option that makes a nameref or a pattern (`-n`, `-m`, zsh's `-T`), a name that is a
-/// table's or no plain name; `printf` and `print` only with `-v` (or a computed first
-/// word, which may be it).
-fn writes_a_table<'a>(
-    name: &[u8],
-    args: impl Iterator<Item = &'a crate::shell::tree::Word>,
-    work: &shell::Work,
-) -> bool {
-    let mut args = args.peekable();
-    if matches!(name, b"printf" | b"print") {
-        return match args.peek().map(|w| literal(w, work)) {
-            None => false,
-            Some(None) => true,
-            Some(Some(first)) => {
-                first.starts_with(b"-") && first.contains(&b'v') && {
-                    // The name after `-v`.
-                    args.nth(1).is_none_or(|w| {
-                        literal(w, work).is_none_or(|n| {
-                            let base = n.split(|&c| c == b'[').next().unwrap_or_default();
-                            alias_table(base) || !crate::shell::syntax::legal_identifier(base)
-                        })
-                    })
-                }
-            }
-        };
-    }
-    let callback = matches!(name, b"mapfile" | b"readarray");
-    args.any(|w| {
-        // (`mapfile -C`: a callback, any text run.)
-        if callback && literal(w, work).is_none_or(|v| v.starts_with(b"-") && v.contains(&b'C')) {
-            return true;
-        }
-        // (`name=value`: the name as written decides, whatever the value.)
-        let raw = w.text.bytes();
-        let written_name = raw
-            .iter()
-            .position(|&c| c == b'=')
-            .map(|eq| &raw[..eq])
-            .filter(|n| !n.is_empty() && crate::shell::word::as_written(n));
-        let Some(v) = written_name
-            .map(<[u8]>::to_vec)
-            .or_else(|| literal(w, work))
-        else {
-            return true;
-        };
-        if v.starts_with(b"-") || v.starts_with(b"+") {
-            return v.iter().any(|c| matches!(c, b'n' | b'm' | b'T'));
-        }
-        let base = v
-            .split(|&c| matches!(c, b'=' | b'[' | b'+'))
-            .next()
-            .unwrap_or_default();
-        alias_table(base) || !crate::shell::syntax::legal_identifier(base)
-    })
+            }))
 }
 
 /// Whether a heredoc without its closing line sits in backquotes whose text holds, as

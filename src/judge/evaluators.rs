@@ -42,7 +42,7 @@ fn expanding_text(t: &[u8]) -> bool {
 }
 
 /// Bytes that can start a name (an identifier in arithmetic).
-const NAME_START: ByteSet =
+pub(super) const NAME_START: ByteSet =
     ByteSet::of_const(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_");
 
 /// What evaluates a value.
@@ -404,6 +404,36 @@ fn lit_string(text: &[u8], refs: &dyn Refs, depth: usize, output_evaluated: bool
             Some(n) => reaches(inner, &refs.var(&n), refs, depth + 1),
             None => true,
         })
+}
+
+/// Whether expanding `v` again as `e` does may assign a variable: text known to hold
+/// `${name=…}` (`:=`, zsh's `::=`: [`Val::fixed_known_to_assign`]), a prompt's escape that
+/// makes its `$` (`\044{…}`), zsh glob qualifiers (`(e:…:)`, `(+f)`), which run code in
+/// the shell itself; arithmetic and a name expand text only in a subscript (`a[${x=…}]`).
+/// (A `$(…)` runs in a subshell: what it assigns stays there.)
+/// Only the text the command fixes counts: heredoc text there is the evaluators' own
+/// finding where the command holds a heredoc, and run-time text (a program's output) that
+/// defines an alias is the program's, as `eval "$(ssh-agent -s)"` is. Text known only by
+/// its bytes counts where an exact text known to assign went into it: the bytes alone
+/// (`$`, `{`, `=` somewhere in a join of many texts) would count most scripts' values.
+pub(super) fn expands_assignment(v: &Val, e: Evaluator) -> bool {
+    let subscript = || v.fixed_bytes().is_some_and(|b| b.has(b'['));
+    match e {
+        Evaluator::ZshGlob => {
+            v.lits.iter().any(|t| {
+                t.iter()
+                    .position(|&c| c == b'(')
+                    .is_some_and(|open| t[open..].iter().any(|c| matches!(c, b'e' | b'+')))
+            }) || v
+                .fixed_letters()
+                .is_some_and(|b| b.has(b'(') && (b.has(b'e') || b.has(b'+')))
+        }
+        Evaluator::Prompt => {
+            v.fixed_known_to_assign() || v.lits.iter().any(|l| super::value::escapes_a_dollar(l))
+        }
+        Evaluator::Arithmetic | Evaluator::Name => v.fixed_known_to_assign() && subscript(),
+        _ => v.fixed_known_to_assign(),
+    }
 }
 
 #[cfg(test)]

@@ -66,10 +66,16 @@ pub(super) enum Src {
     Glue(Vec<Expr>),
     /// A part of a value, plus bytes a replacement may add.
     Part(Rc<Expr>, ByteSet),
+    /// A contiguous part of a value (`${x#p}`, a field, what a pattern matched).
+    Sub(Rc<Expr>),
     /// A transformation that can make any byte of heredoc text.
     Wild(Rc<Expr>),
     /// A case change (`${x^^}`, `declare -u`): letters of either case.
     Cased(Rc<Expr>),
+    /// zsh's arithmetic result where its text pastes values in (`$(( $a + 1 ))`): a
+    /// number, or letters (an output base, `[##16]` prints `FF`) where a value pasted in
+    /// may hold a `[` (the first), or one pasted right after a `[` a `#` (the second).
+    ZshArith(Rc<Expr>, Rc<Expr>),
     /// What `eval` of computed text may assign any variable (`n=x; eval "$n=\$k"`): any
     /// heredoc or run-time text the value holds (the variables', the text's, what it
     /// reads), as any such text. (Even where the text is heredoc text, which it runs
@@ -145,6 +151,10 @@ impl Expr {
 
     pub fn part(self, extra: ByteSet) -> Expr {
         Expr(vec![Src::Part(Rc::new(self), extra)])
+    }
+
+    pub fn substring(self) -> Expr {
+        Expr(vec![Src::Sub(Rc::new(self))])
     }
 
     pub fn wild(self) -> Expr {

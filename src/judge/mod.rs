@@ -359,7 +359,7 @@ pub fn judge(
         }
     });
     // (Scanned once, not on every pass.)
-    let zsh_wide = d.is_zsh() && wide_outside_bodies_and_comments(text, &reading.heredocs);
+    let zsh_wide = d.is_zsh() && wide_outside_bodies(text, &reading.heredocs);
     let walk_once = |opts: Opts| -> Result<walk::Walk<'_>, GaveUp> {
         let mut w = walk::Walk::new(
             d,
@@ -521,106 +521,58 @@ pub fn judge(
 }
 
 /// Whether `text` may name a variable with letters past ASCII, which zsh takes in names
-/// (a UTF-8 locale): a byte past ASCII outside the heredocs' bodies and comments, but
-/// for one in a quoted string that cannot be a name (`"✓ built"`, `'fix: café'`: it holds
-/// a blank or other punctuation before any `=`); or a `$'…'` escape that may make one
-/// (`\u00e9`, `\xc3`, `\303`). Quotes and backslashes are followed as zsh reads them.
-fn wide_outside_bodies_and_comments(text: &[u8], heredocs: &[crate::shell::Heredoc]) -> bool {
-    // The bodies in order, skipped as the scan reaches each (one pass over the text).
+/// (a UTF-8 locale: any character `iswalnum` calls a letter or digit): such a character
+/// anywhere outside the heredocs' bodies, or an escape that may make a byte past ASCII
+/// (`\u00e9`, `\xc3`, `\303`, zsh's `\M-C`). Quotes and comments are not worked out: a
+/// character in one counts as well, so no reading of them can be wrong. Symbols and
+/// punctuation past ASCII (`✓`, `—`, `→`, emoji) are no letters and do not count.
+fn wide_outside_bodies(text: &[u8], heredocs: &[crate::shell::Heredoc]) -> bool {
     let mut bodies: Vec<(usize, usize)> = heredocs
         .iter()
         .map(|h| (h.body.0 as usize, h.body.1 as usize))
         .filter(|(a, b)| a < b)
         .collect();
     bodies.sort_unstable();
-    let mut next_body = 0;
-    // A quoted string's text may be a name (or a `name=` word's name): only name bytes
-    // before the first `=`, `[` or `+`.
-    let may_be_name = |q: &[u8]| {
-        // (Before `=`, `[`, `+`, or zsh's `read 'name?prompt'`'s `?`.)
-        let name = q
-            .split(|c| matches!(c, b'=' | b'[' | b'+' | b'?'))
-            .next()
-            .unwrap_or_default();
-        // An expansion of such a name: `"$é"`, `"${é}"`.
-        let expanded = memchr::memchr_iter(b'$', q).any(|k| {
-            let after = q.get(k + 1..).unwrap_or_default();
-            let after = after.strip_prefix(b"{").unwrap_or(after);
-            after.first().is_some_and(|c| !c.is_ascii())
-        });
-        expanded
-            || (!name.is_ascii()
-                && name
-                    .iter()
-                    .all(|c| !c.is_ascii() || c.is_ascii_alphanumeric() || *c == b'_'))
-    };
-    // A `$'…'` escape that may make a byte past ASCII.
-    let wide_escape = |e: &[u8]| match e.first() {
-        Some(b'u' | b'U') => true,
-        Some(b'x') => e
-            .get(1)
-            .is_some_and(|c| matches!(c, b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')),
-        Some(b'2' | b'3') => true,
-        _ => false,
-    };
-    let mut i = 0;
-    let mut prev = b'\n';
-    while i < text.len() {
-        while bodies.get(next_body).is_some_and(|&(_, end)| end <= i) {
-            next_body += 1;
-        }
-        if let Some(&(start, end)) = bodies.get(next_body)
-            && start <= i
+    let mut from = 0;
+    for (start, end) in bodies
+        .into_iter()
+        .chain(std::iter::once((text.len(), text.len())))
+    {
+        if let Some(part) = text.get(from..start.max(from))
+            && wide_in(part)
         {
-            prev = b'\n';
-            i = end;
-            continue;
+            return true;
         }
-        let c = text[i];
-        match c {
-            _ if !c.is_ascii() => return true,
-            b'\\' => {
-                // The next byte is itself (past ASCII: counted).
-                if text.get(i + 1).is_some_and(|n| !n.is_ascii()) {
-                    return true;
-                }
-                prev = b'a';
-                i += 2;
-                continue;
-            }
-            // (Not after `(` or `)`: in `$(true)#` the `#` is the word's.)
-            b'#' if matches!(prev, b' ' | b'\t' | b'\n' | b';' | b'&' | b'|') => {
-                // A comment, to the line's end.
-                while i < text.len() && text[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
-            }
-            b'\'' | b'"' => {
-                let ansi = c == b'\'' && i > 0 && text[i - 1] == b'$';
-                let start = i + 1;
-                let mut j = start;
-                while j < text.len() && text[j] != c {
-                    if text[j] == b'\\' && (c == b'"' || ansi) {
-                        if ansi && text.get(j + 1..).is_some_and(wide_escape) {
-                            return true;
-                        }
-                        j += 1;
-                    }
-                    j += 1;
-                }
-                let quoted = text.get(start..j.min(text.len())).unwrap_or_default();
-                if may_be_name(quoted) {
-                    return true;
-                }
-                prev = b'a';
-                i = j + 1;
-                continue;
-            }
-            _ => {}
-        }
-        prev = c;
-        i += 1;
+        from = from.max(end);
     }
     false
+}
+
+/// [`wide_outside_bodies`] on one stretch of text.
+fn wide_in(part: &[u8]) -> bool {
+    // An escape that may make a byte past ASCII.
+    let escape = memchr::memchr_iter(b'\\', part).any(|i| {
+        let e = part.get(i + 1..).unwrap_or_default();
+        match e.first() {
+            Some(b'u' | b'U' | b'2' | b'3') => true,
+            Some(b'M') => e.get(1) == Some(&b'-'),
+            Some(b'x') => e
+                .get(1)
+                .is_some_and(|c| matches!(c, b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')),
+            Some(b'0') => e.get(1).is_some_and(|c| matches!(c, b'2' | b'3')),
+            _ => false,
+        }
+    });
+    if escape {
+        return true;
+    }
+    if part.is_ascii() {
+        return false;
+    }
+    // (Text cut inside a character, or not UTF-8: counted.)
+    let Ok(s) = std::str::from_utf8(part) else {
+        return true;
+    };
+    s.chars()
+        .any(|c| !c.is_ascii() && (c.is_alphanumeric() || ('\u{0E00}'..='\u{0EFF}').contains(&c)))
 }

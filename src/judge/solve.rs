@@ -388,12 +388,12 @@ impl<'a> Solver<'a> {
             || !self.computed_refs.is_empty()
             || self.facts.any_nameref.is_some()
         {
-            return Ok(v.part(ByteSet::EMPTY));
+            return Ok(v.substring());
         }
         let mut sets: Vec<&[u8]> = vec![b" \t\n", b" \t\n\0"];
         if let Some(i) = &ifs_val {
             if i.fixed.is_some() || i.has_heredoc() || i.env || i.unknown {
-                return Ok(v.part(ByteSet::EMPTY));
+                return Ok(v.substring());
             }
             sets.extend(i.lits.iter().map(|l| &**l));
         }
@@ -401,11 +401,11 @@ impl<'a> Solver<'a> {
         // character, or an ASCII byte inside a character of another encoding).
         let ascii = |t: &[u8]| t.iter().all(u8::is_ascii);
         if !sets.iter().all(|s| ascii(s)) || !v.lits.iter().chain(&v.htexts).all(|t| ascii(t)) {
-            return Ok(v.part(ByteSet::EMPTY));
+            return Ok(v.substring());
         }
         let exact = v.fixed.is_none() && v.heredoc.is_none() && !v.unknown;
         if !exact {
-            return Ok(v.part(ByteSet::EMPTY));
+            return Ok(v.substring());
         }
         let mut out = Val {
             env: v.env,
@@ -640,6 +640,7 @@ impl<'a> Solver<'a> {
                     acc.unwrap_or_default()
                 }
                 Src::Part(inner, extra) => self.eval(inner)?.part(*extra),
+                Src::Sub(inner) => self.eval(inner)?.substring(),
                 Src::Wild(inner) => self.eval(inner)?.wild(),
                 Src::SourceCopies(value) => copied(&self.eval(value)?),
                 Src::EvalAssigns(value, name) | Src::RunCopies(value, name) => {
@@ -654,6 +655,20 @@ impl<'a> Solver<'a> {
                     }
                 }
                 Src::Cased(inner) => cased(&self.eval(inner)?),
+                Src::ZshArith(pasted, opens) => {
+                    // (As text: a zsh number's own letters, `16#FF`, hold no `[`, and
+                    // start with no `#`.)
+                    let text_holds = |v: &Val, c: u8| {
+                        v.lits.iter().chain(&v.htexts).any(|l| l.contains(&c))
+                            || [v.fixed, v.heredoc].iter().flatten().any(|b| b.has(c))
+                    };
+                    if text_holds(&self.eval(pasted)?, b'[') || text_holds(&self.eval(opens)?, b'#')
+                    {
+                        Val::fixed(super::value::ZSH_BASED_OUTPUT)
+                    } else {
+                        Val::zsh_number()
+                    }
+                }
                 Src::Files { inner, option } => {
                     let v = self.eval(inner)?;
                     let may = |t: &[u8]| {
@@ -949,32 +964,36 @@ impl<'a> Solver<'a> {
             .any(|&(v, _)| assigns(&self.var_val(v))))
     }
 
+    /// Whether a site's evaluator runs, as far as the judge knows: the option or the
+    /// array it needs, the builtin it may be.
+    fn site_runs(&self, s: &super::facts::Site) -> Result<bool, GaveUp> {
+        Ok(match s.needs {
+            Some(Needs::PromptSubst) => self.facts.prompt_subst,
+            Some(Needs::GlobSubst) => self.facts.glob_subst,
+            Some(Needs::Array(v)) => self.is_array(v),
+            Some(Needs::Builtin(k)) => {
+                let run = self.facts.unread_runs.get(k);
+                if let Some(f) = run.and_then(|r| r.call_of.as_ref())
+                    && !self.facts.positional_runners.contains(f)
+                {
+                    // (A call of a function that does not run its arguments.)
+                    return Ok(false);
+                }
+                match run.and_then(|r| r.name.as_ref()) {
+                    Some(n) => self.may_be(n, super::builtins::Gate::Evaluates)?,
+                    None => true,
+                }
+            }
+            _ => true,
+        })
+    }
+
     /// The hidden evaluators, each on its value.
     fn judge_sites(&self, found: &mut Vec<Found>) -> Result<(), GaveUp> {
         let zsh = self.d.is_zsh();
         for s in &self.facts.sites {
-            match s.needs {
-                Some(Needs::PromptSubst) if !self.facts.prompt_subst => continue,
-                Some(Needs::GlobSubst) if !self.facts.glob_subst => continue,
-                Some(Needs::Array(v)) if !self.is_array(v) => continue,
-                Some(Needs::Builtin(k)) => {
-                    let run = self.facts.unread_runs.get(k);
-                    if let Some(f) = run.and_then(|r| r.call_of.as_ref())
-                        && !self.facts.positional_runners.contains(f)
-                    {
-                        // (A call of a function that does not run its arguments.)
-                        continue;
-                    }
-                    let name = run.and_then(|r| r.name.as_ref());
-                    let evaluates = match name {
-                        Some(n) => self.may_be(n, super::builtins::Gate::Evaluates)?,
-                        None => true,
-                    };
-                    if !evaluates {
-                        continue;
-                    }
-                }
-                _ => {}
+            if !self.site_runs(s)? {
+                continue;
             }
             // (A subscript of an array declared associative is evaluated all the same: bash
             // 3.2 has no associative arrays, and where the declaration holds is not
@@ -1380,7 +1399,10 @@ impl<'a> Solver<'a> {
                 }
                 if let Some((what, reshapes)) = super::walk::special_change(name, zsh)
                     && (!reshapes || reshapes_text(&self.eval(e)?))
-                    && (!self.operator_free() || self.eval(e)?.may_hold(b"<"))
+                    && (!self.operator_free() || {
+                        let v = self.eval(e)?;
+                        v.may_hold(b"<") || v.env
+                    })
                     && self.later_text(*at, 0, true, true)
                 {
                     found.push(Found::Change { at: *at, what });
@@ -1454,18 +1476,20 @@ impl<'a> Solver<'a> {
             }
         }
         // Changes to how later text is read: denied when text is read after them. With no
-        // heredoc operator spelled in the command (judged only where a reading may define
-        // an alias: `check::may_define_alias`), only an alias that may make one counts: a
-        // value that may hold a `<`.
+        // heredoc operator spelled in the command (judged only where text read as inert
+        // may hide expansions: `check::may_hide_expansions`), only an alias that may make
+        // one counts: a value that may hold a `<`, or the environment's text.
         let operator_free = self.operator_free();
-        let makes_lt = |v: &Val| v.may_hold(b"<");
+        // (The environment's text too: the shell's own `COMP_WORDBREAKS`, zsh's
+        // `WORDCHARS` hold a `<`; what an alias reads is not the author's to keep.)
+        let makes_lt = |v: &Val| v.may_hold(b"<") || v.env;
         for c in &self.facts.changes {
             let applies = match &c.when {
                 When::Always => !operator_free,
                 When::MakesOperator(e) => {
                     operator_free && {
                         let v = self.eval(e)?;
-                        v.may_hold(b"$`\\") && v.may_hold(b"<")
+                        v.may_hold(b"$`\\") && (v.may_hold(b"<") || v.env)
                     }
                 }
                 When::AnyValue(e) => !operator_free || makes_lt(&self.eval(e)?),
@@ -1542,6 +1566,120 @@ impl<'a> Solver<'a> {
                     what: c.what,
                 });
             }
+        }
+        self.judge_evaluator_assignments(found)
+    }
+
+    /// Text a hidden evaluator expands again may assign a variable (`${BASH_ALIASES[s]=…}`
+    /// in a subscript a value gives arithmetic, in a prompt, in zsh's `(e)`), an alias
+    /// table's entry too, from any text (the shell's `COMP_WORDBREAKS` holds a `<`): an
+    /// alias the readings do not see, which may make the lines after it a heredoc's
+    /// unquoted body. A change wherever text is read after it, heredoc operator spelled or
+    /// not. (zsh reads a substitution's text when it runs it: an alias defined before
+    /// reaches it.)
+    fn judge_evaluator_assignments(&self, found: &mut Vec<Found>) -> Result<(), GaveUp> {
+        const WHAT: &str = "text a hidden evaluator expands again, which may define an alias that makes a heredoc operator";
+        let f = &self.facts;
+        if f.sites.is_empty()
+            && f.integers.is_empty()
+            && f.any_integer.is_none()
+            && f.any_nameref.is_none()
+            && f.xtrace.is_none()
+        {
+            return Ok(());
+        }
+        // The variables whose value, evaluated as arithmetic, may expand an assignment:
+        // itself, or through the names it evaluates (a fixed point; inexact text may name
+        // any).
+        let n = f.names.len();
+        let mut assigning = vec![false; n];
+        let mut any = false;
+        for (v, a) in assigning.iter_mut().enumerate() {
+            self.spend(2)?;
+            // (Seeded by what is known to assign: a text that may, by its bytes alone,
+            // counts where it reaches an evaluator itself, not through every name.)
+            let val = self.var_val(v as Var);
+            if val.fixed_known_to_assign() && val.fixed_bytes().is_some_and(|b| b.has(b'[')) {
+                *a = true;
+                any = true;
+            }
+        }
+        let names_one = |val: &Val, assigning: &[bool]| -> bool {
+            any && (val.lits.iter().chain(&val.htexts).any(|t| {
+                self.arith_refs(t).names.iter().any(|name| {
+                    self.facts
+                        .names
+                        .get(kept_as(name))
+                        .is_some_and(|v| assigning.get(v as usize).copied().unwrap_or(true))
+                })
+            }) || val.fixed_letters().is_some_and(|b| {
+                // (Text known by its bytes names a variable whose name they hold.)
+                assigning.iter().enumerate().any(|(v, &a)| {
+                    a && {
+                        let name = self.facts.names.name(v as Var);
+                        crate::shell::syntax::legal_identifier(name) && b.holds_all(name)
+                    }
+                })
+            }))
+        };
+        // (Until no variable is added.)
+        if any {
+            loop {
+                let mut changed = false;
+                for v in 0..n {
+                    if assigning[v] {
+                        continue;
+                    }
+                    self.spend(2)?;
+                    if names_one(&self.var_val(v as Var), &assigning) {
+                        assigning[v] = true;
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+        }
+        let assigns = |val: &Val, e: Evaluator| {
+            evaluators::expands_assignment(val, e)
+                || (matches!(
+                    e,
+                    Evaluator::Arithmetic | Evaluator::Subscript | Evaluator::Name
+                ) && names_one(val, &assigning))
+        };
+        let push = |at: u32, found: &mut Vec<Found>| {
+            if self.later_text(at, 0, true, true) {
+                found.push(Found::Change { at, what: WHAT });
+            }
+        };
+        for s in &f.sites {
+            self.spend(8)?;
+            if self.site_runs(s)? && assigns(&self.eval(&s.value)?, s.evaluator) {
+                push(s.at, found);
+            }
+        }
+        for &(v, at) in &f.integers {
+            if assigns(&self.var_val(v), Evaluator::Arithmetic) {
+                push(at, found);
+            }
+        }
+        if f.any_integer.is_some() || f.any_nameref.is_some() {
+            let every = self.every();
+            // (Every value joined is inexact: what is known to assign counts, as for the
+            // names arithmetic evaluates.)
+            let known = every.fixed_known_to_assign() || names_one(&every, &assigning);
+            for at in [f.any_integer, f.any_nameref].into_iter().flatten() {
+                if known {
+                    push(at, found);
+                }
+            }
+        }
+        if let Some(at) = f.xtrace
+            && (!self.d.is_zsh() || f.prompt_subst)
+            && assigns(&self.ps4(), Evaluator::Prompt)
+        {
+            push(at, found);
         }
         Ok(())
     }
@@ -1687,6 +1825,9 @@ fn cased(v: &Val) -> Val {
         out.heredoc = Some(h.both_cases());
     }
     if let Some(f) = out.fixed_bytes() {
+        // (A case change makes no `$`, `{` or `=`: what was proven of the text holds.)
+        out.fixed_no_assignment = !v.fixed_may_assign();
+        out.fixed_assigns = v.fixed_known_to_assign();
         out.fixed = Some(f.both_cases());
         out.zsh_number = false;
     }
@@ -1719,12 +1860,17 @@ impl Reads {
                 Src::Subst(at) => self.substs.push(*at),
                 Src::Glue(parts) => parts.iter().for_each(|p| self.of(p)),
                 Src::Part(inner, _)
+                | Src::Sub(inner)
                 | Src::Wild(inner)
                 | Src::Cased(inner)
                 | Src::Files { inner, .. }
                 | Src::EvalAssigns(inner, None)
                 | Src::RunCopies(inner, None)
                 | Src::SourceCopies(inner) => self.of(inner),
+                Src::ZshArith(a, b) => {
+                    self.of(a);
+                    self.of(b);
+                }
                 Src::EvalAssigns(inner, Some((name, _)))
                 | Src::RunCopies(inner, Some((name, _))) => {
                     self.of(inner);

@@ -136,6 +136,57 @@ pub(crate) struct Val {
     /// [`ZSH_NUMBER_LETTERS`] (which [`Val::fixed_bytes`], [`Val::heredoc_bytes`] and
     /// [`Val::bytes`] count).
     pub zsh_number: bool,
+    /// Proven: the inexact fixed text ([`Val::fixed`]) holds no assignment expansion
+    /// (`${name=…}`), which an evaluator expanding it again would run. Unproven (false)
+    /// falls back to its bytes ([`bytes_may_assign`]).
+    pub fixed_no_assignment: bool,
+    /// Known: an exact text that holds an assignment expansion went into the inexact fixed
+    /// text (the lits folded into their bytes, a part of one).
+    pub fixed_assigns: bool,
+}
+
+/// Whether a text known exactly holds an assignment expansion: a `${` with a `=` before
+/// its `}` (`${name=v}`, `${name:=v}`, zsh's `${name::=v}`).
+pub(crate) fn assigning_text(t: &[u8]) -> bool {
+    memchr::memmem::find_iter(t, b"${").any(|i| {
+        let rest = t.get(i + 2..).unwrap_or_default();
+        let end = rest.iter().position(|&c| c == b'}').unwrap_or(rest.len());
+        rest[..end].contains(&b'=')
+    })
+}
+
+/// Whether a text known exactly holds an escape that makes a `$` once decoded (`\044`,
+/// `\44`, `\0044`, `\x24`, `\u0024`, `\U00000024`: `printf`, `echo -e`, `%b`, a prompt).
+pub(crate) fn escapes_a_dollar(t: &[u8]) -> bool {
+    memchr::memchr_iter(b'\\', t).any(|i| {
+        let e = t.get(i + 1..).unwrap_or_default();
+        let digits = |radix: u32, max: usize, skip: usize| {
+            let d: Vec<u8> = e
+                .iter()
+                .skip(skip)
+                .take(max)
+                .take_while(|c| (**c as char).is_digit(radix))
+                .copied()
+                .collect();
+            std::str::from_utf8(&d)
+                .ok()
+                .and_then(|d| u32::from_str_radix(d, radix).ok())
+                == Some(0x24)
+        };
+        match e.first() {
+            Some(b'x') => digits(16, 2, 1),
+            Some(b'u') => digits(16, 4, 1),
+            Some(b'U') => digits(16, 8, 1),
+            Some(b'0') => digits(8, 4, 0) || digits(8, 3, 1),
+            Some(b'1'..=b'7') => digits(8, 3, 0),
+            _ => false,
+        }
+    })
+}
+
+/// Whether text known by these bytes may hold an assignment expansion.
+pub(crate) fn bytes_may_assign(b: ByteSet) -> bool {
+    b.has(b'$') && b.has(b'{') && b.has(b'=')
 }
 
 impl Val {
@@ -148,6 +199,7 @@ impl Val {
     pub fn fixed(bytes: ByteSet) -> Val {
         Val {
             fixed: Some(bytes),
+            fixed_no_assignment: !bytes_may_assign(bytes),
             ..Val::default()
         }
     }
@@ -161,12 +213,41 @@ impl Val {
         Val {
             fixed: Some(NUMBER),
             zsh_number: true,
+            fixed_no_assignment: true,
             ..Val::default()
         }
     }
 
+    /// Whether the fixed text may end inside an unclosed `${` (or with a `$`), which text
+    /// glued after it may make an assignment expansion: exact texts are looked at, inexact
+    /// text counts where it may hold a `$`.
+    fn open_at_end(&self) -> bool {
+        self.lits.iter().any(|l| {
+            l.last() == Some(&b'$')
+                || memchr::memmem::rfind(l, b"${").is_some_and(|i| !l[i..].contains(&b'}'))
+        }) || self.fixed_letters().is_some_and(|b| b.has(b'$'))
+    }
+
+    /// Whether the inexact fixed text, if any, is proven to hold no assignment expansion.
+    fn fixed_clean(&self) -> bool {
+        self.fixed.is_none() || self.fixed_no_assignment
+    }
+
+    /// Whether the text the command fixes is known to hold an assignment expansion: an
+    /// exact text that does, or one that went into the inexact text.
+    pub fn fixed_known_to_assign(&self) -> bool {
+        self.lits.iter().any(|l| assigning_text(l)) || (self.fixed.is_some() && self.fixed_assigns)
+    }
+
+    /// Whether the text the command fixes may hold an assignment expansion that an
+    /// evaluator expanding it again would run (`${BASH_ALIASES[s]=…}`).
+    pub fn fixed_may_assign(&self) -> bool {
+        self.lits.iter().any(|l| assigning_text(l))
+            || (!self.fixed_clean() && self.fixed_letters().is_some_and(bytes_may_assign))
+    }
+
     /// [`Val::fixed`], with the letters a zsh number may hold.
-    fn fixed_letters(&self) -> Option<ByteSet> {
+    pub fn fixed_letters(&self) -> Option<ByteSet> {
         self.fixed.map(|f| {
             if self.zsh_number {
                 f.union(ZSH_NUMBER_LETTERS)
@@ -271,9 +352,13 @@ impl Val {
     fn add_lit(&mut self, t: Rc<[u8]>) -> bool {
         if t.len() > MAX_LIT_BYTES {
             let b = ByteSet::of(&t);
-            let before = self.fixed;
+            let before = (self.fixed, self.fixed_no_assignment);
+            self.fixed_no_assignment = self.fixed_clean() && !assigning_text(&t);
+            let known = self.fixed_assigns || assigning_text(&t);
+            let changed = known != self.fixed_assigns;
+            self.fixed_assigns = known;
             self.fixed = Some(self.fixed.map_or(b, |f| f.union(b)));
-            return self.fixed != before;
+            return changed || (self.fixed, self.fixed_no_assignment) != before;
         }
         if self.lits.iter().any(|l| Rc::ptr_eq(l, &t))
             || self.lits.iter().any(|l| **l == *t)
@@ -284,10 +369,14 @@ impl Val {
         self.lits.push(t);
         if self.lits.len() > MAX_LITS {
             let mut b = self.fixed.unwrap_or_default();
+            let mut clean = self.fixed_clean();
             for l in self.lits.drain(..) {
                 b.add_all(&l);
+                clean &= !assigning_text(&l);
             }
             self.fixed = Some(b);
+            self.fixed_no_assignment = clean;
+            self.fixed_assigns |= !clean;
         }
         true
     }
@@ -305,9 +394,12 @@ impl Val {
             changed |= self.add_lit(Rc::clone(l));
         }
         if let Some(f) = other.fixed {
-            let before = self.fixed;
+            let before = (self.fixed, self.fixed_no_assignment);
+            self.fixed_no_assignment = self.fixed_clean() && other.fixed_no_assignment;
             self.fixed = Some(self.fixed.map_or(f, |s| s.union(f)));
-            changed |= self.fixed != before;
+            changed |= (self.fixed, self.fixed_no_assignment) != before
+                || (other.fixed_assigns && !self.fixed_assigns);
+            self.fixed_assigns |= other.fixed_assigns;
         }
         if let Some(h) = other.heredoc {
             let before = self.heredoc;
@@ -389,8 +481,17 @@ impl Val {
         let (fa, fb) = (self.fixed_bytes(), other.fixed_bytes());
         let inexact = (exact && self.lits.len() * other.lits.len() > MAX_LITS)
             || (fa.is_some() && fb.is_some() && (self.fixed.is_some() || other.fixed.is_some()));
+        // (Glued, two texts with no assignment expansion may make one across the seam: a
+        // `$` before it and a `=` after.)
+        let clean = |v: &Val| v.fixed_clean() && !v.lits.iter().any(|l| assigning_text(l));
+        let seam = self.open_at_end() && fb.is_some_and(|b| b.has(b'=') || b.has(b'{'));
+        let glued_clean = clean(self) && clean(other) && !seam;
+        let known = |v: &Val| v.fixed_assigns || v.lits.iter().any(|l| assigning_text(l));
+        let glued_known = known(self) || known(other);
         if inexact && let (Some(a), Some(b)) = (fa, fb) {
             let f = a.union(b);
+            out.fixed_assigns |= glued_known;
+            out.fixed_no_assignment = out.fixed_clean() && glued_clean;
             out.fixed = Some(out.fixed.map_or(f, |s| s.union(f)));
         }
         // The environment's with fixed or the environment's: the environment's, and the
@@ -398,6 +499,8 @@ impl Val {
         if (self.env && (other.env || fb.is_some())) || (other.env && fa.is_some()) {
             out.env = true;
             if let Some(f) = [fa, fb].into_iter().flatten().reduce(ByteSet::union) {
+                out.fixed_assigns |= glued_known;
+                out.fixed_no_assignment = out.fixed_clean() && glued_clean;
                 out.fixed = Some(out.fixed.map_or(f, |s| s.union(f)));
             }
         }
@@ -419,9 +522,24 @@ impl Val {
         };
         if let Some(f) = self.fixed_bytes() {
             out.fixed = Some(f.union(extra));
+            // (A replacement may make one from what it removes: by the bytes.)
+            out.fixed_no_assignment = !bytes_may_assign(f.union(extra));
+            out.fixed_assigns = self.fixed_assigns || self.lits.iter().any(|l| assigning_text(l));
         }
         if let Some(h) = self.heredoc_bytes() {
             out.heredoc = Some(h.union(extra));
+        }
+        out
+    }
+
+    /// A contiguous part of the value (`${x#p}`, `${x:1:2}`, a field of a line, what a
+    /// pattern matched): [`Val::part`] with no bytes added, which keeps what was proven of
+    /// the fixed text (a part of texts that hold no assignment expansion holds none).
+    pub fn substring(&self) -> Val {
+        let clean = self.fixed_clean() && !self.lits.iter().any(|l| assigning_text(l));
+        let mut out = self.part(ByteSet::EMPTY);
+        if out.fixed.is_some() {
+            out.fixed_no_assignment = clean;
         }
         out
     }
@@ -436,7 +554,11 @@ impl Val {
         }
         if out.fixed_bytes().is_some() {
             out.lits.clear();
+            // (Its escapes may make the `$`: a text that spells one is known.)
+            out.fixed_assigns =
+                self.fixed_known_to_assign() || self.lits.iter().any(|l| escapes_a_dollar(l));
             out.fixed = Some(ByteSet::ALL);
+            out.fixed_no_assignment = false;
             out.zsh_number = false;
         }
         out

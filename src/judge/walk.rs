@@ -705,7 +705,7 @@ impl<'a> Walk<'a> {
         // parameter gives, `${z/$~p/}`) set `MATCH` and `match` to what matched: a part of
         // the value. Any pattern operator may.
         if self.zsh() && p.op == ParamOp::Part && p.arg.is_some() {
-            let part = base.part(ByteSet::EMPTY);
+            let part = base.substring();
             for n in [&b"MATCH"[..], b"match"] {
                 let v = self.var(n);
                 self.assign(Target::Var(v), part.clone(), p.at, ctx);
@@ -723,19 +723,8 @@ impl<'a> Walk<'a> {
         value: Expr,
         body: Option<usize>,
     ) {
-        if e == Evaluator::Prompt && !self.zsh() {
-            // Text expanded again may assign an alias table (`${BASH_ALIASES[y]=…}`). (zsh
-            // reads the whole command before it runs any: an alias defined so reaches
-            // only text read again.)
-            self.facts.changes.push(Change {
-                at,
-                what: "text expanded again as a prompt, which may define an alias that makes a heredoc operator",
-                unit: self.unit,
-                when: When::MakesOperator(value.clone()),
-                later_units: true,
-                scope_end: None,
-            });
-        }
+        // (Text expanded again may assign an alias table, `${BASH_ALIASES[y]=…}`: the
+        // solver's `judge_evaluator_assignments`, on every site.)
         self.facts.sites.push(Site {
             at,
             evaluator: e,
@@ -902,7 +891,7 @@ impl<'a> Walk<'a> {
         };
         // zsh's subscript on a scalar is a part of it (`${c[1,3]}`).
         let base = if self.zsh() && (p.subscript.is_some() || p.zsh_subscript.is_some()) {
-            base.part(ByteSet::EMPTY)
+            base.substring()
         } else {
             base
         };
@@ -935,7 +924,16 @@ impl<'a> Walk<'a> {
                 });
                 match text.as_deref() {
                     // zsh's `${x:#pattern}`: the elements that match, or none.
-                    Some(t) if t.starts_with(b":#") => base.part(ByteSet::EMPTY),
+                    Some(t) if t.starts_with(b":#") => base.substring(),
+                    // An offset and a length (`${x:1:2}`, `${x: -1}`): a contiguous part.
+                    Some(t)
+                        if t.starts_with(b":")
+                            && t.get(1).is_some_and(|c| {
+                                c.is_ascii_digit() || matches!(c, b' ' | b'$' | b'(')
+                            }) =>
+                    {
+                        base.substring()
+                    }
                     // zsh's modifiers (`${x:s/l/r/}`, `${x:u}`): a replacement's bytes may
                     // be added, letters' case changed.
                     Some(t) if t.starts_with(b":") => {
@@ -969,9 +967,7 @@ impl<'a> Walk<'a> {
                         Expr(vec![Src::Cased(std::rc::Rc::new(base))])
                     }
                     // `${x#p}`, `${x%%p}`: a pattern removed, a part of the value left.
-                    Some(t) if t.starts_with(b"#") || t.starts_with(b"%") => {
-                        base.part(ByteSet::EMPTY)
-                    }
+                    Some(t) if t.starts_with(b"#") || t.starts_with(b"%") => base.substring(),
                     _ => match arg {
                         // A replacement's bytes may be added.
                         Some(a) => {
@@ -1040,7 +1036,47 @@ impl<'a> Walk<'a> {
     /// it is cut ([`Val::zsh_number`]: a float, a base's `16#FF`), and letters whole where
     /// its text sets an output base (`[##16]` prints `FF`). (A value that may set one is
     /// denied where arithmetic evaluates it: `evaluators::zsh_output_base`.)
-    pub fn arith_result(&self, a: &crate::shell::word::Arith) -> Expr {
+    pub fn arith_result(&mut self, a: &crate::shell::word::Arith) -> Expr {
+        if self.zsh() && !a.key && !a.hash && (!a.params.is_empty() || !a.substs.is_empty()) {
+            // Text its expansions paste in may set the output base: a `[` pasted in
+            // (`$(( $p$q ))`, `p='['`), or a `#` pasted right after a `[` that starts no
+            // subscript (`$(( [${h}${h}16] 255 ))`, `h='#'`). (A number pasted in holds
+            // neither: `16#FF` makes no `[#`.)
+            let mut pasted = Expr::default();
+            let mut opens = Expr::default();
+            let text = self.text.unwrap_or_default();
+            // (Text pinned to one place, `eval` text: where it stands is not known.)
+            let pinned = self.text.is_none();
+            let after_bracket = |at: u32| {
+                let at = at as usize;
+                pinned
+                    || (at.checked_sub(1).and_then(|k| text.get(k)) == Some(&b'[')
+                        && at
+                            .checked_sub(2)
+                            .and_then(|k| text.get(k))
+                            .is_none_or(|&c| {
+                                !(c.is_ascii_alphanumeric() || matches!(c, b'_' | b']' | b'}'))
+                            }))
+            };
+            for p in &a.params {
+                let v = self.param_expr(p);
+                if after_bracket(p.at) {
+                    opens.join(v.clone());
+                }
+                pasted.join(v);
+            }
+            for &s in &a.substs {
+                let v = Expr(vec![Src::Subst(s)]);
+                if after_bracket(s) {
+                    opens.join(v.clone());
+                }
+                pasted.join(v);
+            }
+            return Expr(vec![Src::ZshArith(
+                std::rc::Rc::new(pasted),
+                std::rc::Rc::new(opens),
+            )]);
+        }
         Expr::val(if !self.zsh() || a.key {
             Val::number()
         } else if a.hash {
