@@ -515,38 +515,18 @@ pub(crate) fn may_spell_lt(t: &[u8]) -> bool {
 }
 
 /// Whether text the readings take for inert may hold an expansion that would run a
-/// command, or assign, once a shell reads it as an unquoted heredoc body: a backquote, a
-/// `$` before `(`, `{`, `[`, a backslash or a quote, or zsh's `$name[` (a subscript),
-/// where the command also holds a `'` or a `#` (text in single quotes, `$'…'` or a
-/// comment is inert to the readings).
+/// command, or assign, once a shell reads it as an unquoted heredoc body: a `$` or a
+/// backquote anywhere. (Any `$` may: `$r` of a nameref to `a[$(…)]`, zsh's `$a[x]`; and
+/// what is inert is not only quotes and `#`: zsh's `histchars` makes another character
+/// start a comment.)
 ///
 /// A command that spells no heredoc operator holds a heredoc only where an alias defined
 /// at run time makes one (`alias s="cat $l${l}E"`, `l` a `<` built at run time): the
-/// lines after it are then a body. Text the readings take for code runs as code there
-/// too (the guard never kept it from running); only inert text that expands in a body
-/// runs where the author did not ask. Without any, such a command has nothing for the
-/// judge to keep from running, whatever aliases it defines, and however.
-/// (Where a quote or a comment sits is not worked out: one anywhere counts, so that no
-/// reading of the quotes can be wrong.)
+/// lines after it are then a body. Text with no expansion in it expands to itself there:
+/// without a `$` or a backquote, such a command has nothing for the judge to keep from
+/// running, whatever aliases it defines, and however.
 pub(crate) fn may_hide_expansions(bytes: &[u8]) -> bool {
-    memchr::memchr2(b'\'', b'#', bytes).is_some()
-        && (bytes.contains(&b'`')
-            || memchr::memchr_iter(b'$', bytes).any(|i| {
-                let rest = bytes.get(i + 1..).unwrap_or_default();
-                matches!(
-                    rest.first(),
-                    Some(b'(' | b'{' | b'[' | b'\\' | b'\'' | b'"')
-                ) || {
-                    // zsh's `$name[sub]` (its flags before the name: `$#x[…]`, `$~x[…]`):
-                    // the subscript is evaluated.
-                    let flags = rest.iter().take_while(|c| b"#+=~^".contains(c)).count();
-                    let name = rest[flags..]
-                        .iter()
-                        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
-                        .count();
-                    name > 0 && rest.get(flags + name) == Some(&b'[')
-                }
-            }))
+    memchr::memchr2(b'$', b'`', bytes).is_some()
 }
 
 /// Whether a heredoc without its closing line sits in backquotes whose text holds, as

@@ -428,8 +428,13 @@ pub(super) fn expands_assignment(v: &Val, e: Evaluator) -> bool {
                 .fixed_letters()
                 .is_some_and(|b| b.has(b'(') && (b.has(b'e') || b.has(b'+')))
         }
+        // (A prompt decodes its escapes first: `\044\173x\075…}`.)
         Evaluator::Prompt => {
-            v.fixed_known_to_assign() || v.lits.iter().any(|l| super::value::escapes_a_dollar(l))
+            v.fixed_known_to_assign()
+                || v.lits.iter().any(|l| {
+                    use super::value::may_make;
+                    may_make(l, b'$') && may_make(l, b'{') && may_make(l, b'=')
+                })
         }
         Evaluator::Arithmetic | Evaluator::Name => v.fixed_known_to_assign() && subscript(),
         _ => v.fixed_known_to_assign(),

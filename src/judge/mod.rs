@@ -523,7 +523,7 @@ pub fn judge(
 /// Whether `text` may name a variable with letters past ASCII, which zsh takes in names
 /// (a UTF-8 locale: any character `iswalnum` calls a letter or digit): such a character
 /// anywhere outside the heredocs' bodies, or an escape that may make a byte past ASCII
-/// (`\u00e9`, `\xc3`, `\303`, zsh's `\M-C`). Quotes and comments are not worked out: a
+/// (`\u00e9`, `\xc3`, `\303`, `\703`, zsh's `\M-C` and `\MC`). Quotes and comments are not worked out: a
 /// character in one counts as well, so no reading of them can be wrong. Symbols and
 /// punctuation past ASCII (`✓`, `—`, `→`, emoji) are no letters and do not count.
 fn wide_outside_bodies(text: &[u8], heredocs: &[crate::shell::Heredoc]) -> bool {
@@ -554,12 +554,12 @@ fn wide_in(part: &[u8]) -> bool {
     let escape = memchr::memchr_iter(b'\\', part).any(|i| {
         let e = part.get(i + 1..).unwrap_or_default();
         match e.first() {
-            Some(b'u' | b'U' | b'2' | b'3') => true,
-            Some(b'M') => e.get(1) == Some(&b'-'),
+            // (zsh's `\\M` with or without its `-`; octal past `\\377` wraps.)
+            Some(b'u' | b'U' | b'M' | b'1'..=b'7') => true,
             Some(b'x') => e
                 .get(1)
                 .is_some_and(|c| matches!(c, b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')),
-            Some(b'0') => e.get(1).is_some_and(|c| matches!(c, b'2' | b'3')),
+            Some(b'0') => e.get(1).is_some_and(|c| matches!(c, b'1'..=b'7')),
             _ => false,
         }
     });

@@ -458,6 +458,11 @@ impl<'a> Solver<'a> {
             Val::unknown()
         } else if shell_number_variable(name) {
             Val::number()
+        } else if let Some(text) = shell_default_text(name, self.d.is_zsh()) {
+            // The shell's own value, text it fixes (an alias may take its `<`).
+            let mut v = Val::lit(text);
+            v.env = true;
+            v
         } else {
             Val::env()
         }
@@ -1401,7 +1406,7 @@ impl<'a> Solver<'a> {
                     && (!reshapes || reshapes_text(&self.eval(e)?))
                     && (!self.operator_free() || {
                         let v = self.eval(e)?;
-                        v.may_hold(b"<") || v.env
+                        v.may_hold(b"<")
                     })
                     && self.later_text(*at, 0, true, true)
                 {
@@ -1480,16 +1485,16 @@ impl<'a> Solver<'a> {
         // may hide expansions: `check::may_hide_expansions`), only an alias that may make
         // one counts: a value that may hold a `<`, or the environment's text.
         let operator_free = self.operator_free();
-        // (The environment's text too: the shell's own `COMP_WORDBREAKS`, zsh's
-        // `WORDCHARS` hold a `<`; what an alias reads is not the author's to keep.)
-        let makes_lt = |v: &Val| v.may_hold(b"<") || v.env;
+        // (The shell's own defaults are known text: `COMP_WORDBREAKS`, zsh's `WORDCHARS`
+        // and `patchars` hold a `<`, `default_named`.)
+        let makes_lt = |v: &Val| v.may_hold(b"<");
         for c in &self.facts.changes {
             let applies = match &c.when {
                 When::Always => !operator_free,
                 When::MakesOperator(e) => {
                     operator_free && {
                         let v = self.eval(e)?;
-                        v.may_hold(b"$`\\") && (v.may_hold(b"<") || v.env)
+                        v.may_hold(b"$`\\") && v.may_hold(b"<")
                     }
                 }
                 When::AnyValue(e) => !operator_free || makes_lt(&self.eval(e)?),
@@ -1604,6 +1609,8 @@ impl<'a> Solver<'a> {
                 any = true;
             }
         }
+        // (Names read from texts known exactly: a text known by its bytes alone may spell
+        // most names, `_` and `cat` among them, and would count most scripts.)
         let names_one = |val: &Val, assigning: &[bool]| -> bool {
             any && (val.lits.iter().chain(&val.htexts).any(|t| {
                 self.arith_refs(t).names.iter().any(|name| {
@@ -1611,14 +1618,6 @@ impl<'a> Solver<'a> {
                         .names
                         .get(kept_as(name))
                         .is_some_and(|v| assigning.get(v as usize).copied().unwrap_or(true))
-                })
-            }) || val.fixed_letters().is_some_and(|b| {
-                // (Text known by its bytes names a variable whose name they hold.)
-                assigning.iter().enumerate().any(|(v, &a)| {
-                    a && {
-                        let name = self.facts.names.name(v as Var);
-                        crate::shell::syntax::legal_identifier(name) && b.holds_all(name)
-                    }
                 })
             }))
         };
@@ -2256,6 +2255,18 @@ fn names_written_as_arrays(text: &[u8]) -> HashSet<&[u8]> {
         }
     }
     out
+}
+
+/// The default value a shell gives a variable the command never assigns, where it holds
+/// text an alias may take a heredoc operator's `<` from (measured: bash 3.2 to 5.3, zsh
+/// 5.9).
+fn shell_default_text(name: &[u8], zsh: bool) -> Option<&'static [u8]> {
+    match (name, zsh) {
+        (b"COMP_WORDBREAKS", false) => Some(b" \t\n\"'@><=;|&(:"),
+        (b"WORDCHARS", true) => Some(b"*?_-.[]~=/&;!#$%^(){}<>"),
+        (b"patchars", true) => Some(b"| ~ ( ? * [ < ^ # ?( *( +( !( \\!( @("),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -145,43 +145,93 @@ pub(crate) struct Val {
     pub fixed_assigns: bool,
 }
 
-/// Whether a text known exactly holds an assignment expansion: a `${` with a `=` before
-/// its `}` (`${name=v}`, `${name:=v}`, zsh's `${name::=v}`).
+/// Whether a text known exactly holds an assignment expansion: `${name=v}`, `${name:=v}`,
+/// zsh's `${name::=v}` (a name with its flags before it, `${(P)name=v}`, and its
+/// subscript, whatever it holds: `${a[${e}s]=v}`), or bash 5.3's `${ cmd; }` and
+/// `${| cmd; }`, which run in the shell itself.
 pub(crate) fn assigning_text(t: &[u8]) -> bool {
     memchr::memmem::find_iter(t, b"${").any(|i| {
-        let rest = t.get(i + 2..).unwrap_or_default();
-        let end = rest.iter().position(|&c| c == b'}').unwrap_or(rest.len());
-        rest[..end].contains(&b'=')
+        let mut k = i + 2;
+        if matches!(t.get(k), Some(b' ' | b'\t' | b'\n' | b'|')) {
+            return true;
+        }
+        // zsh's flags, `(…)`.
+        if t.get(k) == Some(&b'(') {
+            match t[k..].iter().position(|&c| c == b')') {
+                Some(close) => k += close + 1,
+                None => return false,
+            }
+        }
+        // Indirection and zsh's `^`, `=`, `~` before the name.
+        while matches!(t.get(k), Some(b'!' | b'^' | b'=' | b'~')) {
+            k += 1;
+        }
+        let name = t[k.min(t.len())..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+            .count();
+        // (A name zsh takes past ASCII, or a nested `${…}`: not followed, counted.)
+        if name == 0 {
+            return t.get(k).is_some_and(|&c| !c.is_ascii() || c == b'$');
+        }
+        k += name;
+        // A subscript, brackets nested.
+        if t.get(k) == Some(&b'[') {
+            let mut depth = 0usize;
+            while let Some(&c) = t.get(k) {
+                k += 1;
+                match c {
+                    b'[' => depth += 1,
+                    b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if t.get(k) == Some(&b':') {
+            k += 1;
+            if t.get(k) == Some(&b':') {
+                k += 1;
+            }
+        }
+        t.get(k) == Some(&b'=')
     })
 }
 
-/// Whether a text known exactly holds an escape that makes a `$` once decoded (`\044`,
-/// `\44`, `\0044`, `\x24`, `\u0024`, `\U00000024`: `printf`, `echo -e`, `%b`, a prompt).
-pub(crate) fn escapes_a_dollar(t: &[u8]) -> bool {
-    memchr::memchr_iter(b'\\', t).any(|i| {
-        let e = t.get(i + 1..).unwrap_or_default();
-        let digits = |radix: u32, max: usize, skip: usize| {
-            let d: Vec<u8> = e
-                .iter()
-                .skip(skip)
-                .take(max)
-                .take_while(|c| (**c as char).is_digit(radix))
-                .copied()
-                .collect();
-            std::str::from_utf8(&d)
-                .ok()
-                .and_then(|d| u32::from_str_radix(d, radix).ok())
-                == Some(0x24)
-        };
-        match e.first() {
-            Some(b'x') => digits(16, 2, 1),
-            Some(b'u') => digits(16, 4, 1),
-            Some(b'U') => digits(16, 8, 1),
-            Some(b'0') => digits(8, 4, 0) || digits(8, 3, 1),
-            Some(b'1'..=b'7') => digits(8, 3, 0),
-            _ => false,
-        }
-    })
+/// Whether a text known exactly may make `c` once its escapes are decoded (`printf`,
+/// `echo -e`, `%b`, `${x@E}`, a prompt): `c` itself, or an escape that decodes to it (an
+/// octal `\NNN` or `\0NNN`, `\xHH`, `\uHHHH`, `\UHHHHHHHH`).
+pub(crate) fn may_make(t: &[u8], c: u8) -> bool {
+    let value = |digits: &[u8], radix: u32, max: usize| -> Option<u32> {
+        let n = digits
+            .iter()
+            .take(max)
+            .take_while(|d| (**d as char).is_digit(radix))
+            .count();
+        let d = std::str::from_utf8(digits.get(..n)?).ok()?;
+        u32::from_str_radix(d, radix).ok()
+    };
+    t.contains(&c)
+        || memchr::memchr_iter(b'\\', t).any(|i| {
+            let e = t.get(i + 1..).unwrap_or_default();
+            let made = match e.first() {
+                Some(b'x') => value(&e[1..], 16, 2),
+                Some(b'u') => value(&e[1..], 16, 4),
+                Some(b'U') => value(&e[1..], 16, 8),
+                // (`\0NNN` in `echo -e` and `%b`; `\NNN` in `printf`'s format and prompts;
+                // past `\377` the byte wraps.)
+                Some(b'0') => value(&e[1..], 8, 3)
+                    .filter(|v| *v & 0xff == u32::from(c))
+                    .or_else(|| value(e, 8, 3)),
+                Some(b'1'..=b'7') => value(e, 8, 3),
+                _ => None,
+            };
+            made.is_some_and(|v| v & 0xff == u32::from(c) || v == u32::from(c))
+        })
 }
 
 /// Whether text known by these bytes may hold an assignment expansion.
@@ -219,13 +269,14 @@ impl Val {
     }
 
     /// Whether the fixed text may end inside an unclosed `${` (or with a `$`), which text
-    /// glued after it may make an assignment expansion: exact texts are looked at, inexact
-    /// text counts where it may hold a `$`.
+    /// glued after it may make an assignment expansion: exact texts are looked at.
     fn open_at_end(&self) -> bool {
+        // (Text known by its bytes only is not looked at: most joined values hold a `$`,
+        // and a `=` may follow any.)
         self.lits.iter().any(|l| {
             l.last() == Some(&b'$')
                 || memchr::memmem::rfind(l, b"${").is_some_and(|i| !l[i..].contains(&b'}'))
-        }) || self.fixed_letters().is_some_and(|b| b.has(b'$'))
+        })
     }
 
     /// Whether the inexact fixed text, if any, is proven to hold no assignment expansion.
@@ -236,7 +287,13 @@ impl Val {
     /// Whether the text the command fixes is known to hold an assignment expansion: an
     /// exact text that does, or one that went into the inexact text.
     pub fn fixed_known_to_assign(&self) -> bool {
-        self.lits.iter().any(|l| assigning_text(l)) || (self.fixed.is_some() && self.fixed_assigns)
+        // (Text known by its bytes only: where they also spell an alias table's name, the
+        // one assignment that matters here; most scripts' joined values hold `$`, `{`, `=`.)
+        self.lits.iter().any(|l| assigning_text(l))
+            || (self.fixed_assigns
+                && self
+                    .fixed_letters()
+                    .is_some_and(|b| b.holds_all(b"ALIAS") || b.holds_all(b"alias")))
     }
 
     /// Whether the text the command fixes may hold an assignment expansion that an
@@ -486,8 +543,10 @@ impl Val {
         let clean = |v: &Val| v.fixed_clean() && !v.lits.iter().any(|l| assigning_text(l));
         let seam = self.open_at_end() && fb.is_some_and(|b| b.has(b'=') || b.has(b'{'));
         let glued_clean = clean(self) && clean(other) && !seam;
+        // (A seam that may make one counts as one: `$(echo 'a[$' | tr -d '\n')"{x=…}]"`.)
+        let glued_known = seam;
         let known = |v: &Val| v.fixed_assigns || v.lits.iter().any(|l| assigning_text(l));
-        let glued_known = known(self) || known(other);
+        let glued_known = glued_known || known(self) || known(other);
         if inexact && let (Some(a), Some(b)) = (fa, fb) {
             let f = a.union(b);
             out.fixed_assigns |= glued_known;
@@ -522,9 +581,31 @@ impl Val {
         };
         if let Some(f) = self.fixed_bytes() {
             out.fixed = Some(f.union(extra));
-            // (A replacement may make one from what it removes: by the bytes.)
+            // (A replacement or a deletion may make one from what it removes or adds: by
+            // the bytes; [`Val::substring`] keeps what was known of a contiguous part.)
             out.fixed_no_assignment = !bytes_may_assign(f.union(extra));
-            out.fixed_assigns = self.fixed_assigns || self.lits.iter().any(|l| assigning_text(l));
+            // (Text known exactly: its `$`, `{` and `=` in that order, or the replacement's.)
+            let ordered = |l: &[u8]| {
+                let has = |c: u8| extra.has(c);
+                let d = if has(b'$') {
+                    Some(0)
+                } else {
+                    l.iter().position(|&c| c == b'$')
+                };
+                let b = d.and_then(|d| {
+                    if has(b'{') {
+                        Some(d)
+                    } else {
+                        l[d..].iter().position(|&c| c == b'{').map(|k| d + k)
+                    }
+                });
+                b.is_some_and(|b| has(b'=') || l[b..].contains(&b'='))
+            };
+            out.fixed_assigns = self.fixed_assigns
+                || self.lits.iter().any(|l| assigning_text(l) || ordered(l))
+                || self
+                    .fixed_letters()
+                    .is_some_and(|b| bytes_may_assign(b.union(extra)));
         }
         if let Some(h) = self.heredoc_bytes() {
             out.heredoc = Some(h.union(extra));
@@ -540,6 +621,7 @@ impl Val {
         let mut out = self.part(ByteSet::EMPTY);
         if out.fixed.is_some() {
             out.fixed_no_assignment = clean;
+            out.fixed_assigns = self.fixed_known_to_assign();
         }
         out
     }
@@ -554,9 +636,12 @@ impl Val {
         }
         if out.fixed_bytes().is_some() {
             out.lits.clear();
-            // (Its escapes may make the `$`: a text that spells one is known.)
-            out.fixed_assigns =
-                self.fixed_known_to_assign() || self.lits.iter().any(|l| escapes_a_dollar(l));
+            // (Its escapes may make the `$`, the `{` and the `=`.)
+            out.fixed_assigns = self.fixed_known_to_assign()
+                || self
+                    .lits
+                    .iter()
+                    .any(|l| may_make(l, b'$') && may_make(l, b'{') && may_make(l, b'='));
             out.fixed = Some(ByteSet::ALL);
             out.fixed_no_assignment = false;
             out.zsh_number = false;

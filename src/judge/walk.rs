@@ -654,7 +654,14 @@ impl<'a> Walk<'a> {
         }
         // (zsh reads `${!name}` as a bad substitution: only its `(P)` flag is indirect.)
         if p.indirect && p.op != ParamOp::Names && (!self.zsh() || p.flags) {
-            self.site(p.at, Evaluator::Name, "${!name}", base.clone(), body);
+            // (zsh's nested `${(P)${x}}`: the inner expansion's value names the variable.)
+            let mut named = base.clone();
+            if p.name.is_empty()
+                && let Some(arg) = &p.arg
+            {
+                named.join(self.word_expr(arg));
+            }
+            self.site(p.at, Evaluator::Name, "${!name}", named, body);
         }
         // What the operators below evaluate: with `${!n@P}`, zsh `${(Pe)n}`, the value of
         // the variable `n` names (and, read both ways, `n`'s own).
@@ -1044,30 +1051,18 @@ impl<'a> Walk<'a> {
             // neither: `16#FF` makes no `[#`.)
             let mut pasted = Expr::default();
             let mut opens = Expr::default();
-            let text = self.text.unwrap_or_default();
-            // (Text pinned to one place, `eval` text: where it stands is not known.)
-            let pinned = self.text.is_none();
-            let after_bracket = |at: u32| {
-                let at = at as usize;
-                pinned
-                    || (at.checked_sub(1).and_then(|k| text.get(k)) == Some(&b'[')
-                        && at
-                            .checked_sub(2)
-                            .and_then(|k| text.get(k))
-                            .is_none_or(|&c| {
-                                !(c.is_ascii_alphanumeric() || matches!(c, b'_' | b']' | b'}'))
-                            }))
-            };
+            // (What follows an open `[` may start with a `#`: every expansion's, as one
+            // that pastes nothing may stand between, `[${e}${h}16]`.)
             for p in &a.params {
                 let v = self.param_expr(p);
-                if after_bracket(p.at) {
+                if a.open_bracket {
                     opens.join(v.clone());
                 }
                 pasted.join(v);
             }
             for &s in &a.substs {
                 let v = Expr(vec![Src::Subst(s)]);
-                if after_bracket(s) {
+                if a.open_bracket {
                     opens.join(v.clone());
                 }
                 pasted.join(v);

@@ -135,6 +135,10 @@ pub struct Arith {
     pub key: bool,
     /// Its text holds a byte past ASCII (zsh takes such letters in names).
     pub wide: bool,
+    /// Its text holds a `[` that follows no name and no `]` (nor a blank after one): no
+    /// subscript's, so zsh's output base (`[#16]`) where what an expansion pastes after it
+    /// starts with a `#`.
+    pub open_bracket: bool,
 }
 
 /// An assignment word: `name=value`, `name+=value`, `name[sub]=value`, `name=(…)`.
@@ -1358,6 +1362,12 @@ impl<'a, 't> Parser<'a, 't> {
             .get(from..to)
             .is_none_or(|t| memchr::memchr(b'#', t).is_some());
         a.wide = b.get(from..to).is_none_or(|t| !t.is_ascii());
+        a.open_bracket = b.get(from..to).is_none_or(|t| {
+            memchr::memchr_iter(b'[', t).any(|k| {
+                let before = t[..k].iter().rev().find(|c| !matches!(c, b' ' | b'\t'));
+                !before.is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b']')
+            })
+        });
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             a.odd = true;

@@ -1370,11 +1370,9 @@ pub(super) fn command(
             } else {
                 args.first()
             };
-            if let Some(a) = first
-                && !(name == b"shift"
-                    && a.literal()
-                        .is_some_and(|l| !l.first().is_some_and(u8::is_ascii_digit)))
-            {
+            // (zsh's `shift name` shifts an array, but evaluates a name that is none as
+            // arithmetic: which it is, is not followed.)
+            if let Some(a) = first {
                 let e = w.word_expr(a);
                 w.site(
                     a.start,
