@@ -365,10 +365,10 @@ fn judge(
     // No heredoc, in any reading or spelled anywhere in the text: no heredoc text, and
     // nothing for the judge to keep from running.
     // (An alias, however it is defined, may make a heredoc operator from text that only
-    // becomes `<<` once expanded, `eval "alias s=\$'cat \x3c\x3cE'"`: a command that
-    // may hide expansions in text read as inert is judged, [`may_hide_expansions`].)
+    // becomes `<<` once expanded, `eval "alias s=\$'cat \x3c\x3cE'"`: a command of more
+    // than one line is judged, [`may_hold_a_body`].)
     let no_heredoc = !spells_heredoc(bytes)
-        && !may_hide_expansions(bytes)
+        && !may_hold_a_body(bytes)
         && std::iter::once(intended)
             .chain(shells.iter().map(|(_, r)| r))
             .all(|r| !r.holds_heredoc());
@@ -456,14 +456,19 @@ fn judge(
     }
     // Every stage finished: a report with nothing to deny is clean, and says why.
     if report.findings.is_empty() {
-        report.clean = Some(if no_heredoc && report.heredocs.is_empty() {
-            Clean::without_heredocs(Why::NoHeredoc)
-        } else {
-            Clean {
-                why: Why::Judged,
-                kept: kept(bytes, &report),
-            }
-        });
+        let holds_heredoc = std::iter::once(intended)
+            .chain(shells.iter().map(|(_, r)| r))
+            .any(|r| r.holds_heredoc());
+        report.clean = Some(
+            if (no_heredoc || !holds_heredoc) && report.heredocs.is_empty() {
+                Clean::without_heredocs(Why::NoHeredoc)
+            } else {
+                Clean {
+                    why: Why::Judged,
+                    kept: kept(bytes, &report),
+                }
+            },
+        );
     }
     Ok(report)
 }
@@ -514,19 +519,14 @@ pub(crate) fn may_spell_lt(t: &[u8]) -> bool {
     escape || range
 }
 
-/// Whether text the readings take for inert may hold an expansion that would run a
-/// command, or assign, once a shell reads it as an unquoted heredoc body: a `$` or a
-/// backquote anywhere. (Any `$` may: `$r` of a nameref to `a[$(…)]`, zsh's `$a[x]`; and
-/// what is inert is not only quotes and `#`: zsh's `histchars` makes another character
-/// start a comment.)
-///
-/// A command that spells no heredoc operator holds a heredoc only where an alias defined
-/// at run time makes one (`alias s="cat $l${l}E"`, `l` a `<` built at run time): the
-/// lines after it are then a body. Text with no expansion in it expands to itself there:
-/// without a `$` or a backquote, such a command has nothing for the judge to keep from
-/// running, whatever aliases it defines, and however.
-pub(crate) fn may_hide_expansions(bytes: &[u8]) -> bool {
-    memchr::memchr2(b'$', b'`', bytes).is_some()
+/// Whether a command that spells no heredoc operator may still hold a heredoc's body: text
+/// on a line after another. Such a command holds a heredoc only where an alias defined at
+/// run time makes one (`alias s="cat $l${l}E"`, `l` a `<` built at run time), and its body
+/// is the lines after the alias's: text the readings take for inert (a comment, a quoted
+/// string) may expand there, and the body may be read as data into a hidden evaluator
+/// (`s | { read -r x; (( x )); }`). A command of one line has no line after it.
+pub(crate) fn may_hold_a_body(bytes: &[u8]) -> bool {
+    memchr::memchr(b'\n', bytes).is_some()
 }
 
 /// Whether a heredoc without its closing line sits in backquotes whose text holds, as

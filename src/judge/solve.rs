@@ -1481,9 +1481,9 @@ impl<'a> Solver<'a> {
             }
         }
         // Changes to how later text is read: denied when text is read after them. With no
-        // heredoc operator spelled in the command (judged only where text read as inert
-        // may hide expansions: `check::may_hide_expansions`), only an alias that may make
-        // one counts: a value that may hold a `<`, or the environment's text.
+        // heredoc operator spelled in the command (judged only where it has more than one
+        // line: `check::may_hold_a_body`), only an alias that may make one counts: a value
+        // that may hold a `<` (the shell's own `COMP_WORDBREAKS` holds one).
         let operator_free = self.operator_free();
         // (The shell's own defaults are known text: `COMP_WORDBREAKS`, zsh's `WORDCHARS`
         // and `patchars` hold a `<`, `default_named`.)

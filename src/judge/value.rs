@@ -145,12 +145,29 @@ pub(crate) struct Val {
     pub fixed_assigns: bool,
 }
 
-/// Whether a text known exactly holds an assignment expansion: `${name=v}`, `${name:=v}`,
+/// Whether a text known exactly holds an assignment expansion, or an expansion that
+/// expands another value again (`${y@P}`, zsh's `${(e)y}`, `${(%)y}`), which may hold one
+/// its escapes make: `${name=v}`, `${name:=v}`,
 /// zsh's `${name::=v}` (a name with its flags before it, `${(P)name=v}`, and its
 /// subscript, whatever it holds: `${a[${e}s]=v}`), or bash 5.3's `${ cmd; }` and
 /// `${| cmd; }`, which run in the shell itself.
 pub(crate) fn assigning_text(t: &[u8]) -> bool {
+    let again = |rest: &[u8]| {
+        rest.starts_with(b"(")
+            && rest
+                .iter()
+                .take_while(|&&c| c != b')')
+                .any(|c| matches!(c, b'e' | b'%'))
+    };
     memchr::memmem::find_iter(t, b"${").any(|i| {
+        if again(t.get(i + 2..).unwrap_or_default())
+            || t[i..]
+                .iter()
+                .position(|&c| c == b'}')
+                .is_some_and(|end| memchr::memmem::find(&t[i..i + end], b"@P").is_some())
+        {
+            return true;
+        }
         let mut k = i + 2;
         if matches!(t.get(k), Some(b' ' | b'\t' | b'\n' | b'|')) {
             return true;
@@ -175,22 +192,9 @@ pub(crate) fn assigning_text(t: &[u8]) -> bool {
             return t.get(k).is_some_and(|&c| !c.is_ascii() || c == b'$');
         }
         k += name;
-        // A subscript, brackets nested.
+        // A subscript (quotes and nested `${…}` in it may hold a `]`: any `=` after it).
         if t.get(k) == Some(&b'[') {
-            let mut depth = 0usize;
-            while let Some(&c) = t.get(k) {
-                k += 1;
-                match c {
-                    b'[' => depth += 1,
-                    b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-            }
+            return t[k..].contains(&b'=');
         }
         if t.get(k) == Some(&b':') {
             k += 1;
