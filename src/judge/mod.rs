@@ -548,19 +548,26 @@ fn wide_outside_bodies(text: &[u8], heredocs: &[crate::shell::Heredoc]) -> bool 
     false
 }
 
+/// Whether octal digits make a byte past ASCII: three of them, the first `2` to `7`.
+fn high_octal(d: &[u8]) -> bool {
+    d.len() >= 3 && matches!(d[0], b'2'..=b'7') && d[1..3].iter().all(|c| matches!(c, b'0'..=b'7'))
+}
+
 /// [`wide_outside_bodies`] on one stretch of text.
 fn wide_in(part: &[u8]) -> bool {
     // An escape that may make a byte past ASCII.
     let escape = memchr::memchr_iter(b'\\', part).any(|i| {
         let e = part.get(i + 1..).unwrap_or_default();
         match e.first() {
-            // (zsh's `\\M` with or without its `-`; octal past `\\377` wraps.)
-            Some(b'u' | b'U' | b'M' | b'1'..=b'7') => true,
+            // (zsh's `\M` with or without its `-`; three octal digits from `\200`, past
+            // `\377` wrapping, or four after a `0`.)
+            Some(b'u' | b'U' | b'M') => true,
             Some(b'x') => e
                 .get(1)
                 .is_some_and(|c| matches!(c, b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')),
-            Some(b'0') => e.get(1).is_some_and(|c| matches!(c, b'1'..=b'7')),
-            _ => false,
+            Some(b'0') => high_octal(&e[1..]),
+            Some(_) => high_octal(e),
+            None => false,
         }
     });
     if escape {

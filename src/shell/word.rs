@@ -1365,7 +1365,9 @@ impl<'a, 't> Parser<'a, 't> {
         a.open_bracket = b.get(from..to).is_none_or(|t| {
             memchr::memchr_iter(b'[', t).any(|k| {
                 let before = t[..k].iter().rev().find(|c| !matches!(c, b' ' | b'\t'));
-                !before.is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b']')
+                // (`$[` is arithmetic of its own, no output base.)
+                !before
+                    .is_some_and(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b']' | b'$'))
             })
         });
         self.depth += 1;
