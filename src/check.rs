@@ -367,8 +367,13 @@ fn judge(
     // (An alias, however it is defined, may make a heredoc operator from text that only
     // becomes `<<` once expanded, `eval "alias s=\$'cat \x3c\x3cE'"`: a command of more
     // than one line is judged, [`may_hold_a_body`].)
+    // (Literal `eval` or `trap` text read as a program of its own has lines of its own:
+    // `eval $'s\n# $(…)\nE'` on one line.)
     let no_heredoc = !spells_heredoc(bytes)
         && !may_hold_a_body(bytes)
+        && std::iter::once(intended)
+            .chain(shells.iter().map(|(_, r)| r))
+            .all(|r| r.nested.iter().all(|n| !may_hold_a_body(&n.text)))
         && std::iter::once(intended)
             .chain(shells.iter().map(|(_, r)| r))
             .all(|r| !r.holds_heredoc());
@@ -524,7 +529,8 @@ pub(crate) fn may_spell_lt(t: &[u8]) -> bool {
 /// run time makes one (`alias s="cat $l${l}E"`, `l` a `<` built at run time), and its body
 /// is the lines after the alias's: text the readings take for inert (a comment, a quoted
 /// string) may expand there, and the body may be read as data into a hidden evaluator
-/// (`s | { read -r x; (( x )); }`). A command of one line has no line after it.
+/// (`s | { read -r x; (( x )); }`). A command of one line has no line after it (but for
+/// literal `eval` or `trap` text with lines of its own, which is looked at too).
 pub(crate) fn may_hold_a_body(bytes: &[u8]) -> bool {
     memchr::memchr(b'\n', bytes).is_some()
 }
