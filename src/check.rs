@@ -530,9 +530,14 @@ pub(crate) fn may_spell_lt(t: &[u8]) -> bool {
 /// is the lines after the alias's: text the readings take for inert (a comment, a quoted
 /// string) may expand there, and the body may be read as data into a hidden evaluator
 /// (`s | { read -r x; (( x )); }`). A command of one line has no line after it (but for
-/// literal `eval` or `trap` text with lines of its own, which is looked at too).
+/// literal `eval` or `trap` text with lines of its own, which is looked at too), unless a
+/// substitution is on it: zsh reads a substitution's text only when it runs it, so an
+/// alias whose value ends in a newline made at run time makes the rest of that text a
+/// body (`alias s=$'cat \x3c\x3cE\n'; x=$(s '$(…)')`).
 pub(crate) fn may_hold_a_body(bytes: &[u8]) -> bool {
     memchr::memchr(b'\n', bytes).is_some()
+        || bytes.contains(&b'`')
+        || memchr::memmem::find(bytes, b"$(").is_some()
 }
 
 /// Whether a heredoc without its closing line sits in backquotes whose text holds, as

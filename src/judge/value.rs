@@ -160,6 +160,11 @@ pub(crate) fn assigning_text(t: &[u8]) -> bool {
                 .any(|c| matches!(c, b'e' | b'%'))
     };
     memchr::memmem::find_iter(t, b"${").any(|i| {
+        // (zsh's flags take delimited arguments that may hold any byte, `(s:():e)`: a `${(`
+        // is not read past, and counts.)
+        if t.get(i + 2) == Some(&b'(') {
+            return true;
+        }
         if again(t.get(i + 2..).unwrap_or_default())
             || t[i..]
                 .iter()
