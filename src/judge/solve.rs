@@ -1404,10 +1404,7 @@ impl<'a> Solver<'a> {
                 }
                 if let Some((what, reshapes)) = super::walk::special_change(name, zsh)
                     && (!reshapes || reshapes_text(&self.eval(e)?))
-                    && (!self.operator_free() || {
-                        let v = self.eval(e)?;
-                        v.may_hold(b"<")
-                    })
+                    && (!self.operator_free() || self.eval(e)?.may_hold(b"<"))
                     && self.later_text(*at, 0, true, true)
                 {
                     found.push(Found::Change { at: *at, what });
@@ -1611,26 +1608,34 @@ impl<'a> Solver<'a> {
         }
         // (Names read from texts known exactly: a text known by its bytes alone may spell
         // most names, `_` and `cat` among them, and would count most scripts.)
-        let names_one = |val: &Val, assigning: &[bool]| -> bool {
-            any && (val.lits.iter().chain(&val.htexts).any(|t| {
-                self.arith_refs(t).names.iter().any(|name| {
-                    self.facts
-                        .names
-                        .get(kept_as(name))
-                        .is_some_and(|v| assigning.get(v as usize).copied().unwrap_or(true))
-                })
-            }))
+        let named = |val: &Val| -> Result<Vec<Var>, GaveUp> {
+            let mut out = Vec::new();
+            for t in val.lits.iter().chain(&val.htexts) {
+                self.spend(t.len() / 16 + 1)?;
+                for name in self.arith_refs(t).names {
+                    if let Some(v) = self.facts.names.get(kept_as(&name)) {
+                        out.push(v);
+                    }
+                }
+            }
+            Ok(out)
         };
-        // (Until no variable is added.)
+        // The fixed point over the names each variable's value evaluates, each value read
+        // once (a variable that names one that assigns, assigns).
         if any {
+            let mut names: Vec<Vec<Var>> = Vec::with_capacity(n);
+            for v in 0..n {
+                names.push(named(&self.var_val(v as Var))?);
+            }
             loop {
                 let mut changed = false;
-                for v in 0..n {
-                    if assigning[v] {
-                        continue;
-                    }
-                    self.spend(2)?;
-                    if names_one(&self.var_val(v as Var), &assigning) {
+                for (v, its) in names.iter().enumerate() {
+                    self.spend(its.len() + 1)?;
+                    if !assigning[v]
+                        && its
+                            .iter()
+                            .any(|&x| assigning.get(x as usize) != Some(&false))
+                    {
                         assigning[v] = true;
                         changed = true;
                     }
@@ -1640,12 +1645,18 @@ impl<'a> Solver<'a> {
                 }
             }
         }
-        let assigns = |val: &Val, e: Evaluator| {
-            evaluators::expands_assignment(val, e)
+        let names_one = |val: &Val, assigning: &[bool]| -> Result<bool, GaveUp> {
+            Ok(any
+                && named(val)?
+                    .iter()
+                    .any(|&x| assigning.get(x as usize) != Some(&false)))
+        };
+        let assigns = |val: &Val, e: Evaluator| -> Result<bool, GaveUp> {
+            Ok(evaluators::expands_assignment(val, e)
                 || (matches!(
                     e,
                     Evaluator::Arithmetic | Evaluator::Subscript | Evaluator::Name
-                ) && names_one(val, &assigning))
+                ) && names_one(val, &assigning)?))
         };
         let push = |at: u32, found: &mut Vec<Found>| {
             if self.later_text(at, 0, true, true) {
@@ -1654,12 +1665,12 @@ impl<'a> Solver<'a> {
         };
         for s in &f.sites {
             self.spend(8)?;
-            if self.site_runs(s)? && assigns(&self.eval(&s.value)?, s.evaluator) {
+            if self.site_runs(s)? && assigns(&self.eval(&s.value)?, s.evaluator)? {
                 push(s.at, found);
             }
         }
         for &(v, at) in &f.integers {
-            if assigns(&self.var_val(v), Evaluator::Arithmetic) {
+            if assigns(&self.var_val(v), Evaluator::Arithmetic)? {
                 push(at, found);
             }
         }
@@ -1667,7 +1678,7 @@ impl<'a> Solver<'a> {
             let every = self.every();
             // (Every value joined is inexact: what is known to assign counts, as for the
             // names arithmetic evaluates.)
-            let known = every.fixed_known_to_assign() || names_one(&every, &assigning);
+            let known = every.fixed_known_to_assign() || names_one(&every, &assigning)?;
             for at in [f.any_integer, f.any_nameref].into_iter().flatten() {
                 if known {
                     push(at, found);
@@ -1676,7 +1687,7 @@ impl<'a> Solver<'a> {
         }
         if let Some(at) = f.xtrace
             && (!self.d.is_zsh() || f.prompt_subst)
-            && assigns(&self.ps4(), Evaluator::Prompt)
+            && assigns(&self.ps4(), Evaluator::Prompt)?
         {
             push(at, found);
         }
@@ -1824,8 +1835,7 @@ fn cased(v: &Val) -> Val {
         out.heredoc = Some(h.both_cases());
     }
     if let Some(f) = out.fixed_bytes() {
-        // (A case change makes no `$`, `{` or `=`: what was proven of the text holds.)
-        out.fixed_no_assignment = !v.fixed_may_assign();
+        // (A case change makes no `$`, `{` or `=`: what was known of the text holds.)
         out.fixed_assigns = v.fixed_known_to_assign();
         out.fixed = Some(f.both_cases());
         out.zsh_number = false;

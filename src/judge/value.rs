@@ -136,10 +136,6 @@ pub(crate) struct Val {
     /// [`ZSH_NUMBER_LETTERS`] (which [`Val::fixed_bytes`], [`Val::heredoc_bytes`] and
     /// [`Val::bytes`] count).
     pub zsh_number: bool,
-    /// Proven: the inexact fixed text ([`Val::fixed`]) holds no assignment expansion
-    /// (`${name=…}`), which an evaluator expanding it again would run. Unproven (false)
-    /// falls back to its bytes ([`bytes_may_assign`]).
-    pub fixed_no_assignment: bool,
     /// Known: an exact text that holds an assignment expansion went into the inexact fixed
     /// text (the lits folded into their bytes, a part of one).
     pub fixed_assigns: bool,
@@ -258,7 +254,6 @@ impl Val {
     pub fn fixed(bytes: ByteSet) -> Val {
         Val {
             fixed: Some(bytes),
-            fixed_no_assignment: !bytes_may_assign(bytes),
             ..Val::default()
         }
     }
@@ -272,7 +267,6 @@ impl Val {
         Val {
             fixed: Some(NUMBER),
             zsh_number: true,
-            fixed_no_assignment: true,
             ..Val::default()
         }
     }
@@ -288,11 +282,6 @@ impl Val {
         })
     }
 
-    /// Whether the inexact fixed text, if any, is proven to hold no assignment expansion.
-    fn fixed_clean(&self) -> bool {
-        self.fixed.is_none() || self.fixed_no_assignment
-    }
-
     /// Whether the text the command fixes is known to hold an assignment expansion: an
     /// exact text that does, or one that went into the inexact text.
     pub fn fixed_known_to_assign(&self) -> bool {
@@ -303,13 +292,6 @@ impl Val {
                 && self
                     .fixed_letters()
                     .is_some_and(|b| b.holds_all(b"ALIAS") || b.holds_all(b"alias")))
-    }
-
-    /// Whether the text the command fixes may hold an assignment expansion that an
-    /// evaluator expanding it again would run (`${BASH_ALIASES[s]=…}`).
-    pub fn fixed_may_assign(&self) -> bool {
-        self.lits.iter().any(|l| assigning_text(l))
-            || (!self.fixed_clean() && self.fixed_letters().is_some_and(bytes_may_assign))
     }
 
     /// [`Val::fixed`], with the letters a zsh number may hold.
@@ -418,13 +400,10 @@ impl Val {
     fn add_lit(&mut self, t: Rc<[u8]>) -> bool {
         if t.len() > MAX_LIT_BYTES {
             let b = ByteSet::of(&t);
-            let before = (self.fixed, self.fixed_no_assignment);
-            self.fixed_no_assignment = self.fixed_clean() && !assigning_text(&t);
-            let known = self.fixed_assigns || assigning_text(&t);
-            let changed = known != self.fixed_assigns;
-            self.fixed_assigns = known;
+            let before = (self.fixed, self.fixed_assigns);
+            self.fixed_assigns |= assigning_text(&t);
             self.fixed = Some(self.fixed.map_or(b, |f| f.union(b)));
-            return changed || (self.fixed, self.fixed_no_assignment) != before;
+            return (self.fixed, self.fixed_assigns) != before;
         }
         if self.lits.iter().any(|l| Rc::ptr_eq(l, &t))
             || self.lits.iter().any(|l| **l == *t)
@@ -435,14 +414,11 @@ impl Val {
         self.lits.push(t);
         if self.lits.len() > MAX_LITS {
             let mut b = self.fixed.unwrap_or_default();
-            let mut clean = self.fixed_clean();
             for l in self.lits.drain(..) {
                 b.add_all(&l);
-                clean &= !assigning_text(&l);
+                self.fixed_assigns |= assigning_text(&l);
             }
             self.fixed = Some(b);
-            self.fixed_no_assignment = clean;
-            self.fixed_assigns |= !clean;
         }
         true
     }
@@ -460,12 +436,10 @@ impl Val {
             changed |= self.add_lit(Rc::clone(l));
         }
         if let Some(f) = other.fixed {
-            let before = (self.fixed, self.fixed_no_assignment);
-            self.fixed_no_assignment = self.fixed_clean() && other.fixed_no_assignment;
+            let before = (self.fixed, self.fixed_assigns);
             self.fixed = Some(self.fixed.map_or(f, |s| s.union(f)));
-            changed |= (self.fixed, self.fixed_no_assignment) != before
-                || (other.fixed_assigns && !self.fixed_assigns);
             self.fixed_assigns |= other.fixed_assigns;
+            changed |= (self.fixed, self.fixed_assigns) != before;
         }
         if let Some(h) = other.heredoc {
             let before = self.heredoc;
@@ -547,19 +521,14 @@ impl Val {
         let (fa, fb) = (self.fixed_bytes(), other.fixed_bytes());
         let inexact = (exact && self.lits.len() * other.lits.len() > MAX_LITS)
             || (fa.is_some() && fb.is_some() && (self.fixed.is_some() || other.fixed.is_some()));
-        // (Glued, two texts with no assignment expansion may make one across the seam: a
-        // `$` before it and a `=` after.)
-        let clean = |v: &Val| v.fixed_clean() && !v.lits.iter().any(|l| assigning_text(l));
+        // (Glued, two texts with no assignment expansion may make one across the seam: an
+        // exact text ending inside an open `${`, and a `{` or `=` after it.)
         let seam = self.open_at_end() && fb.is_some_and(|b| b.has(b'=') || b.has(b'{'));
-        let glued_clean = clean(self) && clean(other) && !seam;
-        // (A seam that may make one counts as one: `$(echo 'a[$' | tr -d '\n')"{x=…}]"`.)
-        let glued_known = seam;
         let known = |v: &Val| v.fixed_assigns || v.lits.iter().any(|l| assigning_text(l));
-        let glued_known = glued_known || known(self) || known(other);
+        let glued_known = seam || known(self) || known(other);
         if inexact && let (Some(a), Some(b)) = (fa, fb) {
             let f = a.union(b);
             out.fixed_assigns |= glued_known;
-            out.fixed_no_assignment = out.fixed_clean() && glued_clean;
             out.fixed = Some(out.fixed.map_or(f, |s| s.union(f)));
         }
         // The environment's with fixed or the environment's: the environment's, and the
@@ -568,7 +537,6 @@ impl Val {
             out.env = true;
             if let Some(f) = [fa, fb].into_iter().flatten().reduce(ByteSet::union) {
                 out.fixed_assigns |= glued_known;
-                out.fixed_no_assignment = out.fixed_clean() && glued_clean;
                 out.fixed = Some(out.fixed.map_or(f, |s| s.union(f)));
             }
         }
@@ -592,7 +560,6 @@ impl Val {
             out.fixed = Some(f.union(extra));
             // (A replacement or a deletion may make one from what it removes or adds: by
             // the bytes; [`Val::substring`] keeps what was known of a contiguous part.)
-            out.fixed_no_assignment = !bytes_may_assign(f.union(extra));
             // (Text known exactly: its `$`, `{` and `=` in that order, or the replacement's.)
             let ordered = |l: &[u8]| {
                 let has = |c: u8| extra.has(c);
@@ -623,13 +590,11 @@ impl Val {
     }
 
     /// A contiguous part of the value (`${x#p}`, `${x:1:2}`, a field of a line, what a
-    /// pattern matched): [`Val::part`] with no bytes added, which keeps what was proven of
+    /// pattern matched): [`Val::part`] with no bytes added, which keeps what was known of
     /// the fixed text (a part of texts that hold no assignment expansion holds none).
     pub fn substring(&self) -> Val {
-        let clean = self.fixed_clean() && !self.lits.iter().any(|l| assigning_text(l));
         let mut out = self.part(ByteSet::EMPTY);
         if out.fixed.is_some() {
-            out.fixed_no_assignment = clean;
             out.fixed_assigns = self.fixed_known_to_assign();
         }
         out
@@ -652,7 +617,6 @@ impl Val {
                     .iter()
                     .any(|l| may_make(l, b'$') && may_make(l, b'{') && may_make(l, b'='));
             out.fixed = Some(ByteSet::ALL);
-            out.fixed_no_assignment = false;
             out.zsh_number = false;
         }
         out
