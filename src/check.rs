@@ -362,21 +362,19 @@ fn judge(
     // The judge, on every reading (charged to the same meter): a judge that gives up is
     // a limit, which denies. A reading shared by several dialects is judged once per
     // family (the judge tells bash from zsh, nothing finer).
-    // No heredoc, in any reading or spelled anywhere in the text: no heredoc text, and
-    // nothing for the judge to keep from running.
-    // (An alias, however it is defined, may make a heredoc operator from text that only
-    // becomes `<<` once expanded, `eval "alias s=\$'cat \x3c\x3cE'"`: a command of more
-    // than one line is judged, [`may_hold_a_body`].)
-    // (Literal `eval` or `trap` text read as a program of its own has lines of its own:
-    // `eval $'s\n# $(…)\nE'` on one line.)
+    // No heredoc, in any reading or spelled anywhere in the text, and no reading that may
+    // make one: no heredoc text, and nothing for the judge to keep from running. (An
+    // alias defined at run time may make a heredoc operator from text that only becomes
+    // `<<` once expanded, `eval "alias s=\$'cat \x3c\x3cE'"`, and its body is the
+    // author's later text, on a line of its own or in a value built at run time,
+    // `n=$'\n'; eval "s$n# …"`, `${y@P}`: a reading that is not inert, one that may change
+    // the alias table or reach a hidden evaluator, is judged whatever its length,
+    // [`crate::judge::inert`].)
     let no_heredoc = !spells_heredoc(bytes)
-        && !may_hold_a_body(bytes)
         && std::iter::once(intended)
             .chain(shells.iter().map(|(_, r)| r))
-            .all(|r| r.nested.iter().all(|n| !may_hold_a_body(&n.text)))
-        && std::iter::once(intended)
-            .chain(shells.iter().map(|(_, r)| r))
-            .all(|r| !r.holds_heredoc());
+            .all(|r| !r.holds_heredoc())
+        && inert_readings(intended, shells, bytes, work);
     let entries: Vec<(Dialect, &Rc<Reading>)> =
         std::iter::once((Dialect::new(Shell::Intended), intended))
             .chain(shells.iter().map(|(d, r)| (*d, r)))
@@ -524,20 +522,24 @@ pub(crate) fn may_spell_lt(t: &[u8]) -> bool {
     escape || range
 }
 
-/// Whether a command that spells no heredoc operator may still hold a heredoc's body: text
-/// on a line after another. Such a command holds a heredoc only where an alias defined at
-/// run time makes one (`alias s="cat $l${l}E"`, `l` a `<` built at run time), and its body
-/// is the lines after the alias's: text the readings take for inert (a comment, a quoted
-/// string) may expand there, and the body may be read as data into a hidden evaluator
-/// (`s | { read -r x; (( x )); }`). A command of one line has no line after it (but for
-/// literal `eval` or `trap` text with lines of its own, which is looked at too), unless a
-/// substitution is on it: zsh reads a substitution's text only when it runs it, so an
-/// alias whose value ends in a newline made at run time makes the rest of that text a
-/// body (`alias s=$'cat \x3c\x3cE\n'; x=$(s '$(…)')`).
-pub(crate) fn may_hold_a_body(bytes: &[u8]) -> bool {
-    memchr::memchr(b'\n', bytes).is_some()
-        || bytes.contains(&b'`')
-        || memchr::memmem::find(bytes, b"$(").is_some()
+/// Whether every reading is inert ([`crate::judge::inert`]), each once for its family,
+/// charged to the meter by the command's length per reading.
+fn inert_readings(
+    intended: &Rc<Reading>,
+    shells: &[(Dialect, Rc<Reading>)],
+    bytes: &[u8],
+    work: &shell::Work,
+) -> bool {
+    let mut seen: Vec<(bool, &Rc<Reading>)> = Vec::with_capacity(4);
+    std::iter::once((false, intended))
+        .chain(shells.iter().map(|(d, r)| (d.is_zsh(), r)))
+        .all(|(zsh, r)| {
+            if seen.iter().any(|(z, x)| *z == zsh && Rc::ptr_eq(x, r)) {
+                return true;
+            }
+            seen.push((zsh, r));
+            work.charge(shell::bulk_work(bytes.len())) && crate::judge::inert(r, zsh, bytes)
+        })
 }
 
 /// Whether a heredoc without its closing line sits in backquotes whose text holds, as

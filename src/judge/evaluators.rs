@@ -416,7 +416,8 @@ fn lit_string(text: &[u8], refs: &dyn Refs, depth: usize, output_evaluated: bool
 /// defines an alias is the program's, as `eval "$(ssh-agent -s)"` is. Text known only by
 /// its bytes counts where an exact text known to assign went into it: the bytes alone
 /// (`$`, `{`, `=` somewhere in a join of many texts) would count most scripts' values.
-pub(super) fn expands_assignment(v: &Val, e: Evaluator) -> bool {
+/// (`named_elsewhere`: the command holds a nameref, which may name an alias table.)
+pub(super) fn expands_assignment(v: &Val, e: Evaluator, named_elsewhere: bool) -> bool {
     let subscript = || v.fixed_bytes().is_some_and(|b| b.has(b'['));
     match e {
         Evaluator::ZshGlob => {
@@ -430,14 +431,16 @@ pub(super) fn expands_assignment(v: &Val, e: Evaluator) -> bool {
         }
         // (A prompt decodes its escapes first: `\044\173x\075…}`.)
         Evaluator::Prompt => {
-            v.fixed_known_to_assign()
+            v.fixed_known_to_assign(named_elsewhere)
                 || v.lits.iter().any(|l| {
                     use super::value::may_make;
                     may_make(l, b'$') && may_make(l, b'{') && may_make(l, b'=')
                 })
         }
-        Evaluator::Arithmetic | Evaluator::Name => v.fixed_known_to_assign() && subscript(),
-        _ => v.fixed_known_to_assign(),
+        Evaluator::Arithmetic | Evaluator::Name => {
+            v.fixed_known_to_assign(named_elsewhere) && subscript()
+        }
+        _ => v.fixed_known_to_assign(named_elsewhere),
     }
 }
 

@@ -27,6 +27,7 @@
 mod builtins;
 mod evaluators;
 mod facts;
+mod inert;
 mod program;
 mod solve;
 mod value;
@@ -47,6 +48,7 @@ pub(crate) const ALIAS_TABLES_ZSH: &[&[u8]] = &[
 ];
 
 pub use evaluators::Evaluator;
+pub use inert::inert;
 
 use crate::shell::{Dialect, Reading, Work};
 use facts::Target;

@@ -129,6 +129,9 @@ pub(super) struct Solver<'a> {
     /// judged, and until it is, every variable counts as dangerous (fail closed).
     dangerous_known: bool,
     lit_cache: RefCell<HashMap<Rc<[u8]>, Rc<LitRefs>>>,
+    /// Where a hidden evaluator expands text that may hold a substitution, which the shell
+    /// reads only then ([`Solver::read_by_evaluators`]): text read after a change before it.
+    evaluated_reads: Vec<u32>,
     /// zsh may print an arithmetic result in another base here (`[##16]` in the text):
     /// letters, which name variables.
     zsh_bases: bool,
@@ -212,6 +215,7 @@ impl<'a> Solver<'a> {
             any_dangerous: false,
             dangerous_known: false,
             lit_cache: RefCell::new(HashMap::default()),
+            evaluated_reads: Vec::new(),
             zsh_bases: d.is_zsh() && text.is_some_and(|t| memchr::memmem::find(t, b"[#").is_some()),
             array_memo: RefCell::new(HashMap::default()),
             any_name_assigned: std::cell::OnceCell::new(),
@@ -948,6 +952,7 @@ impl<'a> Solver<'a> {
         if heredocs {
             self.judge_sites(&mut found)?;
         }
+        self.evaluated_reads = self.read_by_evaluators()?;
         self.judge_changes(&mut found)?;
         Ok(found)
     }
@@ -1478,8 +1483,8 @@ impl<'a> Solver<'a> {
             }
         }
         // Changes to how later text is read: denied when text is read after them. With no
-        // heredoc operator spelled in the command (judged only where it has more than one
-        // line: `check::may_hold_a_body`), only an alias that may make one counts: a value
+        // heredoc operator spelled in the command (judged only where a reading is not inert:
+        // `judge::inert`), only an alias that may make one counts: a value
         // that may hold a `<` (the shell's own `COMP_WORDBREAKS` holds one).
         let operator_free = self.operator_free();
         // (The shell's own defaults are known text: `COMP_WORDBREAKS`, zsh's `WORDCHARS`
@@ -1558,6 +1563,7 @@ impl<'a> Solver<'a> {
                 Some(end) => {
                     (!zsh && self.heredocs.iter().any(|h| h.op > c.at && h.op < end))
                         || self.facts.rereads.iter().any(|&(r, _)| r > c.at && r < end)
+                        || self.evaluated_reads.iter().any(|&r| r > c.at && r < end)
                         || self.facts.function_rereads
                 }
                 None => self.later_text(c.at, c.unit, c.later_units, false),
@@ -1590,6 +1596,9 @@ impl<'a> Solver<'a> {
         {
             return Ok(());
         }
+        // (A nameref may name an alias table: text that assigns through it needs no table's
+        // name in its own bytes.)
+        let elsewhere = f.has_nameref || f.any_nameref.is_some() || !f.computed_refs.is_empty();
         // The variables whose value, evaluated as arithmetic, may expand an assignment:
         // itself, or through the names it evaluates (a fixed point; inexact text may name
         // any).
@@ -1601,7 +1610,9 @@ impl<'a> Solver<'a> {
             // (Seeded by what is known to assign: a text that may, by its bytes alone,
             // counts where it reaches an evaluator itself, not through every name.)
             let val = self.var_val(v as Var);
-            if val.fixed_known_to_assign() && val.fixed_bytes().is_some_and(|b| b.has(b'[')) {
+            if val.fixed_known_to_assign(elsewhere)
+                && val.fixed_bytes().is_some_and(|b| b.has(b'['))
+            {
                 *a = true;
                 any = true;
             }
@@ -1652,7 +1663,7 @@ impl<'a> Solver<'a> {
                     .any(|&x| assigning.get(x as usize) != Some(&false)))
         };
         let assigns = |val: &Val, e: Evaluator| -> Result<bool, GaveUp> {
-            Ok(evaluators::expands_assignment(val, e)
+            Ok(evaluators::expands_assignment(val, e, elsewhere)
                 || (matches!(
                     e,
                     Evaluator::Arithmetic | Evaluator::Subscript | Evaluator::Name
@@ -1678,7 +1689,7 @@ impl<'a> Solver<'a> {
             let every = self.every();
             // (Every value joined is inexact: what is known to assign counts, as for the
             // names arithmetic evaluates.)
-            let known = every.fixed_known_to_assign() || names_one(&every, &assigning)?;
+            let known = every.fixed_known_to_assign(elsewhere) || names_one(&every, &assigning)?;
             for at in [f.any_integer, f.any_nameref].into_iter().flatten() {
                 if known {
                     push(at, found);
@@ -1716,6 +1727,49 @@ impl Solver<'_> {
             .rereads
             .iter()
             .any(|&(r, u)| r > at && (zsh || anywhere || later_units || u == unit))
+            || self.evaluated_reads.iter().any(|&r| r > at)
+    }
+
+    /// Where a hidden evaluator expands text that may hold a substitution (`$(…)`, a
+    /// backquote), which the shell reads only when it runs it, aliases defined before it
+    /// applied: a prompt's, zsh's `(e)` and glob qualifiers', PS4's under `set -x`, and a
+    /// subscript's in arithmetic or a name (`x='a[$(s…)]'; (( x ))`, `test -v "$x"`).
+    fn read_by_evaluators(&self) -> Result<Vec<u32>, GaveUp> {
+        let f = self.facts;
+        let mut out = Vec::new();
+        // (Only text the command fixes, known to hold one: a body made of a program's
+        // output is the program's text, not the author's, and most joined values hold a
+        // `$` and a `(`.)
+        let substitutes = |v: &Val, e: Evaluator| {
+            v.fixed_substs_any()
+                && (!matches!(e, Evaluator::Arithmetic | Evaluator::Name)
+                    || v.fixed_bytes().is_some_and(|b| b.has(b'[')))
+        };
+        for s in &f.sites {
+            self.spend(8)?;
+            if self.site_runs(s)? && substitutes(&self.eval(&s.value)?, s.evaluator) {
+                out.push(s.at);
+            }
+        }
+        for &(v, at) in &f.integers {
+            self.spend(2)?;
+            if substitutes(&self.var_val(v), Evaluator::Arithmetic) {
+                out.push(at);
+            }
+        }
+        if f.any_integer.is_some() || f.any_nameref.is_some() {
+            let every = self.every();
+            if substitutes(&every, Evaluator::Arithmetic) {
+                out.extend([f.any_integer, f.any_nameref].into_iter().flatten());
+            }
+        }
+        if let Some(at) = f.xtrace
+            && (!self.d.is_zsh() || f.prompt_subst)
+            && substitutes(&self.ps4(), Evaluator::Prompt)
+        {
+            out.push(at);
+        }
+        Ok(out)
     }
 }
 
@@ -1835,8 +1889,10 @@ fn cased(v: &Val) -> Val {
         out.heredoc = Some(h.both_cases());
     }
     if let Some(f) = out.fixed_bytes() {
-        // (A case change makes no `$`, `{` or `=`: what was known of the text holds.)
-        out.fixed_assigns = v.fixed_known_to_assign();
+        // (A case change makes no `$`, `{`, `=`, `(` or backquote: what was known of the
+        // text holds.)
+        out.fixed_assigns = v.fixed_assigns_any();
+        out.fixed_substs = v.fixed_substs_any();
         out.fixed = Some(f.both_cases());
         out.zsh_number = false;
     }

@@ -139,6 +139,15 @@ pub(crate) struct Val {
     /// Known: an exact text that holds an assignment expansion went into the inexact fixed
     /// text (the lits folded into their bytes, a part of one).
     pub fixed_assigns: bool,
+    /// Known: an exact text that holds a substitution (`$(`, a backquote) went into the
+    /// inexact fixed text, as [`Val::fixed_assigns`] says of an assignment.
+    pub fixed_substs: bool,
+}
+
+/// Whether a text known exactly holds a substitution, which a hidden evaluator that expands
+/// it again reads only then (`$(`, a backquote).
+pub(crate) fn substituting_text(t: &[u8]) -> bool {
+    t.contains(&b'`') || memchr::memmem::find(t, b"$(").is_some()
 }
 
 /// Whether a text known exactly holds an assignment expansion, or an expansion that
@@ -283,15 +292,35 @@ impl Val {
     }
 
     /// Whether the text the command fixes is known to hold an assignment expansion: an
-    /// exact text that does, or one that went into the inexact text.
-    pub fn fixed_known_to_assign(&self) -> bool {
-        // (Text known by its bytes only: where they also spell an alias table's name, the
-        // one assignment that matters here; most scripts' joined values hold `$`, `{`, `=`.)
+    /// exact text that does, or one that went into the inexact text. (What a value carries
+    /// on; [`Val::fixed_known_to_assign`] is what a decision reads.)
+    pub fn fixed_assigns_any(&self) -> bool {
+        self.lits.iter().any(|l| assigning_text(l)) || self.fixed_assigns
+    }
+
+    /// Whether the text the command fixes is known to hold a substitution: an exact text
+    /// that does, or one that went into the inexact text ([`Val::fixed_substs`]).
+    pub fn fixed_substs_any(&self) -> bool {
+        self.lits.iter().any(|l| substituting_text(l)) || self.fixed_substs
+    }
+
+    /// [`Val::fixed_assigns_any`], where the assignment may reach an alias table, the one
+    /// that matters here: an exact text; or inexact text (most scripts' joined values hold
+    /// `$`, `{`, `=`) whose bytes spell a table's name (`ALIAS`, `alias`), or may name one
+    /// held elsewhere: `${!n=…}`, zsh's `${(P)n::=…}`, a bash 5.3 `${ …; }` that runs
+    /// commands in the shell itself (`;`, `&` or a newline ends them), or where the command
+    /// holds a nameref (`named_elsewhere`: `declare -n r=BASH_ALIASES; ${r[s]=…}`).
+    pub fn fixed_known_to_assign(&self, named_elsewhere: bool) -> bool {
         self.lits.iter().any(|l| assigning_text(l))
             || (self.fixed_assigns
-                && self
-                    .fixed_letters()
-                    .is_some_and(|b| b.holds_all(b"ALIAS") || b.holds_all(b"alias")))
+                && self.fixed_letters().is_some_and(|b| {
+                    named_elsewhere
+                        || b.holds_all(b"ALIAS")
+                        || b.holds_all(b"alias")
+                        || b.has(b'!')
+                        || (b.has(b'(') && b.has(b'P'))
+                        || b"\n;&".iter().any(|&c| b.has(c))
+                }))
     }
 
     /// [`Val::fixed`], with the letters a zsh number may hold.
@@ -400,10 +429,11 @@ impl Val {
     fn add_lit(&mut self, t: Rc<[u8]>) -> bool {
         if t.len() > MAX_LIT_BYTES {
             let b = ByteSet::of(&t);
-            let before = (self.fixed, self.fixed_assigns);
+            let before = (self.fixed, self.fixed_assigns, self.fixed_substs);
             self.fixed_assigns |= assigning_text(&t);
+            self.fixed_substs |= substituting_text(&t);
             self.fixed = Some(self.fixed.map_or(b, |f| f.union(b)));
-            return (self.fixed, self.fixed_assigns) != before;
+            return (self.fixed, self.fixed_assigns, self.fixed_substs) != before;
         }
         if self.lits.iter().any(|l| Rc::ptr_eq(l, &t))
             || self.lits.iter().any(|l| **l == *t)
@@ -417,6 +447,7 @@ impl Val {
             for l in self.lits.drain(..) {
                 b.add_all(&l);
                 self.fixed_assigns |= assigning_text(&l);
+                self.fixed_substs |= substituting_text(&l);
             }
             self.fixed = Some(b);
         }
@@ -436,10 +467,11 @@ impl Val {
             changed |= self.add_lit(Rc::clone(l));
         }
         if let Some(f) = other.fixed {
-            let before = (self.fixed, self.fixed_assigns);
+            let before = (self.fixed, self.fixed_assigns, self.fixed_substs);
             self.fixed = Some(self.fixed.map_or(f, |s| s.union(f)));
             self.fixed_assigns |= other.fixed_assigns;
-            changed |= (self.fixed, self.fixed_assigns) != before;
+            self.fixed_substs |= other.fixed_substs;
+            changed |= (self.fixed, self.fixed_assigns, self.fixed_substs) != before;
         }
         if let Some(h) = other.heredoc {
             let before = self.heredoc;
@@ -526,9 +558,16 @@ impl Val {
         let seam = self.open_at_end() && fb.is_some_and(|b| b.has(b'=') || b.has(b'{'));
         let known = |v: &Val| v.fixed_assigns || v.lits.iter().any(|l| assigning_text(l));
         let glued_known = seam || known(self) || known(other);
+        // (And a `$` that ends one, a `(` in the other.)
+        let substs = |v: &Val| v.fixed_substs_any();
+        let glued_substs = substs(self)
+            || substs(other)
+            || (self.lits.iter().any(|l| l.last() == Some(&b'$'))
+                && fb.is_some_and(|b| b.has(b'(')));
         if inexact && let (Some(a), Some(b)) = (fa, fb) {
             let f = a.union(b);
             out.fixed_assigns |= glued_known;
+            out.fixed_substs |= glued_substs;
             out.fixed = Some(out.fixed.map_or(f, |s| s.union(f)));
         }
         // The environment's with fixed or the environment's: the environment's, and the
@@ -537,6 +576,7 @@ impl Val {
             out.env = true;
             if let Some(f) = [fa, fb].into_iter().flatten().reduce(ByteSet::union) {
                 out.fixed_assigns |= glued_known;
+                out.fixed_substs |= glued_substs;
                 out.fixed = Some(out.fixed.map_or(f, |s| s.union(f)));
             }
         }
@@ -582,6 +622,21 @@ impl Val {
                 || self
                     .fixed_letters()
                     .is_some_and(|b| bytes_may_assign(b.union(extra)));
+            // (A `$` and a `(` after it, or a backquote, the replacement's too.)
+            let subst_ordered = |l: &[u8]| {
+                extra.has(b'`')
+                    || l.contains(&b'`')
+                    || (extra.has(b'$') && (extra.has(b'(') || l.contains(&b'(')))
+                    || l.iter()
+                        .position(|&c| c == b'$')
+                        .is_some_and(|d| extra.has(b'(') || l[d..].contains(&b'('))
+            };
+            out.fixed_substs = self.fixed_substs
+                || self.lits.iter().any(|l| subst_ordered(l))
+                || self.fixed.is_some_and(|b| {
+                    let b = b.union(extra);
+                    b.has(b'`') || (b.has(b'$') && b.has(b'('))
+                });
         }
         if let Some(h) = self.heredoc_bytes() {
             out.heredoc = Some(h.union(extra));
@@ -595,7 +650,8 @@ impl Val {
     pub fn substring(&self) -> Val {
         let mut out = self.part(ByteSet::EMPTY);
         if out.fixed.is_some() {
-            out.fixed_assigns = self.fixed_known_to_assign();
+            out.fixed_assigns = self.fixed_assigns_any();
+            out.fixed_substs = self.fixed_substs_any();
         }
         out
     }
@@ -611,11 +667,16 @@ impl Val {
         if out.fixed_bytes().is_some() {
             out.lits.clear();
             // (Its escapes may make the `$`, the `{` and the `=`.)
-            out.fixed_assigns = self.fixed_known_to_assign()
+            out.fixed_assigns = self.fixed_assigns_any()
                 || self
                     .lits
                     .iter()
                     .any(|l| may_make(l, b'$') && may_make(l, b'{') && may_make(l, b'='));
+            out.fixed_substs = self.fixed_substs_any()
+                || self
+                    .lits
+                    .iter()
+                    .any(|l| may_make(l, b'`') || (may_make(l, b'$') && may_make(l, b'(')));
             out.fixed = Some(ByteSet::ALL);
             out.zsh_number = false;
         }

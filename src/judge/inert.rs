@@ -1,0 +1,722 @@
+//! Whether a reading is inert: a program that can neither change the shell's alias table
+//! nor reach a hidden evaluator, whatever its values are. Such a program, with no heredoc
+//! operator spelled anywhere in the command and none in its reading, never holds a heredoc
+//! at run time (only an alias defined at run time could make one), so the judge has nothing
+//! to look for in it.
+//!
+//! The test allows, it never finds: what it does not know denies inertness and sends the
+//! reading to the judge. So it is a list of what is known harmless, not of what is harmful:
+//! commands named by literal text that are no builtin of bash or zsh (a program runs in a
+//! process of its own and cannot change the shell), a few builtins with arguments of known
+//! shapes (`echo`, `cd`, `export NAME=…`, `read -r NAME`, `set -e`, `test -f …`), names
+//! assigned that are written out and are none of the shells' own, and expansions that only
+//! give a value (`$x`, `${x:-w}`, `${x#p}`, `$(…)`, whose program is judged here too).
+//! Arithmetic with a name in it, subscripts, indirection, prompt expansion, zsh's flags and
+//! parentheses, `[[ … -eq … ]]`, `test -v`, a named descriptor, `select`, `coproc`, text the
+//! reading did not finish, and any `alias` in the command's text are not inert.
+
+use crate::shell::Reading;
+use crate::shell::tree::{Compound, Event, Redirect, SimpleCommand, Word};
+use crate::shell::word::{self, Arith, Ends, Param, ParamOp, Piece, SubstEnds, WordInfo};
+
+/// The builtins of bash (3.2 to 5.3, `enable -a`) and of zsh (`${(k)builtins}`, the
+/// autoloaded ones included), and the precommand words both read as commands. A literal
+/// command name that is none of these runs a program, or a function the program defines
+/// (whose commands are in the reading too).
+const BUILTINS: &[&[u8]] = &[
+    b"-",
+    b".",
+    b":",
+    b"[",
+    b"alias",
+    b"autoload",
+    b"bg",
+    b"bind",
+    b"bindkey",
+    b"break",
+    b"builtin",
+    b"bye",
+    b"caller",
+    b"cd",
+    b"chdir",
+    b"command",
+    b"compadd",
+    b"comparguments",
+    b"compcall",
+    b"compctl",
+    b"compdescribe",
+    b"compfiles",
+    b"compgen",
+    b"compgroups",
+    b"complete",
+    b"compopt",
+    b"compquote",
+    b"compset",
+    b"comptags",
+    b"comptry",
+    b"compvalues",
+    b"continue",
+    b"declare",
+    b"dirs",
+    b"disable",
+    b"disown",
+    b"echo",
+    b"echotc",
+    b"echoti",
+    b"emulate",
+    b"enable",
+    b"eval",
+    b"exec",
+    b"exit",
+    b"export",
+    b"false",
+    b"fc",
+    b"fg",
+    b"float",
+    b"functions",
+    b"getln",
+    b"getopts",
+    b"hash",
+    b"help",
+    b"history",
+    b"integer",
+    b"jobs",
+    b"kill",
+    b"let",
+    b"limit",
+    b"local",
+    b"log",
+    b"logout",
+    b"mapfile",
+    b"nocorrect",
+    b"noglob",
+    b"popd",
+    b"print",
+    b"printf",
+    b"private",
+    b"pushd",
+    b"pushln",
+    b"pwd",
+    b"r",
+    b"read",
+    b"readarray",
+    b"readonly",
+    b"rehash",
+    b"return",
+    b"sched",
+    b"set",
+    b"setopt",
+    b"shift",
+    b"shopt",
+    b"source",
+    b"suspend",
+    b"test",
+    b"time",
+    b"times",
+    b"trap",
+    b"true",
+    b"ttyctl",
+    b"type",
+    b"typeset",
+    b"ulimit",
+    b"umask",
+    b"unalias",
+    b"unfunction",
+    b"unhash",
+    b"unlimit",
+    b"unset",
+    b"unsetopt",
+    b"vared",
+    b"wait",
+    b"whence",
+    b"where",
+    b"which",
+    b"zcompile",
+    b"zformat",
+    b"zle",
+    b"zmodload",
+    b"zparseopts",
+    b"zregexparse",
+    b"zstyle",
+];
+
+/// The shells' own variables (bash's `compgen -v` in an empty environment, 3.2 to 5.3, and
+/// those it reads but does not set; zsh's specials and the ones its modules autoload) that
+/// are not [`EXEMPT`]: assigning one may do more than hold the value. (Any name starting
+/// `BASH` counts as well, and [`super::builtins::integer_special`] and
+/// [`super::walk::special_change`] are asked too.)
+const SPECIALS: &[&[u8]] = &[
+    b"ARGC",
+    b"BASHOPTS",
+    b"CDPATH",
+    b"CHILD_MAX",
+    b"COLUMNS",
+    b"COMPREPLY",
+    b"COMP_CWORD",
+    b"COMP_KEY",
+    b"COMP_LINE",
+    b"COMP_POINT",
+    b"COMP_TYPE",
+    b"COMP_WORDBREAKS",
+    b"COMP_WORDS",
+    b"DIRSTACK",
+    b"EGID",
+    b"ENV",
+    b"EPOCHREALTIME",
+    b"EPOCHSECONDS",
+    b"EUID",
+    b"EXECIGNORE",
+    b"FIGNORE",
+    b"FPATH",
+    b"FUNCNAME",
+    b"FUNCNEST",
+    b"GID",
+    b"GLOBIGNORE",
+    b"GLOBSORT",
+    b"GROUPS",
+    b"HISTCHARS",
+    b"HISTCMD",
+    b"HISTCONTROL",
+    b"HISTFILE",
+    b"HISTIGNORE",
+    b"HISTSIZE",
+    b"HOSTFILE",
+    b"IFS",
+    b"INPUTRC",
+    b"KEYBOARD_HACK",
+    b"LINENO",
+    b"LINES",
+    b"MAILPATH",
+    b"MODULE_PATH",
+    b"NULLCMD",
+    b"OPTARG",
+    b"OPTERR",
+    b"OPTIND",
+    b"POSIXLY_CORRECT",
+    b"PPID",
+    b"PROMPT",
+    b"PROMPT2",
+    b"PROMPT3",
+    b"PROMPT4",
+    b"PROMPT_COMMAND",
+    b"PS0",
+    b"PS1",
+    b"PS2",
+    b"PS3",
+    b"PS4",
+    b"PSVAR",
+    b"RANDOM",
+    b"READLINE_LINE",
+    b"READLINE_POINT",
+    b"READNULLCMD",
+    b"RPROMPT",
+    b"RPROMPT2",
+    b"RPS1",
+    b"RPS2",
+    b"SAVEHIST",
+    b"SECONDS",
+    b"SHELLOPTS",
+    b"SHLVL",
+    b"SPROMPT",
+    b"SRANDOM",
+    b"TIMEFORMAT",
+    b"TMOUT",
+    b"TRY_BLOCK_ERROR",
+    b"TRY_BLOCK_INTERRUPT",
+    b"TTYIDLE",
+    b"UID",
+    b"USERNAME",
+    b"WATCH",
+    b"WORDCHARS",
+    b"ZSH_EVAL_CONTEXT",
+    b"ZSH_SUBSHELL",
+    b"_",
+    b"aliases",
+    b"argv",
+    b"auto_resume",
+    b"builtins",
+    b"cdpath",
+    b"commands",
+    b"dirstack",
+    b"dis_aliases",
+    b"dis_builtins",
+    b"dis_functions",
+    b"dis_functions_source",
+    b"dis_galiases",
+    b"dis_patchars",
+    b"dis_reswords",
+    b"dis_saliases",
+    b"fignore",
+    b"fpath",
+    b"funcfiletrace",
+    b"funcsourcetrace",
+    b"funcstack",
+    b"functions",
+    b"functions_source",
+    b"functrace",
+    b"galiases",
+    b"histchars",
+    b"history",
+    b"historywords",
+    b"jobdirs",
+    b"jobstates",
+    b"jobtexts",
+    b"keymaps",
+    b"mailpath",
+    b"manpath",
+    b"module_path",
+    b"modules",
+    b"nameddirs",
+    b"options",
+    b"parameters",
+    b"patchars",
+    b"pipestatus",
+    b"prompt",
+    b"psvar",
+    b"reswords",
+    b"saliases",
+    b"status",
+    b"termcap",
+    b"terminfo",
+    b"userdirs",
+    b"usergroups",
+    b"watch",
+    b"widgets",
+    b"zsh_eval_context",
+    b"zsh_scheduled_events",
+];
+
+/// The shells' own variables a command may set without changing how text is read or
+/// evaluated (where programs are found, the home and working directories, the locale).
+/// (`SPECIALS` leaves them out; listed here so that the choice is read.)
+#[cfg(test)]
+const EXEMPT: &[&[u8]] = &[
+    b"HOME", b"LANG", b"MANPATH", b"OLDPWD", b"PATH", b"PWD", b"SHELL", b"TERM", b"path",
+];
+
+/// Whether `reading` is inert (the module's doc), in the family `zsh` says, for the
+/// command `text` it read.
+pub fn inert(reading: &Reading, zsh: bool, text: &[u8]) -> bool {
+    if !reading.nested.is_empty() || spells_alias(text) {
+        return false;
+    }
+    let ends = Ends::of(&reading.events);
+    let mut p = Plain {
+        zsh,
+        ends: &ends,
+        text,
+    };
+    reading.events.iter().all(|e| p.event(e))
+}
+
+/// Whether the text spells `alias` in any case (`alias`, `unalias`, `BASH_ALIASES`, zsh's
+/// `aliases`, `galiases`).
+fn spells_alias(text: &[u8]) -> bool {
+    text.windows(5).any(|w| w.eq_ignore_ascii_case(b"alias"))
+}
+
+struct Plain<'a> {
+    zsh: bool,
+    ends: &'a Ends,
+    text: &'a [u8],
+}
+
+impl Plain<'_> {
+    fn event(&mut self, e: &Event) -> bool {
+        match e {
+            Event::Simple(c) => self.simple(c),
+            Event::Open(c, _) => match c {
+                Compound::Group | Compound::Subshell | Compound::Loop | Compound::Function(_) => {
+                    true
+                }
+                Compound::For(name, words) => {
+                    name.as_deref()
+                        .is_none_or(|n| self.plain_name(&self.read(n)))
+                        && words.iter().flatten().all(|w| self.word(w))
+                }
+                Compound::Case(w) => w.as_deref().is_none_or(|w| self.word(w)),
+                Compound::Select(_) | Compound::Coproc => false,
+            },
+            Event::Close(_)
+            | Event::Pipe { .. }
+            | Event::SubstOpen(_)
+            | Event::SubstClose(..)
+            | Event::Unit => true,
+            Event::Redirect(r) => self.redirect(r),
+            // (`((…))`, `for ((…))`: a name in it evaluates its value.)
+            Event::Arith(_) => false,
+            Event::Cond(words) => words.iter().all(|w| {
+                let info = self.read(w);
+                info.value().is_none_or(|v| !arithmetic_or_name_test(&v)) && self.info(&info)
+            }),
+            Event::Words(words) => words.iter().all(|w| self.word(w)),
+        }
+    }
+
+    fn read(&self, w: &Word) -> WordInfo {
+        word::read(&w.text, self.ends)
+    }
+
+    /// A name written out as an identifier that is none of the shells' own.
+    fn plain_name(&self, info: &WordInfo) -> bool {
+        info.value().is_some_and(|n| ordinary_name(&n, self.zsh))
+    }
+
+    fn redirect(&self, r: &Redirect) -> bool {
+        // (`{fd}>file` assigns the variable the braces name.)
+        r.fd.as_deref().is_none_or(|fd| !fd.starts_with(b"{"))
+            && r.target.as_ref().is_none_or(|w| self.word(w))
+    }
+
+    fn simple(&mut self, c: &SimpleCommand) -> bool {
+        if !c.redirects.iter().all(|r| self.redirect(r)) {
+            return false;
+        }
+        let mut words = c.words.iter().peekable();
+        // The assignments before the command's name.
+        while let Some(w) = words.peek() {
+            if w.from_alias {
+                return false;
+            }
+            if !word::is_assignment(&w.text) {
+                break;
+            }
+            let Some(a) = word::assignment(&w.text, self.ends) else {
+                return false;
+            };
+            if !self.assignment(&a) {
+                return false;
+            }
+            words.next();
+        }
+        let Some(name) = words.next() else {
+            return true;
+        };
+        let args: Vec<&Word> = words.collect();
+        if name.from_alias || args.iter().any(|w| w.from_alias) {
+            return false;
+        }
+        let Some(name) = self.read(name).value() else {
+            // (A command named at run time, or by a glob or braces.)
+            return false;
+        };
+        let infos: Vec<WordInfo> = args.iter().map(|w| self.read(w)).collect();
+        if !infos.iter().all(|i| self.info(i)) {
+            return false;
+        }
+        if name.contains(&b'/') || !BUILTINS.contains(&name.as_slice()) {
+            // A program: a process of its own. (Or a function the command defines.)
+            return !self.zsh || !wide(&name);
+        }
+        let lits: Vec<Option<Vec<u8>>> = infos.iter().map(WordInfo::value).collect();
+        let all_literal = || lits.iter().all(Option::is_some);
+        let lit = |k: usize| lits.get(k).and_then(|l| l.as_deref());
+        match name.as_slice() {
+            b"echo" | b"cd" | b"pwd" | b"true" | b"false" | b":" | b"kill" => true,
+            b"times" | b"umask" => all_literal(),
+            // (zsh evaluates their argument as arithmetic.)
+            b"exit" | b"return" | b"break" | b"continue" | b"shift" => infos.iter().all(|i| {
+                i.value().is_some_and(|v| v.iter().all(u8::is_ascii_digit))
+                    || matches!(i.pieces.as_slice(), [Piece::Param(p)] if plain_param(p) && p.name == b"?")
+            }),
+            b"wait" => infos.is_empty(),
+            b"export" | b"readonly" | b"local" | b"declare" | b"typeset" => {
+                args.iter().zip(&infos).all(|(w, info)| match info.value() {
+                    Some(v) if v.starts_with(b"-") => {
+                        v.len() > 1 && v[1..].iter().all(|c| b"xrgp".contains(c))
+                    }
+                    _ => match word::assignment(&w.text, self.ends) {
+                        Some(a) => self.assignment(&a),
+                        None => self.plain_name(info),
+                    },
+                })
+            }
+            b"read" => {
+                all_literal()
+                    && lits.iter().flatten().all(|v| {
+                        !v.contains(&b'[')
+                            && (!is_identifier(v) || ordinary_name(v, self.zsh))
+                    })
+            }
+            // (Not `printf -v NAME`.)
+            b"printf" => lit(0).is_some_and(|f| !f.starts_with(b"-")),
+            b"set" => set_args(&lits),
+            // (Each word one argument: no value split into words that are operators.)
+            b"test" | b"[" if infos.iter().any(|i| i.split || i.many || i.brace) => false,
+            b"test" => test_args(&lits),
+            b"[" => match lits.split_last() {
+                Some((Some(close), rest)) if close == b"]" => test_args(rest),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// `NAME=value`, `NAME+=value` with no subscript, to a name of no special meaning.
+    fn assignment(&mut self, a: &word::Assignment) -> bool {
+        a.subscript.is_none()
+            && ordinary_name(&a.name, self.zsh)
+            && a.value.breaks.is_empty()
+            && self.info(&a.value)
+    }
+
+    fn word(&self, w: &Word) -> bool {
+        !w.from_alias && self.info(&self.read(w))
+    }
+
+    /// A word whose expansion only gives a value.
+    fn info(&self, info: &WordInfo) -> bool {
+        if info.unread || info.process && self.zsh {
+            return false;
+        }
+        info.pieces.iter().all(|p| match p {
+            // (zsh's glob qualifiers and `=(…)` run code; its names take letters past
+            // ASCII.)
+            Piece::Lit(l) => !self.zsh || (!l.contains(&b'(') && !wide(l)),
+            Piece::Param(p) => self.param(p),
+            // Its program is among the reading's events, judged with them.
+            Piece::Subst(at) => self.ends.end_of(*at).is_some() && self.subst_in_text(*at),
+            Piece::Arith(a) => name_free(a),
+        })
+    }
+
+    /// A substitution the text holds as written (`$(`, a backquote or `<(`): bash 5.3's
+    /// `${ …; }` runs in the shell itself.
+    fn subst_in_text(&self, at: u32) -> bool {
+        let rest = self.text.get(at as usize..).unwrap_or_default();
+        !(rest.starts_with(b"${") || self.zsh && rest.starts_with(b"="))
+    }
+
+    fn param(&self, p: &Param) -> bool {
+        let op_ok = match p.op {
+            ParamOp::Plain
+            | ParamOp::Length
+            | ParamOp::Default
+            | ParamOp::Alternate
+            | ParamOp::Error
+            | ParamOp::Part => true,
+            ParamOp::Assign => ordinary_name(&p.name, self.zsh),
+            _ => false,
+        };
+        op_ok
+            && plain_param(p)
+            && p.subscript.as_deref().is_none_or(name_free)
+            && p.slice.iter().all(name_free)
+            && p.zsh_subscript.as_deref().is_none_or(name_free)
+            && p.arg.as_deref().is_none_or(|a| self.info(a))
+    }
+}
+
+/// A parameter expansion with no indirection and none of zsh's flags.
+fn plain_param(p: &Param) -> bool {
+    !p.indirect && !p.zsh_eval && !p.zsh_glob && !p.flags && !p.zsh_char && p.flag_words.is_none()
+}
+
+/// Arithmetic that reads no variable: numbers and operators.
+fn name_free(a: &Arith) -> bool {
+    a.names.is_empty()
+        && a.assigned.is_empty()
+        && a.params.is_empty()
+        && a.substs.is_empty()
+        && a.subscripts.is_empty()
+        && !a.odd
+        && !a.hash
+}
+
+fn is_identifier(v: &[u8]) -> bool {
+    v.first()
+        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+        && v.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+}
+
+/// Bytes past ASCII: zsh takes letters there in names.
+fn wide(v: &[u8]) -> bool {
+    !v.is_ascii()
+}
+
+/// An identifier that is none of the shells' own variables.
+fn ordinary_name(name: &[u8], zsh: bool) -> bool {
+    is_identifier(name)
+        && !name.starts_with(b"BASH")
+        && !SPECIALS.contains(&name)
+        && !super::builtins::integer_special(name, zsh)
+        && !super::builtins::integer_special(name, !zsh)
+        && super::walk::special_change(name, zsh).is_none()
+        && super::walk::special_change(name, !zsh).is_none()
+}
+
+/// `[[ … ]]` and `test` words that evaluate arithmetic or a name (whose subscript is
+/// expanded): `-eq` and the rest, `-v`, `-R`.
+fn arithmetic_or_name_test(v: &[u8]) -> bool {
+    matches!(
+        v,
+        b"-eq" | b"-ne" | b"-lt" | b"-le" | b"-gt" | b"-ge" | b"-v" | b"-R"
+    )
+}
+
+/// `test`'s arguments (without `[`'s `]`) where no operator can come from a value: one
+/// word; a literal unary operator and its operand; an operand, a literal binary operator
+/// and an operand; any of these after a literal `!`. Never arithmetic or `-v`.
+fn test_args(args: &[Option<Vec<u8>>]) -> bool {
+    let lit = |k: usize| args.get(k).and_then(|a| a.as_deref());
+    if args.iter().flatten().any(|a| arithmetic_or_name_test(a)) {
+        return false;
+    }
+    let (rest, from) = if lit(0) == Some(b"!".as_slice()) && args.len() > 1 {
+        (&args[1..], 1)
+    } else {
+        (args, 0)
+    };
+    match rest.len() {
+        0 | 1 => true,
+        2 => lit(from).is_some_and(|v| v.starts_with(b"-")),
+        3 => lit(from + 1).is_some_and(|v| {
+            matches!(
+                v,
+                b"=" | b"==" | b"!=" | b"<" | b">" | b"-nt" | b"-ot" | b"-ef"
+            )
+        }),
+        _ => false,
+    }
+}
+
+/// `set`'s arguments: `-e`, `-u`, `-o pipefail` and the like (with `+`), or `--` and
+/// positional values.
+fn set_args(args: &[Option<Vec<u8>>]) -> bool {
+    let mut k = 0;
+    while let Some(a) = args.get(k) {
+        let Some(a) = a.as_deref() else {
+            return false;
+        };
+        if a == b"--" {
+            return true;
+        }
+        match a {
+            b"-o" | b"+o" => {
+                let Some(Some(o)) = args.get(k + 1) else {
+                    return false;
+                };
+                if !matches!(
+                    o.as_slice(),
+                    b"pipefail" | b"errexit" | b"nounset" | b"noclobber" | b"errtrace"
+                ) {
+                    return false;
+                }
+                k += 2;
+                continue;
+            }
+            _ => {
+                let ok = a.len() > 1
+                    && matches!(a[0], b'-' | b'+')
+                    && a[1..].iter().all(|c| matches!(c, b'e' | b'u'))
+                    || (a.len() > 2
+                        && matches!(a[0], b'-' | b'+')
+                        && a.ends_with(b"o")
+                        && a[1..a.len() - 1].iter().all(|c| matches!(c, b'e' | b'u'))
+                        && matches!(args.get(k + 1), Some(Some(o)) if o == b"pipefail"));
+                if !ok {
+                    return false;
+                }
+                k += if a.ends_with(b"o") { 2 } else { 1 };
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::{Dialect, Shell, read};
+
+    fn inert_in(command: &str, shell: Shell) -> bool {
+        let r = read(command, Dialect::new(shell));
+        assert!(r.error.is_none(), "{command:?} reads");
+        inert(&r, shell == Shell::Zsh, command.as_bytes())
+    }
+
+    fn inert_everywhere(command: &str) -> bool {
+        [Shell::Bash32, Shell::Bash52, Shell::Bash53, Shell::Zsh]
+            .into_iter()
+            .all(|s| inert_in(command, s))
+    }
+
+    #[test]
+    fn programs_plain_builtins_and_plain_assignments_are_inert() {
+        for c in [
+            "cd src && cargo test --release 2>&1 | tail -5",
+            "export PATH=\"$HOME/.local/bin:$PATH\"\nset -euo pipefail\nls -la",
+            "for f in *.txt; do echo \"$f: $(wc -l < \"$f\")\"; done",
+            "if [[ -f \"$f\" && $x == y* ]]; then printf '%s\\n' \"${f#./}\"; fi",
+            "while read -r line; do echo \"${line:-none}\"; done < in.txt",
+            "[ -d build ] || mkdir -p build; test \"$a\" = \"$b\" && exit 0",
+            "local_x=$(git rev-parse HEAD) ; echo ${#local_x}",
+        ] {
+            assert!(inert_everywhere(c), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn what_may_define_an_alias_or_evaluate_is_not_inert() {
+        for c in [
+            // The alias table, by its builtin or its names.
+            "alias s=x",
+            "x=1; BASH_ALIASES[s]=y",
+            "n=$'\\x41'; unset n",
+            // Names assigned at run time.
+            "printf -v \"$n\" %s x",
+            "read -r \"$n\"",
+            "export \"$k=$v\"",
+            "declare -n r=x",
+            "declare -i n=1",
+            // Hidden evaluators.
+            "echo $(( x + 1 ))",
+            "(( x ))",
+            "echo \"${a[i]}\"",
+            "echo \"${!x}\"",
+            "echo \"${x@P}\"",
+            "echo \"${x:$o}\"",
+            "[[ $a -eq 1 ]]",
+            "test -v x",
+            "[ $a $b ]",
+            "PS4=x",
+            "SECONDS=x",
+            // Commands named at run time, and builtins not on the list.
+            "$cmd x",
+            "eval x",
+            "trap x EXIT",
+            "set -x",
+            "set -o posix",
+            "shopt -s expand_aliases",
+            "exec 3>f",
+            "echo x {fd}>f",
+            "coproc cat",
+        ] {
+            assert!(!inert_in(c, Shell::Bash52), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn zsh_flags_qualifiers_and_wide_names_are_not_inert_in_zsh() {
+        for c in [
+            "echo ${(e)x}",
+            "echo ${(P)x}",
+            // (A parenthesis anywhere in a word: glob qualifiers run code.)
+            "echo \"(x)\"",
+            "echo $~x",
+            "é=1",
+            "exit $n",
+        ] {
+            assert!(!inert_in(c, Shell::Zsh), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn the_lists_are_sorted_and_leave_the_exempt_names_out() {
+        assert!(BUILTINS.windows(2).all(|w| w[0] < w[1]));
+        assert!(SPECIALS.windows(2).all(|w| w[0] < w[1]));
+        for n in EXEMPT {
+            assert!(!SPECIALS.contains(n), "{}", String::from_utf8_lossy(n));
+        }
+    }
+}
