@@ -410,6 +410,12 @@ fn judge(
             judged.push(found);
             continue;
         }
+        // (A reading that is inert holds nothing the judge looks for: its heredocs' text
+        // reaches no hidden evaluator, and nothing in it changes how text is read.)
+        if work.charge(shell::bulk_work(bytes.len())) && crate::judge::inert(r, d.is_zsh(), bytes) {
+            judged.push(Rc::new(Vec::new()));
+            continue;
+        }
         match crate::judge::judge(r, d, bytes, work, last_judged == Some(k)) {
             Ok(found) => judged.push(Rc::new(found)),
             Err(crate::judge::GaveUp) => return Err(over_limit(work)),

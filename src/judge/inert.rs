@@ -1,8 +1,9 @@
 //! Whether a reading is inert: a program that can neither change the shell's alias table
-//! nor reach a hidden evaluator, whatever its values are. Such a program, with no heredoc
-//! operator spelled anywhere in the command and none in its reading, never holds a heredoc
-//! at run time (only an alias defined at run time could make one), so the judge has nothing
-//! to look for in it.
+//! (or anything else about how text is read) nor reach a hidden evaluator, whatever its
+//! values are. Such a program never makes a heredoc at run time (only an alias defined at
+//! run time could), and its heredocs' text, whatever flows where, reaches no evaluator but
+//! the unquoted bodies' own `$(…)`, which the rules judge: the judge has nothing to look
+//! for in it.
 //!
 //! The test allows, it never finds: what it does not know denies inertness and sends the
 //! reading to the judge. So it is a list of what is known harmless, not of what is harmful:
@@ -15,9 +16,9 @@
 //! parentheses, `[[ … -eq … ]]`, `test -v`, a named descriptor, `select`, `coproc`, text the
 //! reading did not finish, and any `alias` in the command's text are not inert.
 
-use crate::shell::Reading;
-use crate::shell::tree::{Compound, Event, Redirect, SimpleCommand, Word};
+use crate::shell::tree::{Compound, Event, RedirOp, Redirect, SimpleCommand, Word};
 use crate::shell::word::{self, Arith, Ends, Param, ParamOp, Piece, SubstEnds, WordInfo};
+use crate::shell::{Heredoc, Reading};
 
 /// The builtins of bash (3.2 to 5.3, `enable -a`) and of zsh (`${(k)builtins}`, the
 /// autoloaded ones included), and the precommand words both read as commands. A literal
@@ -141,13 +142,16 @@ const BUILTINS: &[&[u8]] = &[
 ];
 
 /// The shells' own variables (bash's `compgen -v` in an empty environment, 3.2 to 5.3, and
-/// those it reads but does not set; zsh's specials and the ones its modules autoload) that
-/// are not [`EXEMPT`]: assigning one may do more than hold the value. (Any name starting
+/// the manual's "Shell Variables"; zsh's specials, the ones its modules autoload, and the
+/// manual's "Parameters Set By The Shell" and "Parameters Used By The Shell") that are not
+/// [`EXEMPT`]: assigning one may do more than hold the value. (Any name starting
 /// `BASH` counts as well, and [`super::builtins::integer_special`] and
 /// [`super::walk::special_change`] are asked too.)
 const SPECIALS: &[&[u8]] = &[
     b"ARGC",
+    b"ARGV0",
     b"BASHOPTS",
+    b"BAUD",
     b"CDPATH",
     b"CHILD_MAX",
     b"COLUMNS",
@@ -159,13 +163,21 @@ const SPECIALS: &[&[u8]] = &[
     b"COMP_TYPE",
     b"COMP_WORDBREAKS",
     b"COMP_WORDS",
+    b"COPROC",
+    b"CORRECT_IGNORE",
+    b"CORRECT_IGNORE_FILE",
+    b"CPUTYPE",
     b"DIRSTACK",
+    b"DIRSTACKSIZE",
     b"EGID",
+    b"EMACS",
     b"ENV",
     b"EPOCHREALTIME",
     b"EPOCHSECONDS",
+    b"ERRNO",
     b"EUID",
     b"EXECIGNORE",
+    b"FCEDIT",
     b"FIGNORE",
     b"FPATH",
     b"FUNCNAME",
@@ -178,27 +190,52 @@ const SPECIALS: &[&[u8]] = &[
     b"HISTCMD",
     b"HISTCONTROL",
     b"HISTFILE",
+    b"HISTFILESIZE",
     b"HISTIGNORE",
+    b"HISTORY_IGNORE",
     b"HISTSIZE",
+    b"HISTTIMEFORMAT",
+    b"HOST",
     b"HOSTFILE",
+    b"HOSTNAME",
+    b"HOSTTYPE",
     b"IFS",
+    b"IGNOREEOF",
     b"INPUTRC",
+    b"INSIDE_EMACS",
     b"KEYBOARD_HACK",
+    b"KEYTIMEOUT",
     b"LINENO",
     b"LINES",
+    b"LISTMAX",
+    b"LOGCHECK",
+    b"LOGNAME",
+    b"MACHTYPE",
+    b"MAIL",
+    b"MAILCHECK",
     b"MAILPATH",
+    b"MAPFILE",
+    b"MATCH",
+    b"MBEGIN",
+    b"MEND",
     b"MODULE_PATH",
     b"NULLCMD",
     b"OPTARG",
     b"OPTERR",
     b"OPTIND",
+    b"OSTYPE",
+    b"PERIOD",
+    b"PIPESTATUS",
     b"POSIXLY_CORRECT",
+    b"POSTEDIT",
     b"PPID",
     b"PROMPT",
     b"PROMPT2",
     b"PROMPT3",
     b"PROMPT4",
     b"PROMPT_COMMAND",
+    b"PROMPT_DIRTRIM",
+    b"PROMPT_EOL_MARK",
     b"PS0",
     b"PS1",
     b"PS2",
@@ -206,9 +243,14 @@ const SPECIALS: &[&[u8]] = &[
     b"PS4",
     b"PSVAR",
     b"RANDOM",
+    b"READLINE_ARGUMENT",
     b"READLINE_LINE",
+    b"READLINE_MARK",
     b"READLINE_POINT",
     b"READNULLCMD",
+    b"REPLY",
+    b"REPORTMEMORY",
+    b"REPORTTIME",
     b"RPROMPT",
     b"RPROMPT2",
     b"RPS1",
@@ -219,17 +261,39 @@ const SPECIALS: &[&[u8]] = &[
     b"SHLVL",
     b"SPROMPT",
     b"SRANDOM",
+    b"STTY",
+    b"TERMINFO",
+    b"TERMINFO_DIRS",
+    b"TIMEFMT",
     b"TIMEFORMAT",
     b"TMOUT",
+    b"TMPPREFIX",
+    b"TMPSUFFIX",
     b"TRY_BLOCK_ERROR",
     b"TRY_BLOCK_INTERRUPT",
+    b"TTY",
     b"TTYIDLE",
     b"UID",
     b"USERNAME",
+    b"VENDOR",
     b"WATCH",
+    b"WATCHFMT",
     b"WORDCHARS",
+    b"ZBEEP",
+    b"ZDOTDIR",
+    b"ZLE_LINE_ABORTED",
+    b"ZLE_REMOVE_SUFFIX_CHARS",
+    b"ZLE_RPROMPT_INDENT",
+    b"ZLE_SPACE_SUFFIX_CHARS",
+    b"ZLE_STATE",
+    b"ZSH_ARGZERO",
     b"ZSH_EVAL_CONTEXT",
+    b"ZSH_EXECUTION_STRING",
+    b"ZSH_NAME",
+    b"ZSH_PATCHLEVEL",
+    b"ZSH_SCRIPT",
     b"ZSH_SUBSHELL",
+    b"ZSH_VERSION",
     b"_",
     b"aliases",
     b"argv",
@@ -246,6 +310,8 @@ const SPECIALS: &[&[u8]] = &[
     b"dis_patchars",
     b"dis_reswords",
     b"dis_saliases",
+    b"epochtime",
+    b"errnos",
     b"fignore",
     b"fpath",
     b"funcfiletrace",
@@ -262,8 +328,13 @@ const SPECIALS: &[&[u8]] = &[
     b"jobstates",
     b"jobtexts",
     b"keymaps",
+    b"langinfo",
     b"mailpath",
     b"manpath",
+    b"mapfile",
+    b"match",
+    b"mbegin",
+    b"mend",
     b"module_path",
     b"modules",
     b"nameddirs",
@@ -273,9 +344,12 @@ const SPECIALS: &[&[u8]] = &[
     b"pipestatus",
     b"prompt",
     b"psvar",
+    b"reply",
     b"reswords",
     b"saliases",
+    b"signals",
     b"status",
+    b"sysparams",
     b"termcap",
     b"terminfo",
     b"userdirs",
@@ -297,7 +371,10 @@ const EXEMPT: &[&[u8]] = &[
 /// Whether `reading` is inert (the module's doc), in the family `zsh` says, for the
 /// command `text` it read.
 pub fn inert(reading: &Reading, zsh: bool, text: &[u8]) -> bool {
-    if !reading.nested.is_empty() || spells_alias(text) {
+    if !reading.nested.is_empty()
+        || spells_alias(text)
+        || (zsh && super::wide_outside_bodies(text, &reading.heredocs))
+    {
         return false;
     }
     let ends = Ends::of(&reading.events);
@@ -306,7 +383,7 @@ pub fn inert(reading: &Reading, zsh: bool, text: &[u8]) -> bool {
         ends: &ends,
         text,
     };
-    reading.events.iter().all(|e| p.event(e))
+    reading.heredocs.iter().all(|h| p.heredoc(h)) && reading.events.iter().all(|e| p.event(e))
 }
 
 /// Whether the text spells `alias` in any case (`alias`, `unalias`, `BASH_ALIASES`, zsh's
@@ -322,6 +399,25 @@ struct Plain<'a> {
 }
 
 impl Plain<'_> {
+    /// A heredoc whose body is data, or whose expansions only give a value (a `$(…)` in an
+    /// unquoted body is the rules' to deny; here it is not inert).
+    fn heredoc(&self, h: &Heredoc) -> bool {
+        if h.word_has_expansion {
+            return false;
+        }
+        if h.quoted {
+            return true;
+        }
+        let e = &h.body_eval;
+        !e.cut
+            && !e.requoted
+            && e.pieces.iter().all(|p| match p {
+                Piece::Param(p) => self.param(p),
+                Piece::Arith(a) => name_free(a),
+                Piece::Subst(_) | Piece::Lit(_) => false,
+            })
+    }
+
     fn event(&mut self, e: &Event) -> bool {
         match e {
             Event::Simple(c) => self.simple(c),
@@ -354,6 +450,20 @@ impl Plain<'_> {
     }
 
     fn read(&self, w: &Word) -> WordInfo {
+        // (A word of plain bytes, no quote, expansion, glob, brace or tilde, is its text:
+        // most words of a script.)
+        let t = w.text.bytes();
+        if !t.is_empty()
+            && t.iter()
+                .all(|c| c.is_ascii_alphanumeric() || b"_./:=+,@%-".contains(c))
+        {
+            return WordInfo {
+                start: w.start,
+                end: w.end,
+                pieces: vec![Piece::Lit(t.to_vec())],
+                ..WordInfo::default()
+            };
+        }
         word::read(&w.text, self.ends)
     }
 
@@ -363,9 +473,12 @@ impl Plain<'_> {
     }
 
     fn redirect(&self, r: &Redirect) -> bool {
-        // (`{fd}>file` assigns the variable the braces name.)
+        // (`{fd}>file` assigns the variable the braces name; bash up to 5.2 expands a
+        // duplication's word again where it is no number, `>&"$x"`.)
         r.fd.as_deref().is_none_or(|fd| !fd.starts_with(b"{"))
-            && r.target.as_ref().is_none_or(|w| self.word(w))
+            && r.target.as_ref().is_none_or(|w| {
+                self.word(w) && (r.op != RedirOp::Duplicate || self.read(w).value().is_some())
+            })
     }
 
     fn simple(&mut self, c: &SimpleCommand) -> bool {
@@ -384,7 +497,7 @@ impl Plain<'_> {
             let Some(a) = word::assignment(&w.text, self.ends) else {
                 return false;
             };
-            if !self.assignment(&a) {
+            if !self.assignment(w, &a) {
                 return false;
             }
             words.next();
@@ -426,23 +539,33 @@ impl Plain<'_> {
                         v.len() > 1 && v[1..].iter().all(|c| b"xrgp".contains(c))
                     }
                     _ => match word::assignment(&w.text, self.ends) {
-                        Some(a) => self.assignment(&a),
+                        Some(a) => self.assignment(w, &a),
                         None => self.plain_name(info),
                     },
                 })
             }
-            b"read" => {
-                all_literal()
-                    && lits.iter().flatten().all(|v| {
-                        !v.contains(&b'[')
-                            && (!is_identifier(v) || ordinary_name(v, self.zsh))
-                    })
+            // `read -r NAME…`: options that take no value (zsh evaluates `-t`'s and
+            // `-k`'s, takes `NAME?prompt`), names of no special meaning.
+            b"read" => lits.iter().all(|v| {
+                v.as_deref().is_some_and(|v| {
+                    (v.len() > 1
+                        && v[0] == b'-'
+                        && v[1..].iter().all(|c| matches!(c, b'r' | b's' | b'e')))
+                        || ordinary_name(v, self.zsh)
+                })
+            }),
+            // (Not `printf -v NAME`; zsh evaluates the arguments of its numeric
+            // conversions as arithmetic.)
+            b"printf" => {
+                lit(0).is_some_and(|f| !f.starts_with(b"-") && (!self.zsh || text_format(f)))
             }
-            // (Not `printf -v NAME`.)
-            b"printf" => lit(0).is_some_and(|f| !f.starts_with(b"-")),
             b"set" => set_args(&lits),
-            // (Each word one argument: no value split into words that are operators.)
-            b"test" | b"[" if infos.iter().any(|i| i.split || i.many || i.brace) => false,
+            // (Each word one argument, written or double-quoted whole, holding no `@`,
+            // `*` or `=`: no value split into words that are operators, `"$@"`,
+            // `"${a[@]}"`, zsh's arrays and `${=x}`.)
+            b"test" | b"[" if !args.iter().zip(&lits).all(|(w, l)| l.is_some() || one_word(w)) => {
+                false
+            }
             b"test" => test_args(&lits),
             b"[" => match lits.split_last() {
                 Some((Some(close), rest)) if close == b"]" => test_args(rest),
@@ -452,9 +575,16 @@ impl Plain<'_> {
         }
     }
 
-    /// `NAME=value`, `NAME+=value` with no subscript, to a name of no special meaning.
-    fn assignment(&mut self, a: &word::Assignment) -> bool {
-        a.subscript.is_none()
+    /// `NAME=value`, `NAME+=value` with no subscript and no list (`NAME=(…)`: arrays, whose
+    /// `declare NAME=$v` reads a value as a list again), to a name of no special meaning.
+    fn assignment(&mut self, w: &Word, a: &word::Assignment) -> bool {
+        let t = w.text.bytes();
+        let list = t
+            .iter()
+            .position(|&c| c == b'=')
+            .is_some_and(|e| t.get(e + 1) == Some(&b'('));
+        !list
+            && a.subscript.is_none()
             && ordinary_name(&a.name, self.zsh)
             && a.value.breaks.is_empty()
             && self.info(&a.value)
@@ -495,7 +625,12 @@ impl Plain<'_> {
             | ParamOp::Alternate
             | ParamOp::Error
             | ParamOp::Part => true,
-            ParamOp::Assign => ordinary_name(&p.name, self.zsh),
+            // (Not to an element: `${z[0]:=1}` makes an array.)
+            ParamOp::Assign => {
+                ordinary_name(&p.name, self.zsh)
+                    && p.subscript.is_none()
+                    && p.zsh_subscript.is_none()
+            }
             _ => false,
         };
         op_ok
@@ -546,12 +681,41 @@ fn ordinary_name(name: &[u8], zsh: bool) -> bool {
 }
 
 /// `[[ … ]]` and `test` words that evaluate arithmetic or a name (whose subscript is
-/// expanded): `-eq` and the rest, `-v`, `-R`.
+/// expanded): `-eq` and the rest, `-v`, `-R`, zsh's `-t`.
 fn arithmetic_or_name_test(v: &[u8]) -> bool {
     matches!(
         v,
-        b"-eq" | b"-ne" | b"-lt" | b"-le" | b"-gt" | b"-ge" | b"-v" | b"-R"
+        b"-eq" | b"-ne" | b"-lt" | b"-le" | b"-gt" | b"-ge" | b"-v" | b"-R" | b"-t"
     )
+}
+
+/// A word computed at run time that is one argument: double-quoted whole, with no `@`, `*`
+/// or `=` in it.
+fn one_word(w: &Word) -> bool {
+    let t = w.text.bytes();
+    t.len() >= 2
+        && t.first() == Some(&b'"')
+        && t.last() == Some(&b'"')
+        && !t[1..t.len() - 1]
+            .iter()
+            .any(|c| matches!(c, b'"' | b'@' | b'*' | b'='))
+}
+
+/// A `printf` format whose conversions take text (`%s`, `%b`, `%q`, `%%`), with no width or
+/// precision taken from an argument: zsh evaluates a numeric conversion's argument.
+fn text_format(f: &[u8]) -> bool {
+    let mut k = 0;
+    while let Some(i) = f.get(k..).and_then(|r| r.iter().position(|&c| c == b'%')) {
+        let mut j = k + i + 1;
+        while f.get(j).is_some_and(|c| b"-+ #0123456789.$'".contains(c)) {
+            j += 1;
+        }
+        if !matches!(f.get(j), Some(b's' | b'b' | b'q' | b'%')) {
+            return false;
+        }
+        k = j + 1;
+    }
+    true
 }
 
 /// `test`'s arguments (without `[`'s `]`) where no operator can come from a value: one
@@ -651,6 +815,8 @@ mod tests {
             "while read -r line; do echo \"${line:-none}\"; done < in.txt",
             "[ -d build ] || mkdir -p build; test \"$a\" = \"$b\" && exit 0",
             "local_x=$(git rev-parse HEAD) ; echo ${#local_x}",
+            "while read -r l; do echo \"got $l\"; done <<'EOF'\n$(x)\nEOF",
+            "printf '%s: %b\\n' \"$a\" \"$b\"; [ \"$(id -u)\" = 0 ]",
         ] {
             assert!(inert_everywhere(c), "{c:?}");
         }
@@ -691,6 +857,12 @@ mod tests {
             "exec 3>f",
             "echo x {fd}>f",
             "coproc cat",
+            // Round 52: operators a value may be, and a duplication's word.
+            "test \"$@\"",
+            "a=(-v x); [ \"${a[@]}\" ]",
+            "[ $x ]",
+            "echo x >&\"$fd\"",
+            "declare z=$v; : ${z[0]:=1}",
         ] {
             assert!(!inert_in(c, Shell::Bash52), "{c:?}");
         }
@@ -706,6 +878,15 @@ mod tests {
             "echo $~x",
             "é=1",
             "exit $n",
+            // Round 52: zsh's arithmetic in `-t`, `read -t`, printf's numbers, a prompt in a
+            // read name, DIRSTACKSIZE.
+            "[[ -t x ]]",
+            "test -t x",
+            "read -t1+x v",
+            "read -A 'aliases?'",
+            "read 'x?y'",
+            "printf '%d' x",
+            "DIRSTACKSIZE=$x",
         ] {
             assert!(!inert_in(c, Shell::Zsh), "{c:?}");
         }

@@ -1322,6 +1322,30 @@ impl<'a> Walk<'a> {
                 })
     }
 
+    /// Whether a word is one argument whatever its values hold, as [`Walk::one_field`] says
+    /// but reading its pieces: a quoted substitution (`"$(…)"`) and `"$*"` are one; `"$@"`,
+    /// `"${a[@]}"`, `"${!a[@]}"`, zsh's flags and `${=x}`/`${^x}` may not be.
+    pub fn one_argument(&self, t: &WordInfo) -> bool {
+        if t.split || t.many || t.brace || t.unread || !t.breaks.is_empty() {
+            return false;
+        }
+        let plain = t.pieces.iter().all(|p| match p {
+            Piece::Param(p) => {
+                p.name != b"@" && !p.indirect && !p.flags && !p.zsh_glob && p.op != ParamOp::Names
+            }
+            _ => true,
+        });
+        plain
+            && self
+                .text
+                .and_then(|text| text.get(t.start as usize..t.end as usize))
+                .is_some_and(|b| {
+                    ![&b"[@]"[..], b"${=", b"$=", b"${^", b"$^"]
+                        .iter()
+                        .any(|n| memchr::memmem::find(b, n).is_some())
+                })
+    }
+
     /// Whether `name` may be a function the command defines (`true() { …; }`): then a
     /// command of that name runs it, not the builtin.
     pub fn may_be_function(&self, name: &[u8]) -> bool {

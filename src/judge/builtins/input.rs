@@ -31,6 +31,36 @@ pub(super) fn read(
     } else {
         getopt::parse(args, lits, b"aderinNpstuE", b"adinNptu")
     };
+    if zsh {
+        // A number written right after `-t` or `-k` in an option word (`-t1+x`): also
+        // evaluated as arithmetic (whatever follows it, which the parse above rejects and
+        // zsh reads as the number).
+        for (word, lit) in args.iter().zip(lits) {
+            if lit.as_deref() == Some(b"--".as_slice()) {
+                break;
+            }
+            let dash = matches!(word.pieces.first(), Some(crate::shell::word::Piece::Lit(l)) if l.starts_with(b"-"));
+            let attached = dash
+                && match lit {
+                    Some(l) => l
+                        .iter()
+                        .position(|&c| matches!(c, b't' | b'k'))
+                        .is_some_and(|k| k + 1 < l.len()),
+                    // (`-t$n`: what follows is not known.)
+                    None => true,
+                };
+            if attached {
+                let e = w.word_expr(word);
+                w.site(
+                    word.start,
+                    Evaluator::Arithmetic,
+                    "zsh read's numeric options",
+                    e,
+                    None,
+                );
+            }
+        }
+    }
     if p.rejected {
         return;
     }

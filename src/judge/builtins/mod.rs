@@ -149,6 +149,13 @@ pub(super) fn integer_special(name: &[u8], zsh: bool) -> bool {
                 | b"GID"
                 | b"EGID"
                 | b"LOGCHECK"
+                // (Read as numbers by `cd` and `pushd`, after each command, or by zle.)
+                | b"DIRSTACKSIZE"
+                | b"REPORTTIME"
+                | b"REPORTMEMORY"
+                | b"PERIOD"
+                | b"TMOUT"
+                | b"BAUD"
         )
     } else {
         // RANDOM and SRANDOM from bash 5.1 (taken for every version).
@@ -1258,7 +1265,42 @@ pub(super) fn command(
             Ok(Expr::default())
         }
         Kind::Test => {
+            // `test` reads operators by their values: a word computed at run time may be
+            // `-v` (or zsh's `-t`) where an operator may stand (`[ "$o" "$n" ]`), and one
+            // that may be several words (`"$@"`, `"${a[@]}"`, `$x`) may hold both `-v` and
+            // its name. Where every word is one, POSIX's rules by their count say where
+            // an operator may stand: the first of two, the first or second of three, and
+            // anywhere in more (`!`, `(` and bash's full parse of longer tests).
+            let count = args.len()
+                - usize::from(name == b"[" && lits.last().and_then(|l| l.as_deref()) == Some(b"]"));
+            let one_each = args.iter().all(|a| w.one_argument(a));
+            let operator_at = |k: usize| !one_each || count > 3 || k == 0 || (count == 3 && k == 1);
+            // (A literal operator after it is no name: `[ "$x" -gt 0 ]`, `[ "$a" = b ]`.)
+            let operator_word = |l: &[u8]| {
+                matches!(l, b"]" | b")" | b"=" | b"==" | b"!=" | b"<" | b">")
+                    || (l.len() > 1 && l[0] == b'-' && l[1..].iter().all(u8::is_ascii_alphabetic))
+            };
             for (k, l) in lits.iter().enumerate() {
+                if l.is_none() {
+                    let own = args.get(k).filter(|a| !w.one_argument(a));
+                    let next = args
+                        .get(k + 1)
+                        .filter(|_| k + 1 < count && operator_at(k))
+                        .filter(|_| {
+                            !lits
+                                .get(k + 1)
+                                .and_then(|n| n.as_deref())
+                                .is_some_and(operator_word)
+                        });
+                    for word in own.into_iter().chain(next).collect::<Vec<_>>() {
+                        let e = w.word_expr(word);
+                        w.site(word.start, Evaluator::Name, "test -v", e.clone(), None);
+                        if zsh {
+                            w.site(word.start, Evaluator::Arithmetic, "zsh test -t", e, None);
+                        }
+                    }
+                    continue;
+                }
                 let Some(next) = args.get(k + 1) else { break };
                 match l.as_deref() {
                     Some(b"-v") => {
