@@ -264,6 +264,8 @@ const SPECIALS: &[&[u8]] = &[
     b"STTY",
     b"TERMINFO",
     b"TERMINFO_DIRS",
+    b"TEXTDOMAIN",
+    b"TEXTDOMAINDIR",
     b"TIMEFMT",
     b"TIMEFORMAT",
     b"TMOUT",

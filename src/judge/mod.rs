@@ -500,6 +500,23 @@ pub fn judge(
         break found;
     };
     release(prog, last);
+    // bash expands the translation of a `$"…"` string again, as a double-quoted string:
+    // where the command names the message catalog (`TEXTDOMAIN`, `TEXTDOMAINDIR`), one it
+    // wrote may hold heredoc text.
+    let mut found = found;
+    if holds
+        && !d.is_zsh()
+        && memchr::memmem::find(text, b"TEXTDOMAIN").is_some()
+        && let Some(at) = memchr::memmem::find(text, b"$\"")
+    {
+        found.push(solve::Found::Evaluation {
+            at: at as u32,
+            evaluator: Evaluator::WordList,
+            what: "a $\"…\" string's translation, from a message catalog the command names (TEXTDOMAIN, TEXTDOMAINDIR)",
+            unknown: true,
+            in_body: None,
+        });
+    }
     Ok(found
         .into_iter()
         .map(|f| match f {

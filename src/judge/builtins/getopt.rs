@@ -144,10 +144,12 @@ pub(super) fn parse<'a>(
                     break;
                 }
                 // A computed word: an option when its text starts with `-` (written, or
-                // from an expansion the guard does not know).
+                // from an expansion the guard does not know, or a glob or brace that may
+                // make one: `*`, `{-v,x}`, extglob's `@(…)`).
                 let starts_plain = matches!(
                     word.pieces.first(),
-                    Some(Piece::Lit(l)) if l.first().is_some_and(|&c| c != b'-')
+                    Some(Piece::Lit(l)) if l.first().is_some_and(|&c| c != b'-'
+                        && !((word.many || word.brace) && b"*?[{@!+~".contains(&c)))
                 );
                 if !starts_plain {
                     out.unread = true;

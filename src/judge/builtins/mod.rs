@@ -1271,6 +1271,13 @@ pub(super) fn command(
             // its name. Where every word is one, POSIX's rules by their count say where
             // an operator may stand: the first of two, the first or second of three, and
             // anywhere in more (`!`, `(` and bash's full parse of longer tests).
+            // (A glob or brace word may become any words: `[ * ]` in a directory holding
+            // the files `-v` and `a[i]`.)
+            let lits: Vec<Option<Vec<u8>>> = args
+                .iter()
+                .zip(&lits)
+                .map(|(a, l)| if a.many || a.brace { None } else { l.clone() })
+                .collect();
             let count = args.len()
                 - usize::from(name == b"[" && lits.last().and_then(|l| l.as_deref()) == Some(b"]"));
             let one_each = args.iter().all(|a| w.one_argument(a));
@@ -1475,8 +1482,11 @@ fn name_target(
                 }
                 w.assign(Target::Var(v), value, at, ctx);
             } else if t.many {
-                // A pattern: the shell may give it a file's name (`read a*`), any name.
-                w.site(t.start, Evaluator::Name, what, Expr::unknown(), None);
+                // A pattern: the shell may give it a file's name (`read a*`), any name, and
+                // the files' names may be heredoc text (`printf *` with files `-v` and
+                // `a[i]`: the glob's value, as the word gives it).
+                let e = w.word_expr(t);
+                w.site(t.start, Evaluator::Name, what, e, None);
                 dynamic_assignment(w, Expr::unknown(), value, at, ctx);
             }
         }

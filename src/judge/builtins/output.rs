@@ -346,6 +346,14 @@ pub(super) fn print(
     ctx: &Ctx,
 ) -> Result<Expr, GaveUp> {
     let zsh = w.zsh();
+    // (A glob or brace word may become any words, `-v` and a name among them: `printf *`
+    // in a directory holding the files `-v` and `a[i]`.)
+    let lits: Vec<Option<Vec<u8>>> = args
+        .iter()
+        .zip(lits)
+        .map(|(a, l)| if a.many || a.brace { None } else { l.clone() })
+        .collect();
+    let lits = lits.as_slice();
     let base = name.rsplit(|&c| c == b'/').next().unwrap_or(name);
     let mut targets: Vec<WordInfo> = Vec::new();
     let mut prompt = false;
@@ -373,6 +381,13 @@ pub(super) fn print(
                 && let Some(t) = p.operands.get(1)
             {
                 // A computed first word may be `-v`: the next word its target.
+                targets.push(t.clone());
+            }
+            if p.unread
+                && let Some(t) = p.operands.first()
+                && !w.one_argument(t)
+            {
+                // One that may be several words may hold both (`printf *`, `printf "$@"`).
                 targets.push(t.clone());
             }
             args.len() - p.operands.len()
