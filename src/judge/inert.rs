@@ -424,9 +424,9 @@ impl Plain<'_> {
         match e {
             Event::Simple(c) => self.simple(c),
             Event::Open(c, _) => match c {
-                Compound::Group | Compound::Subshell | Compound::Loop | Compound::Function(_) => {
-                    true
-                }
+                Compound::Group | Compound::Subshell | Compound::Loop => true,
+                // (zsh expands a function's name word: `function ${(e)x} { …; }`.)
+                Compound::Function(name) => self.read(name).value().is_some(),
                 Compound::For(name, words) => {
                     name.as_deref()
                         .is_none_or(|n| self.plain_name(&self.read(n)))
@@ -889,6 +889,8 @@ mod tests {
             "read 'x?y'",
             "printf '%d' x",
             "DIRSTACKSIZE=$x",
+            // Round 54: zsh expands a function's name.
+            "function ${(e)x} { :; }",
         ] {
             assert!(!inert_in(c, Shell::Zsh), "{c:?}");
         }
