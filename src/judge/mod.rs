@@ -174,6 +174,8 @@ struct Opts {
     /// Text the walk does not read runs (a command named at run time, `eval` of computed
     /// text): it may be `shift`, whatever the text spells.
     shifts: bool,
+    /// A nameref is in the command: an expansion may be several words.
+    namerefs: bool,
 }
 
 /// The names of the functions a command may define.
@@ -375,6 +377,7 @@ pub fn judge(
         w.no_whole_lines = opts.no_whole_lines;
         w.verbose = opts.verbose;
         w.shifts_unseen = opts.shifts;
+        w.namerefs_seen = opts.namerefs;
         w.own_functions = std::rc::Rc::clone(&functions);
         w.other_fd_text = other_fd_text;
         w.functions = if opts.builtins_rebound {
@@ -435,6 +438,9 @@ pub fn judge(
                 .iter()
                 .any(|r| r.call_of.is_none() && !r.positional);
             next.builtins_rebound |= rebinds_builtins(&w.facts, rest);
+            next.namerefs |= w.facts.has_nameref
+                || w.facts.any_nameref.is_some()
+                || !w.facts.computed_refs.is_empty();
             next.stderr_merged |= stderr_may_reach_captures(&w, rest);
             next.no_whole_lines |= w.used_whole_lines
                 && (runs_between_reads(&w.facts)
@@ -506,7 +512,15 @@ pub fn judge(
     let mut found = found;
     if holds
         && !d.is_zsh()
-        && memchr::memmem::find(text, b"TEXTDOMAIN").is_some()
+        && {
+            // (Spelled with quotes or backslashes in it too: `TEXT""DOMAIN=…`.)
+            let plain: Vec<u8> = text
+                .iter()
+                .filter(|&&c| !matches!(c, b'\'' | b'"' | b'\\'))
+                .copied()
+                .collect();
+            memchr::memmem::find(&plain, b"TEXTDOMAIN").is_some()
+        }
         && let Some(at) = memchr::memmem::find(text, b"$\"")
     {
         found.push(solve::Found::Evaluation {

@@ -1740,8 +1740,14 @@ impl Solver<'_> {
         // (Only text the command fixes, known to hold one: a body made of a program's
         // output is the program's text, not the author's, and most joined values hold a
         // `$` and a `(`.)
+        // (A prompt decodes its escapes first, zsh's `print -P` too: `\044\050`.)
         let substitutes = |v: &Val, e: Evaluator| {
-            v.fixed_substs_any()
+            let decoded = e == Evaluator::Prompt
+                && (v.lits.iter().any(|l| {
+                    use super::value::may_make;
+                    may_make(l, b'`') || (may_make(l, b'$') && may_make(l, b'('))
+                }) || v.fixed.is_some_and(|b| b.has(b'\\')));
+            (v.fixed_substs_any() || decoded)
                 && (!matches!(e, Evaluator::Arithmetic | Evaluator::Name)
                     || v.fixed_bytes().is_some_and(|b| b.has(b'[')))
         };

@@ -112,6 +112,9 @@ pub(super) struct Walk<'a> {
     /// Text the walk does not read may run `shift` (set for the walk again when the first
     /// finds a command named at run time or `eval` of computed text).
     pub shifts_unseen: bool,
+    /// A nameref may be in the command: `"$r"` may be several words (a nameref to `a[@]`,
+    /// bash 5.2) (set for the walk again when the first finds one).
+    pub namerefs_seen: bool,
     /// Everything the command ran so far is inert ([`builtins::inert`]): literal
     /// assignments, `export`, `set`, `cd` to a plain directory, an environment's file
     /// sourced, function definitions. A file sourced while it holds is the environment's
@@ -180,6 +183,7 @@ impl<'a> Walk<'a> {
             used_quiet_programs: false,
             verbose: false,
             shifts_unseen: false,
+            namerefs_seen: false,
             inert_so_far: true,
             sourced_environment: false,
             shift_memo: std::cell::Cell::new(None),
@@ -1324,26 +1328,47 @@ impl<'a> Walk<'a> {
 
     /// Whether a word is one argument whatever its values hold, as [`Walk::one_field`] says
     /// but reading its pieces: a quoted substitution (`"$(…)"`) and `"$*"` are one; `"$@"`,
-    /// `"${a[@]}"`, `"${!a[@]}"`, zsh's flags and `${=x}`/`${^x}` may not be.
+    /// `"${a[@]}"`, `"${!a[@]}"` (an `@` anywhere in it, nested too), zsh's flags,
+    /// `${=x}`/`${^x}`, and any expansion where a nameref may be one, may not be.
     pub fn one_argument(&self, t: &WordInfo) -> bool {
         if t.split || t.many || t.brace || t.unread || !t.breaks.is_empty() {
             return false;
         }
         let plain = t.pieces.iter().all(|p| match p {
             Piece::Param(p) => {
-                p.name != b"@" && !p.indirect && !p.flags && !p.zsh_glob && p.op != ParamOp::Names
+                !self.namerefs_seen
+                    && p.name != b"@"
+                    && !p.indirect
+                    && !p.flags
+                    && !p.zsh_glob
+                    && p.op != ParamOp::Names
             }
             _ => true,
         });
+        // (Nested too: `"${u:-$@}"`, `"${u:-${a[@]}}"`.)
         plain
             && self
                 .text
                 .and_then(|text| text.get(t.start as usize..t.end as usize))
                 .is_some_and(|b| {
-                    ![&b"[@]"[..], b"${=", b"$=", b"${^", b"$^"]
-                        .iter()
-                        .any(|n| memchr::memmem::find(b, n).is_some())
+                    // (zsh's `^c` under `extendedglob`, which the reading does not take
+                    // for a glob: [`Walk::caret_glob`].)
+                    let several = b.contains(&b'@') || (self.zsh() && b.first() == Some(&b'^'));
+                    !several
+                        && ![&b"${="[..], b"$=", b"${^", b"$^"]
+                            .iter()
+                            .any(|n| memchr::memmem::find(b, n).is_some())
                 })
+    }
+
+    /// Whether a word starts with an unquoted `^`: zsh's negated glob under
+    /// `extendedglob` (`^c`), which the reading does not take for a glob.
+    pub fn caret_glob(&self, t: &WordInfo) -> bool {
+        self.zsh()
+            && self
+                .text
+                .and_then(|text| text.get(t.start as usize))
+                .is_some_and(|&c| c == b'^')
     }
 
     /// Whether `name` may be a function the command defines (`true() { …; }`): then a

@@ -145,11 +145,11 @@ pub(super) fn parse<'a>(
                 }
                 // A computed word: an option when its text starts with `-` (written, or
                 // from an expansion the guard does not know, or a glob or brace that may
-                // make one: `*`, `{-v,x}`, extglob's `@(…)`).
+                // make one: `*`, `{-v,x}`, extglob's `@(…)`, zsh's `<1-9>`, `(a|b)` and `^c`).
                 let starts_plain = matches!(
                     word.pieces.first(),
                     Some(Piece::Lit(l)) if l.first().is_some_and(|&c| c != b'-'
-                        && !((word.many || word.brace) && b"*?[{@!+~".contains(&c)))
+                        && !((word.many || word.brace) && b"*?[{@!+~<(=^".contains(&c)))
                 );
                 if !starts_plain {
                     out.unread = true;

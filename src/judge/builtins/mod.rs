@@ -1265,6 +1265,17 @@ pub(super) fn command(
             Ok(Expr::default())
         }
         Kind::Test => {
+            // (zsh's `^c` under `extendedglob` is a glob the reading does not take for one.)
+            let globbed: Option<Vec<WordInfo>> = args.iter().any(|a| w.caret_glob(a)).then(|| {
+                args.iter()
+                    .map(|a| {
+                        let mut g = a.clone();
+                        g.many |= w.caret_glob(a);
+                        g
+                    })
+                    .collect()
+            });
+            let args = globbed.as_deref().unwrap_or(args);
             // `test` reads operators by their values: a word computed at run time may be
             // `-v` (or zsh's `-t`) where an operator may stand (`[ "$o" "$n" ]`), and one
             // that may be several words (`"$@"`, `"${a[@]}"`, `$x`) may hold both `-v` and
@@ -1344,6 +1355,15 @@ pub(super) fn command(
             }
             if p.unread {
                 dynamic_assignment(w, Expr::unknown(), Expr::val(Val::number()), at, ctx);
+                // A computed word may be `-p` and the name after it, or hold both
+                // (`"${u:-$@}"`): each is evaluated as a name.
+                if let Some(k) = lits.iter().position(Option::is_none) {
+                    let own = args.get(k).filter(|a| !w.one_argument(a));
+                    for word in own.into_iter().chain(args.get(k + 1)).collect::<Vec<_>>() {
+                        let e = w.word_expr(word);
+                        w.site(word.start, Evaluator::Name, "wait -p", e, None);
+                    }
+                }
             }
             Ok(Expr::default())
         }
@@ -1481,11 +1501,14 @@ fn name_target(
                     w.literal_or_computed_key(v, sub);
                 }
                 w.assign(Target::Var(v), value, at, ctx);
-            } else if t.many {
-                // A pattern: the shell may give it a file's name (`read a*`), any name, and
+            } else if t.many || w.caret_glob(t) {
+                // A pattern (zsh's `^c` under `extendedglob` too): the shell may give it a
+                // file's name (`read a*`), any name, and
                 // the files' names may be heredoc text (`printf *` with files `-v` and
                 // `a[i]`: the glob's value, as the word gives it).
-                let e = w.word_expr(t);
+                let mut glob = t.clone();
+                glob.many = true;
+                let e = w.word_expr(&glob);
                 w.site(t.start, Evaluator::Name, what, e, None);
                 dynamic_assignment(w, Expr::unknown(), value, at, ctx);
             }

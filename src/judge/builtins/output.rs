@@ -346,6 +346,17 @@ pub(super) fn print(
     ctx: &Ctx,
 ) -> Result<Expr, GaveUp> {
     let zsh = w.zsh();
+    // (zsh's `^c` under `extendedglob` is a glob the reading does not take for one.)
+    let globbed: Option<Vec<WordInfo>> = args.iter().any(|a| w.caret_glob(a)).then(|| {
+        args.iter()
+            .map(|a| {
+                let mut g = a.clone();
+                g.many |= w.caret_glob(a);
+                g
+            })
+            .collect()
+    });
+    let args = globbed.as_deref().unwrap_or(args);
     // (A glob or brace word may become any words, `-v` and a name among them: `printf *`
     // in a directory holding the files `-v` and `a[i]`.)
     let lits: Vec<Option<Vec<u8>>> = args
