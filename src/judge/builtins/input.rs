@@ -62,6 +62,36 @@ pub(super) fn read(
         }
     }
     if p.rejected {
+        // (zsh takes a number written after `-k` or `-t`, `-k1`, which the letters above
+        // do not: its names are still names. A letter zsh does not take makes it stop.)
+        let numbers_only = || {
+            lits.iter()
+                .flatten()
+                .filter(|l| l.starts_with(b"-"))
+                .all(|l| {
+                    let mut prev = b'-';
+                    for &c in l.iter().skip(1) {
+                        if matches!(prev, b'd' | b'u') {
+                            // (The rest of the word is the option's argument.)
+                            return true;
+                        }
+                        let ok = b"rszpqAclneEktdu".contains(&c)
+                            || (c.is_ascii_digit()
+                                && (matches!(prev, b'k' | b't') || prev.is_ascii_digit()));
+                        if !ok {
+                            return false;
+                        }
+                        prev = c;
+                    }
+                    true
+                })
+        };
+        if zsh && numbers_only() {
+            super::computed_names(w, args, lits, "read");
+            for t in p.operands {
+                name_target(w, t, Expr::unknown(), "read", at, ctx);
+            }
+        }
         return;
     }
     let other_fd = p.has(b'u') || p.unread;
@@ -229,6 +259,10 @@ pub(super) fn getopts(
         Some(Some(o)) => ByteSet::of(o).union(ByteSet::of(b"?:")),
         _ => ByteSet::ALL,
     };
+    if w.zsh() {
+        // (One word may give both the option string and the name: `getopts "$@"`.)
+        super::computed_names(w, args, lits, "getopts");
+    }
     if let Some(t) = args.get(1) {
         if w.zsh() || t.literal().is_some() {
             name_target(w, t, Expr::val(Val::fixed(letters)), "getopts", at, ctx);

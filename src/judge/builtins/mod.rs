@@ -206,6 +206,35 @@ fn literals(words: &[WordInfo]) -> Vec<Option<Vec<u8>>> {
     words.iter().map(WordInfo::literal).collect()
 }
 
+/// A builtin that takes a variable's name after an option, in an option word or as an
+/// operand, given words computed at run time: each such word (which may be the option and
+/// its name, `"$@"`, `-a"$x"`, or the name itself) and the word after it are evaluated as
+/// names, whose subscripts run (zsh's `zparseopts`, `zstyle`, `zformat`, `getopts`,
+/// `print`, `read` with options it does not know).
+pub(super) fn computed_names(
+    w: &mut Walk<'_>,
+    args: &[WordInfo],
+    lits: &[Option<Vec<u8>>],
+    what: &'static str,
+) {
+    for k in 0..args.len() {
+        let computed = lits.get(k).is_none_or(Option::is_none)
+            || args.get(k).is_some_and(|a| !w.one_argument(a));
+        if !computed {
+            continue;
+        }
+        for word in args
+            .get(k)
+            .into_iter()
+            .chain(args.get(k + 1))
+            .collect::<Vec<_>>()
+        {
+            let e = w.word_expr(word);
+            w.site(word.start, Evaluator::Name, what, e, None);
+        }
+    }
+}
+
 /// Text run that the guard does not read: `eval` of text computed at run time, a command
 /// named at run time (`name`: which may be `eval`, `read`, `declare`, `set`…). What it runs
 /// is explicit; what it assigns is not followed (`n=x; eval "$n=\$k"`, `c=read; $c -r x

@@ -418,17 +418,44 @@ pub(super) fn zsh_assigning(
     }
     let value = all.part(ByteSet::EMPTY);
     let mut targets: Vec<&WordInfo> = Vec::new();
+    if matches!(name, b"zparseopts" | b"zstyle" | b"zformat") {
+        super::computed_names(w, args, lits, "a zsh builtin's variable");
+    }
     match name {
         b"zparseopts" => {
             for (k, l) in lits.iter().enumerate() {
                 match l.as_deref() {
                     Some(b"-A" | b"-a" | b"-M") => targets.extend(args.get(k + 1)),
+                    // (The name written right after the option: `-aNAME`.)
+                    Some(s) if s.len() > 2 && matches!(&s[..2], b"-A" | b"-a" | b"-M") => {
+                        let n = &s[2..];
+                        w.site(
+                            args[k].start,
+                            crate::judge::evaluators::Evaluator::Name,
+                            "a zsh builtin's variable",
+                            Expr::lit(n),
+                            None,
+                        );
+                        if crate::shell::syntax::legal_identifier(n) {
+                            let v = w.var(n);
+                            w.assign(Target::Var(v), value.clone(), at, ctx);
+                        }
+                    }
                     Some(s) if s.contains(&b'=') && !s.starts_with(b"-") => {
                         let eq = s.iter().rposition(|&c| c == b'=').unwrap_or(0);
                         let n = &s[eq + 1..];
                         if crate::shell::syntax::legal_identifier(n) {
                             let v = w.var(n);
                             w.assign(Target::Var(v), value.clone(), at, ctx);
+                        } else {
+                            // (`v=a[$i]`: its subscript runs.)
+                            w.site(
+                                args[k].start,
+                                crate::judge::evaluators::Evaluator::Name,
+                                "a zsh builtin's variable",
+                                Expr::lit(n),
+                                None,
+                            );
                         }
                     }
                     None => dynamic_assignment(w, Expr::default(), value.clone(), at, ctx),

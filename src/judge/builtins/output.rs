@@ -383,25 +383,31 @@ pub(super) fn print(
         }
         b"printf" => {
             let p = getopt::parse(args, lits, b"v", b"v");
-            if p.rejected {
+            if p.rejected && !zsh {
                 return Ok(Expr::default());
             }
             targets.extend(p.args(b'v').map(getopt::OptArg::word));
             unread = p.unread;
-            if p.unread
-                && let Some(t) = p.operands.get(1)
-            {
-                // A computed first word may be `-v`: the next word its target.
-                targets.push(t.clone());
+            if p.rejected {
+                // zsh takes a word of options it does not know for the format (`-Z%d`).
+                unread = true;
+                0
+            } else {
+                if p.unread
+                    && let Some(t) = p.operands.get(1)
+                {
+                    // A computed first word may be `-v`: the next word its target.
+                    targets.push(t.clone());
+                }
+                if p.unread
+                    && let Some(t) = p.operands.first()
+                    && !w.one_argument(t)
+                {
+                    // One that may be several words may hold both (`printf *`, `printf "$@"`).
+                    targets.push(t.clone());
+                }
+                args.len() - p.operands.len()
             }
-            if p.unread
-                && let Some(t) = p.operands.first()
-                && !w.one_argument(t)
-            {
-                // One that may be several words may hold both (`printf *`, `printf "$@"`).
-                targets.push(t.clone());
-            }
-            args.len() - p.operands.len()
         }
         b"pushln" => {
             // zsh's `print -nz`, without options: every word onto the buffer stack.
@@ -419,6 +425,10 @@ pub(super) fn print(
             targets.extend(p.args(b'v').map(getopt::OptArg::word));
             format_opt = p.args(b'f').next().map(getopt::OptArg::word);
             unread = p.unread;
+            if p.unread {
+                // A computed word may be `-v` and its name (`print "$@"`).
+                super::computed_names(w, args, lits, "print -v");
+            }
             args.len() - p.operands.len()
         }
     };
