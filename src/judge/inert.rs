@@ -205,6 +205,9 @@ const SPECIALS: &[&[u8]] = &[
     b"INSIDE_EMACS",
     b"KEYBOARD_HACK",
     b"KEYTIMEOUT",
+    b"LANG",
+    b"LC_ALL",
+    b"LC_CTYPE",
     b"LINENO",
     b"LINES",
     b"LISTMAX",
@@ -363,11 +366,12 @@ const SPECIALS: &[&[u8]] = &[
 ];
 
 /// The shells' own variables a command may set without changing how text is read or
-/// evaluated (where programs are found, the home and working directories, the locale).
+/// evaluated (where programs are found, the home and working directories). (Not the
+/// locale: bash reads text in GBK or Big5 otherwise.)
 /// (`SPECIALS` leaves them out; listed here so that the choice is read.)
 #[cfg(test)]
 const EXEMPT: &[&[u8]] = &[
-    b"HOME", b"LANG", b"MANPATH", b"OLDPWD", b"PATH", b"PWD", b"SHELL", b"TERM", b"path",
+    b"HOME", b"MANPATH", b"OLDPWD", b"PATH", b"PWD", b"SHELL", b"TERM", b"path",
 ];
 
 /// Whether `reading` is inert (the module's doc), in the family `zsh` says, for the
@@ -386,6 +390,11 @@ pub fn inert(reading: &Reading, zsh: bool, text: &[u8]) -> bool {
         text,
     };
     reading.heredocs.iter().all(|h| p.heredoc(h)) && reading.events.iter().all(|e| p.event(e))
+}
+
+/// Whether `name` is a builtin of bash or zsh ([`BUILTINS`]).
+pub(super) fn builtin(name: &[u8]) -> bool {
+    BUILTINS.binary_search(&name).is_ok()
 }
 
 /// Whether the text spells `alias` in any case (`alias`, `unalias`, `BASH_ALIASES`, zsh's

@@ -112,6 +112,8 @@ pub(super) struct Walk<'a> {
     /// Text the walk does not read may run `shift` (set for the walk again when the first
     /// finds a command named at run time or `eval` of computed text).
     pub shifts_unseen: bool,
+    /// The assignments walked now stand before a program's name (its environment's).
+    for_a_program: bool,
     /// A nameref may be in the command: `"$r"` may be several words (a nameref to `a[@]`,
     /// bash 5.2) (set for the walk again when the first finds one).
     pub namerefs_seen: bool,
@@ -183,6 +185,7 @@ impl<'a> Walk<'a> {
             used_quiet_programs: false,
             verbose: false,
             shifts_unseen: false,
+            for_a_program: false,
             namerefs_seen: false,
             inert_so_far: true,
             sourced_environment: false,
@@ -1186,6 +1189,24 @@ impl<'a> Walk<'a> {
             };
             self.change(at, what, when, ctx);
         }
+        // bash reads the lines after a locale's change in that locale: in one whose
+        // characters take a byte past ASCII and a `\\` or quote after it as one (GBK, Big5,
+        // GB18030, Shift_JIS), `中\\'` holds no escape, and a quoted heredoc's delimiter may
+        // be unquoted. Only where the text holds such a byte, and the value may name such a
+        // locale (not `C`, `POSIX` or a UTF-8 one).
+        if !zsh
+            && !self.for_a_program
+            && matches!(name, b"LC_ALL" | b"LC_CTYPE" | b"LANG")
+            && self.text.is_some_and(|t| !t.is_ascii())
+            && !plain_locale(value)
+        {
+            self.change(
+                at,
+                "a locale, in which bash may read a byte past ASCII and a \\ or quote after it as one character",
+                When::AnyValue(value.clone()),
+                ctx,
+            );
+        }
     }
 
     /// A change to how later text is read.
@@ -1703,9 +1724,15 @@ impl<'a> Walk<'a> {
                 targets.push(i);
             }
         }
+        // (Assignments before a program's name are its environment's, not the shell's: a
+        // locale there does not change how the shell reads on.)
+        self.for_a_program = infos.first().and_then(WordInfo::value).is_some_and(|n| {
+            n.contains(&b'/') || (!super::inert::builtin(&n) && !self.may_be_function(&n))
+        });
         for (w, a) in c.words.iter().zip(&assignments) {
             self.assignment_word(w, a, ctx)?;
         }
+        self.for_a_program = false;
         for r in &c.redirects {
             if r.op == RedirOp::Heredoc {
                 self.body(r.at, ctx)?;
@@ -2254,6 +2281,26 @@ pub(super) const SPECIAL_CHANGES: [&[u8]; 12] = [
 
 /// What assigning a special variable changes in how later text is read (and whether
 /// only a value that may reshape text changes it).
+/// A locale's name known exactly that reads bytes as ASCII or UTF-8: `C`, `POSIX`, empty, or
+/// one naming UTF-8.
+fn plain_locale(value: &Expr) -> bool {
+    let [Src::Val(v)] = value.0.as_slice() else {
+        return false;
+    };
+    v.fixed.is_none()
+        && v.heredoc.is_none()
+        && v.htexts.is_empty()
+        && !v.unknown
+        && !v.env
+        && !v.lits.is_empty()
+        && v.lits.iter().all(|l| {
+            let l = l.to_ascii_lowercase();
+            matches!(l.as_slice(), b"" | b"c" | b"posix")
+                || memchr::memmem::find(&l, b"utf-8").is_some()
+                || memchr::memmem::find(&l, b"utf8").is_some()
+        })
+}
+
 pub(super) fn special_change(name: &[u8], zsh: bool) -> Option<(&'static str, bool)> {
     Some(match name {
         b"BASH_ALIASES" if !zsh => ("an alias defined through BASH_ALIASES", true),
