@@ -1393,6 +1393,7 @@ impl<'a> Solver<'a> {
                 .filter(|(_, name)| {
                     super::walk::special_change(name, zsh).is_some()
                         || super::builtins::integer_special(name, zsh)
+                        || (!zsh && super::walk::locale_name(name))
                 })
                 .map(|(v, name)| (v as Var, &**name))
                 .collect()
@@ -1413,6 +1414,19 @@ impl<'a> Solver<'a> {
                     && self.later_text(*at, 0, true, true)
                 {
                     found.push(Found::Change { at: *at, what });
+                }
+                // A locale reached through a nameref (`declare -n r=LC_ALL; r=zh_CN.GBK`).
+                if !zsh
+                    && super::walk::locale_name(name)
+                    && self.text.is_none_or(|t| !t.is_ascii())
+                    && !self.operator_free()
+                    && !super::walk::plain_locale_val(&self.eval(e)?)
+                    && self.later_text(*at, 0, true, true)
+                {
+                    found.push(Found::Change {
+                        at: *at,
+                        what: super::walk::LOCALE_CHANGE,
+                    });
                 }
                 if super::builtins::integer_special(name, zsh) && self.heredocs_present() {
                     let val = self.eval(e)?;

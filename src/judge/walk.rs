@@ -1194,18 +1194,14 @@ impl<'a> Walk<'a> {
         // GB18030, Shift_JIS), `中\\'` holds no escape, and a quoted heredoc's delimiter may
         // be unquoted. Only where the text holds such a byte, and the value may name such a
         // locale (not `C`, `POSIX` or a UTF-8 one).
+        // (`eval` and `trap` text is walked without the command's text: counted.)
         if !zsh
             && !self.for_a_program
-            && matches!(name, b"LC_ALL" | b"LC_CTYPE" | b"LANG")
-            && self.text.is_some_and(|t| !t.is_ascii())
+            && locale_name(name)
+            && self.text.is_none_or(|t| !t.is_ascii())
             && !plain_locale(value)
         {
-            self.change(
-                at,
-                "a locale, in which bash may read a byte past ASCII and a \\ or quote after it as one character",
-                When::AnyValue(value.clone()),
-                ctx,
-            );
+            self.change(at, LOCALE_CHANGE, When::AnyValue(value.clone()), ctx);
         }
     }
 
@@ -2282,11 +2278,17 @@ pub(super) const SPECIAL_CHANGES: [&[u8]; 12] = [
 /// What assigning a special variable changes in how later text is read (and whether
 /// only a value that may reshape text changes it).
 /// A locale's name known exactly that reads bytes as ASCII or UTF-8: `C`, `POSIX`, empty, or
-/// one naming UTF-8.
+/// one whose codeset is UTF-8 with no modifier (`zh_CN.GBK@utf8` is GBK where a directory
+/// holds it).
 fn plain_locale(value: &Expr) -> bool {
     let [Src::Val(v)] = value.0.as_slice() else {
         return false;
     };
+    plain_locale_val(v)
+}
+
+/// [`plain_locale`] of a value.
+pub(super) fn plain_locale_val(v: &Val) -> bool {
     v.fixed.is_none()
         && v.heredoc.is_none()
         && v.htexts.is_empty()
@@ -2295,11 +2297,19 @@ fn plain_locale(value: &Expr) -> bool {
         && !v.lits.is_empty()
         && v.lits.iter().all(|l| {
             let l = l.to_ascii_lowercase();
+            let codeset = l.iter().position(|&c| c == b'.').map(|d| &l[d + 1..]);
             matches!(l.as_slice(), b"" | b"c" | b"posix")
-                || memchr::memmem::find(&l, b"utf-8").is_some()
-                || memchr::memmem::find(&l, b"utf8").is_some()
+                || codeset.is_some_and(|c| matches!(c, b"utf-8" | b"utf8"))
         })
 }
+
+/// The variables whose value is the locale bash reads text in.
+pub(super) fn locale_name(name: &[u8]) -> bool {
+    matches!(name, b"LC_ALL" | b"LC_CTYPE" | b"LANG")
+}
+
+/// What a change of locale is, for its finding.
+pub(super) const LOCALE_CHANGE: &str = "a locale, in which bash may read a byte past ASCII and a \\ or quote after it as one character";
 
 pub(super) fn special_change(name: &[u8], zsh: bool) -> Option<(&'static str, bool)> {
     Some(match name {

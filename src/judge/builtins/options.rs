@@ -468,7 +468,23 @@ pub(super) fn zsh_assigning(
                 targets.push(t);
             }
         }
-        b"zregexparse" => targets.extend(args.iter().take(2)),
+        b"zregexparse" => {
+            // (After its options: `-c`, `--`.)
+            super::computed_names(w, args, lits, "a zsh builtin's variable");
+            let mut skip = 0;
+            while let Some(Some(l)) = lits.get(skip) {
+                if l == b"--" {
+                    skip += 1;
+                    break;
+                }
+                if l.len() > 1 && l[0] == b'-' {
+                    skip += 1;
+                    continue;
+                }
+                break;
+            }
+            targets.extend(args.iter().skip(skip).take(2));
+        }
         b"zstyle"
             if lits.first().is_some_and(|l| {
                 l.as_deref().is_some_and(|l| {
