@@ -430,7 +430,7 @@ pub(super) fn zsh_assigning(
                     Some(s) if s.len() > 2 && matches!(&s[..2], b"-A" | b"-a" | b"-M") => {
                         let n = &s[2..];
                         w.site(
-                            args[k].start,
+                            args.get(k).map_or(at, |a| a.start),
                             crate::judge::evaluators::Evaluator::Name,
                             "a zsh builtin's variable",
                             Expr::lit(n),
@@ -450,7 +450,7 @@ pub(super) fn zsh_assigning(
                         } else {
                             // (`v=a[$i]`: its subscript runs.)
                             w.site(
-                                args[k].start,
+                                args.get(k).map_or(at, |a| a.start),
                                 crate::judge::evaluators::Evaluator::Name,
                                 "a zsh builtin's variable",
                                 Expr::lit(n),
