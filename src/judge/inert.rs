@@ -669,12 +669,6 @@ fn name_free(a: &Arith) -> bool {
         && !a.hash
 }
 
-fn is_identifier(v: &[u8]) -> bool {
-    v.first()
-        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
-        && v.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
-}
-
 /// Bytes past ASCII: zsh takes letters there in names.
 fn wide(v: &[u8]) -> bool {
     !v.is_ascii()
@@ -682,7 +676,7 @@ fn wide(v: &[u8]) -> bool {
 
 /// An identifier that is none of the shells' own variables.
 fn ordinary_name(name: &[u8], zsh: bool) -> bool {
-    is_identifier(name)
+    crate::shell::syntax::legal_identifier(name)
         && !name.starts_with(b"BASH")
         && !SPECIALS.contains(&name)
         && !super::builtins::integer_special(name, zsh)

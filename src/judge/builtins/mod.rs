@@ -206,6 +206,29 @@ fn literals(words: &[WordInfo]) -> Vec<Option<Vec<u8>>> {
     words.iter().map(WordInfo::literal).collect()
 }
 
+/// The words with zsh's `^c` (a glob under `extendedglob`, which the reading does not take
+/// for one) marked as globs, where one is among them.
+pub(super) fn caret_globs(w: &Walk<'_>, args: &[WordInfo]) -> Option<Vec<WordInfo>> {
+    args.iter().any(|a| w.caret_glob(a)).then(|| {
+        args.iter()
+            .map(|a| {
+                let mut g = a.clone();
+                g.many |= w.caret_glob(a);
+                g
+            })
+            .collect()
+    })
+}
+
+/// The words' literal values, none for a glob or brace word: it may become any words, an
+/// option and a name among them (`printf *`, `[ * ]` with files named `-v` and `a[i]`).
+pub(super) fn unglobbed(args: &[WordInfo], lits: &[Option<Vec<u8>>]) -> Vec<Option<Vec<u8>>> {
+    args.iter()
+        .zip(lits)
+        .map(|(a, l)| if a.many || a.brace { None } else { l.clone() })
+        .collect()
+}
+
 /// A builtin that takes a variable's name after an option, in an option word or as an
 /// operand, given words computed at run time: each such word (which may be the option and
 /// its name, `"$@"`, `-a"$x"`, or the name itself) and the word after it are evaluated as
@@ -1294,16 +1317,7 @@ pub(super) fn command(
             Ok(Expr::default())
         }
         Kind::Test => {
-            // (zsh's `^c` under `extendedglob` is a glob the reading does not take for one.)
-            let globbed: Option<Vec<WordInfo>> = args.iter().any(|a| w.caret_glob(a)).then(|| {
-                args.iter()
-                    .map(|a| {
-                        let mut g = a.clone();
-                        g.many |= w.caret_glob(a);
-                        g
-                    })
-                    .collect()
-            });
+            let globbed = caret_globs(w, args);
             let args = globbed.as_deref().unwrap_or(args);
             // `test` reads operators by their values: a word computed at run time may be
             // `-v` (or zsh's `-t`) where an operator may stand (`[ "$o" "$n" ]`), and one
@@ -1313,11 +1327,7 @@ pub(super) fn command(
             // anywhere in more (`!`, `(` and bash's full parse of longer tests).
             // (A glob or brace word may become any words: `[ * ]` in a directory holding
             // the files `-v` and `a[i]`.)
-            let lits: Vec<Option<Vec<u8>>> = args
-                .iter()
-                .zip(&lits)
-                .map(|(a, l)| if a.many || a.brace { None } else { l.clone() })
-                .collect();
+            let lits = unglobbed(args, &lits);
             let count = args.len()
                 - usize::from(name == b"[" && lits.last().and_then(|l| l.as_deref()) == Some(b"]"));
             let one_each = args.iter().all(|a| w.one_argument(a));

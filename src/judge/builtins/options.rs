@@ -404,6 +404,18 @@ fn open_quote(value: &[u8]) -> bool {
 /// `spec=name`), `zformat` (`-f name`, `-a name`), `zregexparse` (its first two
 /// words), `zstyle` (`-s`, `-a`, `-b` … `name`), and the modules' builtins (any word).
 /// Returns whether it may print run-time text (a module's builtin).
+/// A variable's name written in a zsh builtin's word (`-aNAME`, `v=NAME`): evaluated, its
+/// subscript runs.
+fn name_site(w: &mut Walk<'_>, at: u32, name: &[u8]) {
+    w.site(
+        at,
+        crate::judge::evaluators::Evaluator::Name,
+        "a zsh builtin's variable",
+        Expr::lit(name),
+        None,
+    );
+}
+
 pub(super) fn zsh_assigning(
     w: &mut Walk<'_>,
     name: &[u8],
@@ -429,13 +441,7 @@ pub(super) fn zsh_assigning(
                     // (The name written right after the option: `-aNAME`.)
                     Some(s) if s.len() > 2 && matches!(&s[..2], b"-A" | b"-a" | b"-M") => {
                         let n = &s[2..];
-                        w.site(
-                            args.get(k).map_or(at, |a| a.start),
-                            crate::judge::evaluators::Evaluator::Name,
-                            "a zsh builtin's variable",
-                            Expr::lit(n),
-                            None,
-                        );
+                        name_site(w, args.get(k).map_or(at, |a| a.start), n);
                         if crate::shell::syntax::legal_identifier(n) {
                             let v = w.var(n);
                             w.assign(Target::Var(v), value.clone(), at, ctx);
@@ -449,13 +455,7 @@ pub(super) fn zsh_assigning(
                             w.assign(Target::Var(v), value.clone(), at, ctx);
                         } else {
                             // (`v=a[$i]`: its subscript runs.)
-                            w.site(
-                                args.get(k).map_or(at, |a| a.start),
-                                crate::judge::evaluators::Evaluator::Name,
-                                "a zsh builtin's variable",
-                                Expr::lit(n),
-                                None,
-                            );
+                            name_site(w, args.get(k).map_or(at, |a| a.start), n);
                         }
                     }
                     None => dynamic_assignment(w, Expr::default(), value.clone(), at, ctx),

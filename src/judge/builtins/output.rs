@@ -346,24 +346,11 @@ pub(super) fn print(
     ctx: &Ctx,
 ) -> Result<Expr, GaveUp> {
     let zsh = w.zsh();
-    // (zsh's `^c` under `extendedglob` is a glob the reading does not take for one.)
-    let globbed: Option<Vec<WordInfo>> = args.iter().any(|a| w.caret_glob(a)).then(|| {
-        args.iter()
-            .map(|a| {
-                let mut g = a.clone();
-                g.many |= w.caret_glob(a);
-                g
-            })
-            .collect()
-    });
+    let globbed = super::caret_globs(w, args);
     let args = globbed.as_deref().unwrap_or(args);
     // (A glob or brace word may become any words, `-v` and a name among them: `printf *`
     // in a directory holding the files `-v` and `a[i]`.)
-    let lits: Vec<Option<Vec<u8>>> = args
-        .iter()
-        .zip(lits)
-        .map(|(a, l)| if a.many || a.brace { None } else { l.clone() })
-        .collect();
+    let lits = super::unglobbed(args, lits);
     let lits = lits.as_slice();
     let base = name.rsplit(|&c| c == b'/').next().unwrap_or(name);
     let mut targets: Vec<WordInfo> = Vec::new();
