@@ -12,9 +12,16 @@
 //! shapes (`echo`, `cd`, `export NAME=…`, `read -r NAME`, `set -e`, `test -f …`), names
 //! assigned that are written out and are none of the shells' own, and expansions that only
 //! give a value (`$x`, `${x:-w}`, `${x#p}`, `$(…)`, whose program is judged here too).
-//! Arithmetic with a name in it, subscripts, indirection, prompt expansion, zsh's flags and
-//! parentheses, `[[ … -eq … ]]`, `test -v`, a named descriptor, `select`, `coproc`, text the
-//! reading did not finish, and any `alias` in the command's text are not inert.
+//! Arithmetic may read names that hold numbers: a name that everything in the reading
+//! assigns gives it digits or an arithmetic result (`pass=0`, `pass=$((pass + 1))`, `for i
+//! in 1 2 3`), or nothing in it assigns (the environment's values are no heredoc text).
+//! Every way the inert vocabulary assigns a name is a site: `NAME=` words before a command
+//! and in `export` and the rest, `read`'s names, `for`'s name and `${NAME:=…}`; a name with
+//! any other value at any site, in any order, keeps the arithmetic that reads it from being
+//! inert. Subscripts, offsets, `$x` inside arithmetic, indirection, prompt expansion, zsh's
+//! flags and parentheses, `[[ … -eq … ]]`, `test -v`, a named descriptor, `select`,
+//! `coproc`, text the reading did not finish, and any `alias` in the command's text are
+//! not inert.
 
 use crate::shell::tree::{Compound, Event, RedirOp, Redirect, SimpleCommand, Word};
 use crate::shell::word::{self, Arith, Ends, Param, ParamOp, Piece, SubstEnds, WordInfo};
@@ -377,19 +384,87 @@ const EXEMPT: &[&[u8]] = &[
 /// Whether `reading` is inert (the module's doc), in the family `zsh` says, for the
 /// command `text` it read.
 pub fn inert(reading: &Reading, zsh: bool, text: &[u8]) -> bool {
-    if !reading.nested.is_empty()
-        || spells_alias(text)
-        || (zsh && super::wide_outside_bodies(text, &reading.heredocs))
-    {
+    if spells_alias(text) || (zsh && super::wide_outside_bodies(text, &reading.heredocs)) {
         return false;
     }
+    let numbers = Numbers::default();
+    program(reading, zsh, Some(text), &numbers) && numbers.hold_numbers(zsh)
+}
+
+/// Whether a reading's program is inert, its literal `eval` and `trap` texts' too; `text`
+/// is the command's where the reading's offsets point into it (not in such a text, whose
+/// offsets are all its command's).
+fn program(reading: &Reading, zsh: bool, text: Option<&[u8]>, numbers: &Numbers) -> bool {
     let ends = Ends::of(&reading.events);
     let mut p = Plain {
         zsh,
         ends: &ends,
         text,
+        numbers,
+        nested: &reading.nested,
     };
-    reading.heredocs.iter().all(|h| p.heredoc(h)) && reading.events.iter().all(|e| p.event(e))
+    reading.heredocs.iter().all(|h| p.heredoc(h))
+        && reading.events.iter().all(|e| p.event(e))
+        && reading.nested.iter().all(|n| {
+            // (Quotes removed, its text may spell what the command's does not:
+            // `eval $'\x61lias s=…'`.)
+            !spells_alias(&n.text)
+                && (!zsh || n.text.is_ascii())
+                && program(&n.reading, zsh, None, numbers)
+        })
+}
+
+/// The names arithmetic reads, and the names given something other than a number.
+#[derive(Default)]
+struct Numbers {
+    read: std::cell::RefCell<Vec<Vec<u8>>>,
+    other: std::cell::RefCell<Vec<Vec<u8>>>,
+}
+
+impl Numbers {
+    /// Arithmetic that reads only names, which [`Numbers::hold_numbers`] checks once the
+    /// whole reading is walked: no subscript, substitution, `$x`, quote, `#` or base.
+    fn arith(&self, a: &Arith) -> bool {
+        let plain = a.params.is_empty()
+            && a.substs.is_empty()
+            && a.subscripts.is_empty()
+            && !a.odd
+            && !a.hash
+            && !a.wide
+            && !a.open_bracket;
+        if plain {
+            let mut read = self.read.borrow_mut();
+            read.extend(a.names.iter().cloned());
+            read.extend(a.assigned.iter().cloned());
+        }
+        plain
+    }
+
+    /// `name` is given a value, a number or not.
+    fn assigned(&self, name: &[u8], number: bool) {
+        if !number {
+            self.other.borrow_mut().push(name.to_vec());
+        }
+    }
+
+    /// Every name arithmetic reads is none of the shells' own and is given only numbers.
+    fn hold_numbers(&self, zsh: bool) -> bool {
+        let other = self.other.borrow();
+        self.read
+            .borrow()
+            .iter()
+            .all(|n| ordinary_name(n, zsh) && !other.contains(n))
+    }
+}
+
+/// A value that is digits or arithmetic results: nothing arithmetic reads in it is text.
+fn number(v: &WordInfo) -> bool {
+    !v.unread
+        && v.pieces.iter().all(|p| match p {
+            Piece::Lit(l) => l.iter().all(u8::is_ascii_digit),
+            Piece::Arith(_) => true,
+            Piece::Param(_) | Piece::Subst(_) => false,
+        })
 }
 
 /// Whether `name` is a builtin of bash or zsh ([`BUILTINS`]).
@@ -400,13 +475,20 @@ pub(super) fn builtin(name: &[u8]) -> bool {
 /// Whether the text spells `alias` in any case (`alias`, `unalias`, `BASH_ALIASES`, zsh's
 /// `aliases`, `galiases`).
 fn spells_alias(text: &[u8]) -> bool {
-    text.windows(5).any(|w| w.eq_ignore_ascii_case(b"alias"))
+    memchr::memchr2_iter(b'a', b'A', text).any(|at| {
+        text.get(at..at + 5)
+            .is_some_and(|w| w.eq_ignore_ascii_case(b"alias"))
+    })
 }
 
 struct Plain<'a> {
     zsh: bool,
     ends: &'a Ends,
-    text: &'a [u8],
+    /// The command's text, where the reading's offsets point (not in `eval` text).
+    text: Option<&'a [u8]>,
+    numbers: &'a Numbers,
+    /// The literal `eval` and `trap` texts read, by their commands' offsets.
+    nested: &'a [crate::shell::Nested],
 }
 
 impl Plain<'_> {
@@ -424,7 +506,7 @@ impl Plain<'_> {
             && !e.requoted
             && e.pieces.iter().all(|p| match p {
                 Piece::Param(p) => self.param(p),
-                Piece::Arith(a) => name_free(a),
+                Piece::Arith(a) => self.numbers.arith(a),
                 Piece::Subst(_) | Piece::Lit(_) => false,
             })
     }
@@ -437,9 +519,17 @@ impl Plain<'_> {
                 // (zsh expands a function's name word: `function ${(e)x} { …; }`.)
                 Compound::Function(name) => self.read(name).value().is_some(),
                 Compound::For(name, words) => {
+                    let infos: Vec<WordInfo> =
+                        words.iter().flatten().map(|w| self.read(w)).collect();
+                    if let Some(n) = name.as_deref().and_then(|n| self.read(n).value()) {
+                        // (Without `in`: the positional parameters.)
+                        self.numbers
+                            .assigned(&n, words.is_some() && infos.iter().all(number));
+                    }
                     name.as_deref()
                         .is_none_or(|n| self.plain_name(&self.read(n)))
-                        && words.iter().flatten().all(|w| self.word(w))
+                        && words.iter().flatten().all(|w| !w.from_alias)
+                        && infos.iter().all(|i| self.info(i))
                 }
                 Compound::Case(w) => w.as_deref().is_none_or(|w| self.word(w)),
                 Compound::Select(_) | Compound::Coproc => false,
@@ -451,7 +541,7 @@ impl Plain<'_> {
             | Event::Unit => true,
             Event::Redirect(r) => self.redirect(r),
             // (`((…))`, `for ((…))`: a name in it evaluates its value.)
-            Event::Arith(_) => false,
+            Event::Arith(t) => self.numbers.arith(&word::arith(t, self.ends)),
             Event::Cond(words) => words.iter().all(|w| {
                 let info = self.read(w);
                 info.value().is_none_or(|v| !arithmetic_or_name_test(&v)) && self.info(&info)
@@ -528,7 +618,7 @@ impl Plain<'_> {
         if !infos.iter().all(|i| self.info(i)) {
             return false;
         }
-        if name.contains(&b'/') || !BUILTINS.contains(&name.as_slice()) {
+        if name.contains(&b'/') || !builtin(&name) {
             // A program: a process of its own. (Or a function the command defines.)
             return !self.zsh || !wide(&name);
         }
@@ -537,6 +627,16 @@ impl Plain<'_> {
         let lit = |k: usize| lits.get(k).and_then(|l| l.as_deref());
         match name.as_slice() {
             b"echo" | b"cd" | b"pwd" | b"true" | b"false" | b":" | b"kill" => true,
+            // Literal text, read as a program of its own (inert itself: `inert`).
+            b"eval" => all_literal() && self.read_again(c.at),
+            // Or listing, or putting a signal's default back.
+            b"trap" => {
+                all_literal()
+                    && (self.read_again(c.at)
+                        || lit(0).is_none_or(|a| matches!(a, b"-" | b"-p" | b"-l" | b"-P")))
+            }
+            // (Where a command is: `-v`, `-V`.)
+            b"command" => matches!(lit(0), Some(b"-v" | b"-V")),
             b"times" | b"umask" => all_literal(),
             // (zsh evaluates their argument as arithmetic.)
             b"exit" | b"return" | b"break" | b"continue" | b"shift" => infos.iter().all(|i| {
@@ -562,7 +662,10 @@ impl Plain<'_> {
                     (v.len() > 1
                         && v[0] == b'-'
                         && v[1..].iter().all(|c| matches!(c, b'r' | b's' | b'e')))
-                        || ordinary_name(v, self.zsh)
+                        || {
+                            self.numbers.assigned(v, false);
+                            ordinary_name(v, self.zsh)
+                        }
                 })
             }),
             // (Not `printf -v NAME`; zsh evaluates the arguments of its numeric
@@ -594,6 +697,7 @@ impl Plain<'_> {
             .iter()
             .position(|&c| c == b'=')
             .is_some_and(|e| t.get(e + 1) == Some(&b'('));
+        self.numbers.assigned(&a.name, number(&a.value));
         !list
             && a.subscript.is_none()
             && ordinary_name(&a.name, self.zsh)
@@ -617,15 +721,23 @@ impl Plain<'_> {
             Piece::Param(p) => self.param(p),
             // Its program is among the reading's events, judged with them.
             Piece::Subst(at) => self.ends.end_of(*at).is_some() && self.subst_in_text(*at),
-            Piece::Arith(a) => name_free(a),
+            Piece::Arith(a) => self.numbers.arith(a),
         })
     }
 
     /// A substitution the text holds as written (`$(`, a backquote or `<(`): bash 5.3's
     /// `${ …; }` runs in the shell itself.
     fn subst_in_text(&self, at: u32) -> bool {
-        let rest = self.text.get(at as usize..).unwrap_or_default();
+        let Some(rest) = self.text.and_then(|t| t.get(at as usize..)) else {
+            return false;
+        };
         !(rest.starts_with(b"${") || self.zsh && rest.starts_with(b"="))
+    }
+
+    /// The command at `at` is one whose literal text was read (at the top level, where
+    /// each command has an offset of its own).
+    fn read_again(&self, at: u32) -> bool {
+        self.text.is_some() && self.nested.iter().any(|n| n.at == at)
     }
 
     fn param(&self, p: &Param) -> bool {
@@ -638,6 +750,8 @@ impl Plain<'_> {
             | ParamOp::Part => true,
             // (Not to an element: `${z[0]:=1}` makes an array.)
             ParamOp::Assign => {
+                self.numbers
+                    .assigned(&p.name, p.arg.as_deref().is_some_and(number));
                 ordinary_name(&p.name, self.zsh)
                     && p.subscript.is_none()
                     && p.zsh_subscript.is_none()
@@ -678,7 +792,7 @@ fn wide(v: &[u8]) -> bool {
 fn ordinary_name(name: &[u8], zsh: bool) -> bool {
     crate::shell::syntax::legal_identifier(name)
         && !name.starts_with(b"BASH")
-        && !SPECIALS.contains(&name)
+        && SPECIALS.binary_search(&name).is_err()
         && !super::builtins::integer_special(name, zsh)
         && !super::builtins::integer_special(name, !zsh)
         && super::walk::special_change(name, zsh).is_none()
@@ -822,6 +936,11 @@ mod tests {
             "local_x=$(git rev-parse HEAD) ; echo ${#local_x}",
             "while read -r l; do echo \"got $l\"; done <<'EOF'\n$(x)\nEOF",
             "printf '%s: %b\\n' \"$a\" \"$b\"; [ \"$(id -u)\" = 0 ]",
+            // Literal `eval` and `trap` text that is inert itself.
+            "cleanup() { rm -rf \"$tmp\"; }\ntrap cleanup EXIT\ntmp=$(mktemp -d)",
+            "trap 'rm -f \"$f\"' EXIT INT; trap - INT; trap -p",
+            "eval 'n=1'; echo $((n + 1))",
+            "if command -v curl >/dev/null 2>&1; then curl -sSf x; fi",
         ] {
             assert!(inert_everywhere(c), "{c:?}");
         }
@@ -841,8 +960,8 @@ mod tests {
             "declare -n r=x",
             "declare -i n=1",
             // Hidden evaluators.
-            "echo $(( x + 1 ))",
-            "(( x ))",
+            "echo $(( x + 1 )); read -r x",
+            "(( x )); x=$1",
             "echo \"${a[i]}\"",
             "echo \"${!x}\"",
             "echo \"${x@P}\"",
@@ -854,8 +973,18 @@ mod tests {
             "SECONDS=x",
             // Commands named at run time, and builtins not on the list.
             "$cmd x",
-            "eval x",
-            "trap x EXIT",
+            "eval \"$x\"",
+            "trap \"$x\" EXIT",
+            "trap -- \"$x\" EXIT",
+            "eval 'read -r n'; echo $((n))",
+            "trap 'n=$1' EXIT; ((n++))",
+            "eval \"set -x\"",
+            "eval $'\\x61lias s=x'",
+            "eval 'eval x'",
+            "trap 'echo ${x@P}' EXIT",
+            "eval 'echo $(date)'",
+            "command x",
+            "command -p x",
             "set -x",
             "set -o posix",
             "shopt -s expand_aliases",
@@ -870,6 +999,54 @@ mod tests {
             "declare z=$v; : ${z[0]:=1}",
         ] {
             assert!(!inert_in(c, Shell::Bash52), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn arithmetic_on_names_given_only_numbers_is_inert() {
+        for c in [
+            "pass=0\nfail=0\npass=$((pass + 1)); echo \"$pass $fail\"",
+            "for i in 1 2 3; do echo $((i * 2)); done",
+            "n=0; ((n++)); (( n > 1 )) && echo big",
+            "for ((i = 0; i < 3; i++)); do echo $i; done",
+            "x=1; cat <<EOF\n$((x + 1))\nEOF",
+            // (Names the command never assigns: the environment's, no heredoc text.)
+            "echo $((COUNT + 1))",
+            ": ${n:=0}; echo $((n))",
+            ": ${n:=}; m=; echo $((n + m))",
+            "export n=12; n+=3; echo $((n))",
+        ] {
+            assert!(inert_everywhere(c), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn arithmetic_on_a_name_given_text_anywhere_is_not_inert() {
+        for c in [
+            // Text at any site, before or after the arithmetic, in any form.
+            "read -r n; echo $((n))",
+            "echo $((n)); n=$(cat f)",
+            "n=$1; echo $((n))",
+            "n=x; n=1; echo $((n))",
+            "export n=\"$v\"; echo $((n))",
+            "local n=a; ((n++))",
+            "for i in a b; do echo $((i)); done",
+            "for i in 1 \"$x\"; do echo $((i)); done",
+            "for i; do echo $((i)); done",
+            ": ${n:=x}; echo $((n))",
+            "while read -r n; do (( n )); done <<'EOF'\n1\nEOF",
+            "cat <<EOF\n$((n))\nEOF\nn=$2",
+            // The shells' own names, and arithmetic that reads more than names.
+            "echo $((REPLY))",
+            "echo $((RANDOM + 1))",
+            "echo $(($n + 1))",
+            "echo $((a[1]))",
+            "echo $(($(cat f)))",
+            "echo $((16#ff))",
+        ] {
+            for shell in [Shell::Bash52, Shell::Zsh] {
+                assert!(!inert_in(c, shell), "{c:?} {shell:?}");
+            }
         }
     }
 
@@ -896,6 +1073,22 @@ mod tests {
             "function ${(e)x} { :; }",
         ] {
             assert!(!inert_in(c, Shell::Zsh), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn the_word_alias_in_any_case_anywhere_is_not_inert() {
+        for t in [
+            "alias",
+            "x=1; ALIAS",
+            "echo BASH_aLiAs",
+            "unAlias",
+            "a aliaS",
+        ] {
+            assert!(spells_alias(t.as_bytes()), "{t:?}");
+        }
+        for t in ["alia", "ali as", "a-l-i-a-s", "", "aaaa"] {
+            assert!(!spells_alias(t.as_bytes()), "{t:?}");
         }
     }
 

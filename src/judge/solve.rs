@@ -1421,7 +1421,6 @@ impl<'a> Solver<'a> {
                     && self.text.is_none_or(|t| !t.is_ascii())
                     && !self.operator_free()
                     && !super::walk::plain_locale_val(&self.eval(e)?)
-                    && self.later_text(*at, 0, true, true)
                 {
                     found.push(Found::Change {
                         at: *at,
@@ -1570,18 +1569,24 @@ impl<'a> Solver<'a> {
                         })
                 }
             };
-            let later = match c.scope_end {
-                // In a subshell: text read again after it inside it, a function's, or (not
-                // in zsh, which reads the whole substitution before it runs any of it) a
-                // heredoc after it inside it.
-                Some(end) => {
-                    (!zsh && self.heredocs.iter().any(|h| h.op > c.at && h.op < end))
-                        || self.facts.rereads.iter().any(|&(r, _)| r > c.at && r < end)
-                        || self.evaluated_reads.iter().any(|&r| r > c.at && r < end)
-                        || self.facts.function_rereads
-                }
-                None => self.later_text(c.at, c.unit, c.later_units, false),
-            };
+            // A locale holds for the text read after it and for every unquoted body
+            // expanded after it, wherever the body stands: on the same line, in the command
+            // the assignment is a prefix of (a builtin's or a function's, bash 4.4 on), in
+            // a function defined before, in a loop run again (`中\$(…)` in GBK: the `\` is
+            // the character's second byte). Wherever the text holds a byte past ASCII.
+            let later = c.what == super::walk::LOCALE_CHANGE
+                || match c.scope_end {
+                    // In a subshell: text read again after it inside it, a function's, or (not
+                    // in zsh, which reads the whole substitution before it runs any of it) a
+                    // heredoc after it inside it.
+                    Some(end) => {
+                        (!zsh && self.heredocs.iter().any(|h| h.op > c.at && h.op < end))
+                            || self.facts.rereads.iter().any(|&(r, _)| r > c.at && r < end)
+                            || self.evaluated_reads.iter().any(|&r| r > c.at && r < end)
+                            || self.facts.function_rereads
+                    }
+                    None => self.later_text(c.at, c.unit, c.later_units, false),
+                };
             if applies && later {
                 found.push(Found::Change {
                     at: c.at,
