@@ -195,6 +195,10 @@ pub fn report(
             touched.push((reading, ks));
         }
     }
+    let heredoc_here = crate::check::spells_heredoc(bytes)
+        || std::iter::once(intended)
+            .chain(shells.iter().map(|(_, r)| &**r))
+            .any(|r| r.holds_heredoc());
     for (dialect, reading) in shells {
         // zsh's grammar accepts lines that bash's rejects (a leading `;`, `() { … }`,
         // `always`, `repeat`): where the zsh reading fails on text some reading holds as
@@ -202,14 +206,18 @@ pub fn report(
         let zsh_error_in_heredoc = reading
             .error
             .filter(|e| dialect.is_zsh() && e.limit.is_none() && inside(e.at));
-        let unreliable = reading.unreliable.map(|w| (w, reading.unreliable_at)).or(
-            zsh_error_in_heredoc.map(|e| {
+        let unreliable = reading
+            .unreliable
+            .map(|w| (w, reading.unreliable_at))
+            .or(zsh_error_in_heredoc.map(|e| {
                 (
                     "zsh's grammar, which accepts more than bash's, reads heredoc text here as commands",
                     e.at,
                 )
-            }),
-        );
+            }))
+            // (Its word's value is unknown, as a value computed at run time is; where the
+            // command holds a heredoc, the text that runs is unknown too.)
+            .or(reading.escapes_differ.filter(|_| heredoc_here));
         if let Some((what, unreliable_at)) = unreliable {
             if let Some(f) = findings
                 .iter_mut()
@@ -302,7 +310,7 @@ pub fn report(
     for (d, r) in std::iter::once((Dialect::new(Shell::Intended), intended))
         .chain(shells.iter().map(|(d, r)| (*d, &**r)))
     {
-        nested_findings(bytes, d, &r.nested, &mut findings);
+        nested_findings(bytes, d, &r.nested, heredoc_here, &mut findings);
     }
     operator_line_findings(bytes, intended, &mut findings);
     backquote_closer_findings(bytes, intended, &mut findings);
@@ -330,6 +338,7 @@ fn nested_findings(
     bytes: &[u8],
     d: Dialect,
     nested: &[shell::Nested],
+    heredoc_here: bool,
     findings: &mut Vec<Finding>,
 ) {
     for n in nested {
@@ -369,7 +378,12 @@ fn nested_findings(
         if let Some(what) = r.unreliable {
             add(FindingKind::Unfollowed(what));
         }
-        nested_findings(bytes, d, &r.nested, findings);
+        if let Some((what, _)) = r.escapes_differ
+            && heredoc_here
+        {
+            add(FindingKind::Unfollowed(what));
+        }
+        nested_findings(bytes, d, &r.nested, heredoc_here, findings);
     }
 }
 

@@ -142,6 +142,16 @@ pub(crate) struct Val {
     /// Known: an exact text that holds a substitution (`$(`, a backquote) went into the
     /// inexact fixed text, as [`Val::fixed_assigns`] says of an assignment.
     pub fixed_substs: bool,
+    /// The inexact fixed text may end right after a `$` or inside an open `${` (a part of
+    /// text that holds a `$`, `${v#x}` of `x${`): glued to a `(` or a `=`, it may make a
+    /// substitution or an assignment (round 61).
+    pub open_end: bool,
+}
+
+/// Whether a text known exactly ends right after a `$` or inside an open `${`.
+fn open_text(l: &[u8]) -> bool {
+    l.last() == Some(&b'$')
+        || memchr::memmem::rfind(l, b"${").is_some_and(|i| !l[i..].contains(&b'}'))
 }
 
 /// Whether a text known exactly holds a substitution, which a hidden evaluator that expands
@@ -248,6 +258,19 @@ pub(crate) fn may_make(t: &[u8], c: u8) -> bool {
         })
 }
 
+/// Whether text known by these bytes may hold `c` once its escapes are decoded (`%b`,
+/// `${x@E}`): `c` itself, or a `\\` and the digits of an escape that makes it (`\\x24`,
+/// `\\u0024`, `\\44`, `\\044`, `\\0044`, and `\\444`, which wraps past `\\377`).
+pub(crate) fn bytes_may_make(b: ByteSet, c: u8) -> bool {
+    let digits = |s: &str| s.bytes().all(|d| b.has(d) || b.has(d.to_ascii_uppercase()));
+    let wrapped = u32::from(c) + 256;
+    b.has(c)
+        || (b.has(b'\\')
+            && (((b.has(b'x') || b.has(b'u') || b.has(b'U')) && digits(&format!("{c:x}")))
+                || digits(&format!("{c:o}"))
+                || digits(&format!("{wrapped:o}"))))
+}
+
 /// Whether text known by these bytes may hold an assignment expansion.
 pub(crate) fn bytes_may_assign(b: ByteSet) -> bool {
     b.has(b'$') && b.has(b'{') && b.has(b'=')
@@ -283,12 +306,9 @@ impl Val {
     /// Whether the fixed text may end inside an unclosed `${` (or with a `$`), which text
     /// glued after it may make an assignment expansion: exact texts are looked at.
     fn open_at_end(&self) -> bool {
-        // (Text known by its bytes only is not looked at: most joined values hold a `$`,
-        // and a `=` may follow any.)
-        self.lits.iter().any(|l| {
-            l.last() == Some(&b'$')
-                || memchr::memmem::rfind(l, b"${").is_some_and(|i| !l[i..].contains(&b'}'))
-        })
+        // (Text known by its bytes only counts where it is known to: [`Val::open_end`];
+        // most joined values hold a `$`, and a `=` may follow any.)
+        self.lits.iter().any(|l| open_text(l))
     }
 
     /// Whether the text the command fixes is known to hold an assignment expansion: an
@@ -429,11 +449,22 @@ impl Val {
     fn add_lit(&mut self, t: Rc<[u8]>) -> bool {
         if t.len() > MAX_LIT_BYTES {
             let b = ByteSet::of(&t);
-            let before = (self.fixed, self.fixed_assigns, self.fixed_substs);
+            let before = (
+                self.fixed,
+                self.fixed_assigns,
+                self.fixed_substs,
+                self.open_end,
+            );
             self.fixed_assigns |= assigning_text(&t);
             self.fixed_substs |= substituting_text(&t);
+            self.open_end |= open_text(&t);
             self.fixed = Some(self.fixed.map_or(b, |f| f.union(b)));
-            return (self.fixed, self.fixed_assigns, self.fixed_substs) != before;
+            return (
+                self.fixed,
+                self.fixed_assigns,
+                self.fixed_substs,
+                self.open_end,
+            ) != before;
         }
         if self.lits.iter().any(|l| Rc::ptr_eq(l, &t))
             || self.lits.iter().any(|l| **l == *t)
@@ -448,6 +479,7 @@ impl Val {
                 b.add_all(&l);
                 self.fixed_assigns |= assigning_text(&l);
                 self.fixed_substs |= substituting_text(&l);
+                self.open_end |= open_text(&l);
             }
             self.fixed = Some(b);
         }
@@ -467,11 +499,22 @@ impl Val {
             changed |= self.add_lit(Rc::clone(l));
         }
         if let Some(f) = other.fixed {
-            let before = (self.fixed, self.fixed_assigns, self.fixed_substs);
+            let before = (
+                self.fixed,
+                self.fixed_assigns,
+                self.fixed_substs,
+                self.open_end,
+            );
             self.fixed = Some(self.fixed.map_or(f, |s| s.union(f)));
             self.fixed_assigns |= other.fixed_assigns;
             self.fixed_substs |= other.fixed_substs;
-            changed |= (self.fixed, self.fixed_assigns, self.fixed_substs) != before;
+            self.open_end |= other.open_end;
+            changed |= (
+                self.fixed,
+                self.fixed_assigns,
+                self.fixed_substs,
+                self.open_end,
+            ) != before;
         }
         if let Some(h) = other.heredoc {
             let before = self.heredoc;
@@ -555,19 +598,22 @@ impl Val {
             || (fa.is_some() && fb.is_some() && (self.fixed.is_some() || other.fixed.is_some()));
         // (Glued, two texts with no assignment expansion may make one across the seam: an
         // exact text ending inside an open `${`, and a `{` or `=` after it.)
-        let seam = self.open_at_end() && fb.is_some_and(|b| b.has(b'=') || b.has(b'{'));
+        // (Text known by its bytes that may end in `${`: by its bytes, round 61.)
+        let open = self.open_end && self.fixed.is_some();
+        let seam = (self.open_at_end() || open) && fb.is_some_and(|b| b.has(b'=') || b.has(b'{'));
         let known = |v: &Val| v.fixed_assigns || v.lits.iter().any(|l| assigning_text(l));
         let glued_known = seam || known(self) || known(other);
         // (And a `$` that ends one, a `(` in the other.)
         let substs = |v: &Val| v.fixed_substs_any();
         let glued_substs = substs(self)
             || substs(other)
-            || (self.lits.iter().any(|l| l.last() == Some(&b'$'))
+            || ((self.lits.iter().any(|l| l.last() == Some(&b'$')) || open)
                 && fb.is_some_and(|b| b.has(b'(')));
         if inexact && let (Some(a), Some(b)) = (fa, fb) {
             let f = a.union(b);
             out.fixed_assigns |= glued_known;
             out.fixed_substs |= glued_substs;
+            out.open_end |= other.open_end;
             out.fixed = Some(out.fixed.map_or(f, |s| s.union(f)));
         }
         // The environment's with fixed or the environment's: the environment's, and the
@@ -598,6 +644,8 @@ impl Val {
         };
         if let Some(f) = self.fixed_bytes() {
             out.fixed = Some(f.union(extra));
+            // (A part may end after any `$` in it.)
+            out.open_end = self.open_end || f.union(extra).has(b'$');
             // (A replacement or a deletion may make one from what it removes or adds: by
             // the bytes; [`Val::substring`] keeps what was known of a contiguous part.)
             // (Text known exactly: its `$`, `{` and `=` in that order, or the replacement's.)
@@ -667,12 +715,19 @@ impl Val {
         if out.fixed_bytes().is_some() {
             out.lits.clear();
             // (Its escapes may make the `$`, the `{` and the `=`.)
+            // (Text known by its bytes: a `\` in it may make any, round 61.)
+            let makes = |c: u8| self.fixed.is_some_and(|b| bytes_may_make(b, c));
+            out.open_end =
+                self.open_end || makes(b'$') || self.lits.iter().any(|l| may_make(l, b'$'));
             out.fixed_assigns = self.fixed_assigns_any()
+                || (makes(b'$') && makes(b'{') && makes(b'='))
                 || self
                     .lits
                     .iter()
                     .any(|l| may_make(l, b'$') && may_make(l, b'{') && may_make(l, b'='));
             out.fixed_substs = self.fixed_substs_any()
+                || makes(b'`')
+                || (makes(b'$') && makes(b'('))
                 || self
                     .lits
                     .iter()
@@ -730,6 +785,30 @@ mod tests {
         // ASCII text keeps to its own letters in either case.
         let ascii = ByteSet::of(b"ab").both_cases();
         assert!(ascii.has(b'A') && ascii.has(b'b') && !ascii.has(b'I'));
+    }
+
+    #[test]
+    fn bytes_that_may_spell_an_escape_may_make_its_byte() {
+        for (t, c) in [
+            (&b"\\x24"[..], b'$'),
+            (b"\\u0024", b'$'),
+            (b"\\44", b'$'),
+            (b"\\044", b'$'),
+            (b"\\444", b'$'),
+            (b"\\x7B", b'{'),
+            (b"\\573", b'{'),
+            (b"$", b'$'),
+        ] {
+            assert!(bytes_may_make(ByteSet::of(t), c), "{t:?} {c}");
+        }
+        for (t, c) in [
+            (&b"\\033[31;1m"[..], b'$'),
+            (b"\\xf0\\x9f\\x95", b'$'),
+            (b"x24", b'$'),
+            (b"\\x2", b'$'),
+        ] {
+            assert!(!bytes_may_make(ByteSet::of(t), c), "{t:?} {c}");
+        }
     }
 
     #[test]

@@ -1896,6 +1896,14 @@ impl<'a> Walk<'a> {
         if a.append && !compound {
             value = self.appended(v, value);
         }
+        if self.zsh() && a.subscript.is_some() && !compound {
+            // zsh: an element of a scalar is a part of its text, and `y[2]=…` splices the
+            // value into it (round 61): the old text before or after it, or the value.
+            let mut spliced = self.appended(v, value.clone());
+            spliced.join(Expr::glue(vec![value.clone(), Expr::var(v)]));
+            spliced.join(value);
+            value = spliced;
+        }
         let head = if compound && !a.append {
             plain_head(w.text.bytes())
         } else {

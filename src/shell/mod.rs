@@ -755,6 +755,10 @@ pub struct Reading {
     pub unreliable: Option<&'static str>,
     /// Command offset of the construct [`Reading::unreliable`] names.
     pub unreliable_at: u32,
+    /// `eval` or `trap` text spelled with a `$'…'` (or, in zsh, `$"…"`) string the shells
+    /// decode differently (what, and the command's offset): where the command holds a
+    /// heredoc, the reading is not followed ([`nested`]).
+    pub escapes_differ: Option<(&'static str, u32)>,
     /// A heredoc body held more than [`MAX_BODY_SUBSTITUTIONS`]; the rest are not listed.
     pub runs_cut: bool,
     /// The meter this reading charged its work to (shared by the readings of a command).

@@ -26,6 +26,16 @@ const MAX_NESTED: usize = 8;
 
 /// Reads the literal `eval` and `trap` texts of `out`'s commands into `out.nested`.
 pub(super) fn read_nested(out: &mut Reading, dialect: &Probe, depth: usize) {
+    // Text spelled with escapes the shells decode differently is not known; as `eval` or
+    // `trap` text, the guard cannot tell what runs.
+    if out.escapes_differ.is_none()
+        && let Some(at) = out.events.iter().find_map(|e| match e {
+            Event::Simple(c) if may_run_again(c) && spelled_apart(c, dialect.zsh()) => Some(c.at),
+            _ => None,
+        })
+    {
+        out.escapes_differ = Some((ESCAPES_DIFFER, at));
+    }
     let texts: Vec<(u32, Vec<u8>)> = out
         .events
         .iter()
@@ -78,26 +88,63 @@ fn read_text(text: Text<'static>, dialect: &Probe, parent: &Reading, depth: usiz
     out
 }
 
+/// Why `eval` or `trap` text spelled with such escapes is not followed.
+const ESCAPES_DIFFER: &str = "eval or trap text spelled with a $'…' escape the shells decode differently (\\d, \\$, \\c, \\x{…}, a NUL inside, an ASCII \\u) or, in zsh, a $\"…\" string, so the guard cannot tell which text runs; write the characters themselves";
+
+/// The first word that is no assignment: the command's name.
+fn name_word(c: &SimpleCommand) -> Option<usize> {
+    c.words
+        .iter()
+        .position(|w| super::syntax::assignment(w.text.bytes(), false).is_none())
+}
+
+/// Whether a command may be `eval` or `trap` (or one of the words before them).
+fn may_run_again(c: &SimpleCommand) -> bool {
+    name_word(c)
+        .and_then(|first| c.words.get(first))
+        .is_some_and(|w| {
+            super::syntax::may_be_one_of(
+                w.text.bytes(),
+                &[
+                    b"eval",
+                    b"trap",
+                    b"builtin",
+                    b"command",
+                    b"noglob",
+                    b"nocorrect",
+                    b"-",
+                ],
+            )
+        })
+}
+
+/// Whether a word of the command holds a `$'…'` whose escapes the shells decode
+/// differently ([`word::ansi_c_differs`]), or, in zsh, a `$"…"`.
+fn spelled_apart(c: &SimpleCommand, zsh: bool) -> bool {
+    c.words.iter().any(|w| {
+        let t = w.text.bytes();
+        memchr::memchr_iter(b'$', t).any(|at| match t.get(at + 1) {
+            Some(b'"') => zsh,
+            Some(b'\'') => {
+                // (To the first `'` no `\` escapes.)
+                let from = at + 2;
+                let mut k = from;
+                while k < t.len() && t[k] != b'\'' {
+                    k += if t[k] == b'\\' { 2 } else { 1 };
+                }
+                t.get(from..k.min(t.len()))
+                    .is_some_and(word::ansi_c_differs)
+            }
+            _ => false,
+        })
+    })
+}
+
 /// The text a simple command runs again when it is `eval` or `trap` with literal words.
 fn literal_text(c: &SimpleCommand) -> Option<Vec<u8>> {
-    let first = c
-        .words
-        .iter()
-        .position(|w| super::syntax::assignment(w.text.bytes(), false).is_none())?;
+    let first = name_word(c)?;
     // Only a command named one of these can be `eval` or `trap`: others are not read.
-    let raw = c.words.get(first)?.text.bytes();
-    if !super::syntax::may_be_one_of(
-        raw,
-        &[
-            b"eval",
-            b"trap",
-            b"builtin",
-            b"command",
-            b"noglob",
-            b"nocorrect",
-            b"-",
-        ],
-    ) {
+    if !may_run_again(c) {
         return None;
     }
     let mut words = c

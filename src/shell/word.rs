@@ -849,7 +849,11 @@ impl<'a, 't> Parser<'a, 't> {
             Some(b'\'') if unquoted => {
                 let (decoded, end) = ansi_c(b, i + 2, to);
                 self.span(i + 2, end);
-                if end > to {
+                // (Escapes the shells decode differently: no value known.)
+                if end > to
+                    || b.get(i + 2..end.saturating_sub(1))
+                        .is_some_and(ansi_c_differs)
+                {
                     info.unread = true;
                 }
                 if decoded.is_empty() {
@@ -1726,24 +1730,29 @@ fn bracket_end(b: &[u8], from: usize, to: usize) -> usize {
 /// Decodes `$'…'` from its inside at `from` as bash's `ansicstr` does; gives the bytes and
 /// the index past the closing quote.
 fn ansi_c(b: &[u8], from: usize, to: usize) -> (Vec<u8>, usize) {
+    // Where it ends: the first `'` no `\` escapes (the lexer pairs a `\` with the byte
+    // after it, whatever the escape).
+    let mut close = from;
+    while close < to && b[close] != b'\'' {
+        close += if b[close] == b'\\' { 2 } else { 1 };
+    }
+    let end = close.min(to);
     let mut out = Vec::new();
     let mut i = from;
-    while i < to {
+    while i < end {
         let c = b[i];
-        if c == b'\'' {
-            return (out, i + 1);
-        }
         if c != b'\\' {
             out.push(c);
             i += 1;
             continue;
         }
         i += 1;
-        let Some(&e) = b.get(i).filter(|_| i < to) else {
+        let Some(&e) = b.get(i).filter(|_| i < end) else {
             out.push(b'\\');
             break;
         };
         i += 1;
+        let before = out.len();
         match e {
             b'a' => out.push(7),
             b'b' => out.push(8),
@@ -1757,7 +1766,7 @@ fn ansi_c(b: &[u8], from: usize, to: usize) -> (Vec<u8>, usize) {
             b'0'..=b'7' => {
                 let mut v = u32::from(e - b'0');
                 let mut n = 1;
-                while n < 3 && i < to && (b'0'..=b'7').contains(&b[i]) {
+                while n < 3 && i < end && (b'0'..=b'7').contains(&b[i]) {
                     v = v * 8 + u32::from(b[i] - b'0');
                     i += 1;
                     n += 1;
@@ -1765,19 +1774,28 @@ fn ansi_c(b: &[u8], from: usize, to: usize) -> (Vec<u8>, usize) {
                 out.push((v & 0xff) as u8);
             }
             b'x' | b'u' | b'U' => {
+                // (bash's `\x{HH…}`: every hex digit up to a `}`, which it takes.)
+                let braced = e == b'x' && b.get(i) == Some(&b'{') && i < end;
+                if braced {
+                    i += 1;
+                }
                 let max = match e {
+                    _ if braced => usize::MAX,
                     b'x' => 2,
                     b'u' => 4,
                     _ => 8,
                 };
                 let mut v: u32 = 0;
                 let mut n = 0;
-                while n < max && i < to && b[i].is_ascii_hexdigit() {
+                while n < max && i < end && b[i].is_ascii_hexdigit() {
                     v = v.saturating_mul(16).saturating_add(hex(b[i]));
                     i += 1;
                     n += 1;
                 }
-                if n == 0 {
+                if braced && b.get(i) == Some(&b'}') && i < end {
+                    i += 1;
+                }
+                if n == 0 && !braced {
                     out.push(b'\\');
                     out.push(e);
                 } else if e == b'x' {
@@ -1789,7 +1807,7 @@ fn ansi_c(b: &[u8], from: usize, to: usize) -> (Vec<u8>, usize) {
                 }
             }
             b'c' => {
-                if let Some(&x) = b.get(i).filter(|_| i < to) {
+                if let Some(&x) = b.get(i).filter(|_| i < end) {
                     out.push(x.to_ascii_uppercase() & 0x1f);
                     i += 1;
                 }
@@ -1799,8 +1817,75 @@ fn ansi_c(b: &[u8], from: usize, to: usize) -> (Vec<u8>, usize) {
                 out.push(other);
             }
         }
+        // bash ends the text at a NUL an escape makes (`$'ev\0x'al` is `eval`).
+        if out[before..].contains(&0) {
+            out.truncate(before);
+            break;
+        }
     }
-    (out, to + 1)
+    (out, end + 1)
+}
+
+/// Whether the text of a `$'…'` (between its quotes) holds an escape that bash (3.2 to
+/// 5.3) and zsh do not all decode alike: `\d` and other escapes bash keeps and zsh drops
+/// the `\` of, `\$`, `\c`, `\M-`, `\C-`, `\x{…}`, `\x` or `\u` with no digit, a NUL (bash
+/// ends the text there, zsh keeps it), a `\u` that is ASCII (bash 3.2 keeps `\u0041` as it
+/// is written). The escapes every shell reads alike are `\a \b \e \E \f \n \r \t \v \\ \'
+/// \" \?`, an octal or `\x` escape of a byte that is no NUL (or a NUL that ends the text),
+/// and a `\u` or `\U` past ASCII.
+pub fn ansi_c_differs(content: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(k) = content
+        .get(i..)
+        .and_then(|r| r.iter().position(|&c| c == b'\\'))
+    {
+        i += k + 1;
+        let Some(&e) = content.get(i) else {
+            return true;
+        };
+        i += 1;
+        let digits = |i: usize, max: usize, radix: u32| -> (u32, usize) {
+            let mut v: u32 = 0;
+            let mut n = 0;
+            while n < max
+                && let Some(d) = content
+                    .get(i + n)
+                    .and_then(|&c| char::from(c).to_digit(radix))
+            {
+                v = v.saturating_mul(radix).saturating_add(d);
+                n += 1;
+            }
+            (v, n)
+        };
+        match e {
+            b'a' | b'b' | b'e' | b'E' | b'f' | b'n' | b'r' | b't' | b'v' => {}
+            b'\\' | b'\'' | b'"' | b'?' => {}
+            // (A NUL that ends the text: bash drops it, zsh keeps it, `read -d $'\0'`.)
+            b'0'..=b'7' => {
+                let (v, n) = digits(i - 1, 3, 8);
+                i += n - 1;
+                if v > 0xff || (v == 0 && i < content.len()) {
+                    return true;
+                }
+            }
+            b'x' => {
+                let (v, n) = digits(i, 2, 16);
+                i += n;
+                if n == 0 || (v == 0 && i < content.len()) {
+                    return true;
+                }
+            }
+            b'u' | b'U' => {
+                let (v, n) = digits(i, if e == b'u' { 4 } else { 8 }, 16);
+                if v < 0x80 || char::from_u32(v).is_none() {
+                    return true;
+                }
+                i += n;
+            }
+            _ => return true,
+        }
+    }
+    false
 }
 
 fn hex(c: u8) -> u32 {
@@ -1867,8 +1952,33 @@ mod tests {
         assert_eq!(value("a\"li\"as").as_deref(), Some("alias"));
         assert_eq!(value("$'\\x61lias'").as_deref(), Some("alias"));
         assert_eq!(value("$'\\141lias'").as_deref(), Some("alias"));
-        assert_eq!(value("$'\\u0061lias'").as_deref(), Some("alias"));
         assert_eq!(value("''").as_deref(), Some(""));
+        // bash ends the text at a NUL; a `\x{…}` takes every hex digit.
+        assert_eq!(value("$'ev\\0x'al").as_deref(), None);
+        assert_eq!(value("$'\\x{61}'").as_deref(), None);
+        assert_eq!(value("$'a\\0'").as_deref(), Some("a"));
+        assert_eq!(value("$'\\u2713'").as_deref(), Some("✓"));
+    }
+
+    #[test]
+    fn ansi_c_escapes_the_shells_decode_differently_are_found() {
+        // bash 3.2 keeps an ASCII `\u` as written; zsh drops the `\` of `\d` and `\$` and
+        // reads `\c`, `\M-`, `\x` with no digit otherwise; bash ends the text at a NUL.
+        for t in [
+            "\\u0061", "\\d", "\\$", "\\cA", "\\M-a", "\\C-a", "\\x{41}", "\\xg", "\\u{41}",
+            "a\\0b", "\\x00b", "\\400", "\\",
+        ] {
+            assert!(ansi_c_differs(t.as_bytes()), "{t:?}");
+        }
+        for t in [
+            "\\n\\t\\e[31m\\\\\\'\\\"\\?",
+            "\\x41\\101\\x414",
+            "\\u2713 \\U0001F600",
+            "a\\0",
+            "plain",
+        ] {
+            assert!(!ansi_c_differs(t.as_bytes()), "{t:?}");
+        }
     }
 
     #[test]
