@@ -195,10 +195,6 @@ pub fn report(
             touched.push((reading, ks));
         }
     }
-    let heredoc_here = crate::check::spells_heredoc(bytes)
-        || std::iter::once(intended)
-            .chain(shells.iter().map(|(_, r)| &**r))
-            .any(|r| r.holds_heredoc());
     for (dialect, reading) in shells {
         // zsh's grammar accepts lines that bash's rejects (a leading `;`, `() { … }`,
         // `always`, `repeat`): where the zsh reading fails on text some reading holds as
@@ -215,9 +211,8 @@ pub fn report(
                     e.at,
                 )
             }))
-            // (Its word's value is unknown, as a value computed at run time is; where the
-            // command holds a heredoc, the text that runs is unknown too.)
-            .or(reading.escapes_differ.filter(|_| heredoc_here));
+            // (`eval` or `trap` text the guard cannot know: `nested`.)
+            .or(reading.escapes_differ);
         if let Some((what, unreliable_at)) = unreliable {
             if let Some(f) = findings
                 .iter_mut()
@@ -310,7 +305,7 @@ pub fn report(
     for (d, r) in std::iter::once((Dialect::new(Shell::Intended), intended))
         .chain(shells.iter().map(|(d, r)| (*d, &**r)))
     {
-        nested_findings(bytes, d, &r.nested, heredoc_here, &mut findings);
+        nested_findings(bytes, d, &r.nested, &mut findings);
     }
     operator_line_findings(bytes, intended, &mut findings);
     backquote_closer_findings(bytes, intended, &mut findings);
@@ -338,7 +333,6 @@ fn nested_findings(
     bytes: &[u8],
     d: Dialect,
     nested: &[shell::Nested],
-    heredoc_here: bool,
     findings: &mut Vec<Finding>,
 ) {
     for n in nested {
@@ -378,12 +372,10 @@ fn nested_findings(
         if let Some(what) = r.unreliable {
             add(FindingKind::Unfollowed(what));
         }
-        if let Some((what, _)) = r.escapes_differ
-            && heredoc_here
-        {
+        if let Some((what, _)) = r.escapes_differ {
             add(FindingKind::Unfollowed(what));
         }
-        nested_findings(bytes, d, &r.nested, heredoc_here, findings);
+        nested_findings(bytes, d, &r.nested, findings);
     }
 }
 

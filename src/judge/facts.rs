@@ -261,6 +261,9 @@ pub(super) enum When {
     /// alias table's entry, `histchars`): with no heredoc operator spelled in the
     /// command, only a value that may hold a `<` (one an alias makes a heredoc's).
     AnyValue(Expr),
+    /// A locale: where the value may name one that is not plain (the environment's counts
+    /// as plain where the guard's own environment names plain locales).
+    Locale(Expr),
     /// An alias's value that may hold bytes that reshape the text after it.
     Reshapes(Expr),
     /// An alias named by a word the command does not fix: when the name may be heredoc

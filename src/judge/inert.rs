@@ -376,7 +376,6 @@ const SPECIALS: &[&[u8]] = &[
 /// evaluated (where programs are found, the home and working directories). (Not the
 /// locale: bash reads text in GBK or Big5 otherwise.)
 /// (`SPECIALS` leaves them out; listed here so that the choice is read.)
-#[cfg(test)]
 const EXEMPT: &[&[u8]] = &[
     b"HOME", b"MANPATH", b"OLDPWD", b"PATH", b"PWD", b"SHELL", b"TERM", b"path",
 ];
@@ -453,7 +452,9 @@ impl Numbers {
         self.read
             .borrow()
             .iter()
-            .all(|n| ordinary_name(n, zsh) && !other.contains(n))
+            // (Not the exempt names, which the shell sets itself: `cd` copies `PWD` to
+            // `OLDPWD`, round 62.)
+            .all(|n| ordinary_name(n, zsh) && !EXEMPT.contains(&n.as_slice()) && !other.contains(n))
     }
 }
 

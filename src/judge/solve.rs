@@ -1441,6 +1441,37 @@ impl<'a> Solver<'a> {
                 }
             }
         }
+        // A locale set through a name computed at run time (`declare "$n=…"`, `printf -v
+        // "$n"`, `${!n:=…}`, a nameref to a computed name): the name may be `LC_ALL`
+        // (round 62).
+        if !zsh
+            && self.text.is_none_or(|t| !t.is_ascii())
+            && !self.operator_free()
+            && self.assigns_any_name()
+        {
+            // (Not what `eval`, `.` or a command named at run time may assign: text run
+            // explicitly, whose own changes are its author's.)
+            let explicit = |e: &Expr| {
+                e.0.iter().all(|s| {
+                    matches!(
+                        s,
+                        Src::EvalAssigns(..) | Src::SourceCopies(_) | Src::RunCopies(..)
+                    )
+                })
+            };
+            for (t, e, at) in &self.facts.assigns {
+                if *t == Target::Any
+                    && !explicit(e)
+                    && !super::walk::plain_locale_val(&self.eval(e)?)
+                {
+                    found.push(Found::Change {
+                        at: *at,
+                        what: super::walk::LOCALE_CHANGE,
+                    });
+                    break;
+                }
+            }
+        }
         // An alias table (or zsh's functions table) given a key the command does not fix:
         // an alias named by heredoc text may rebind any later command (`echo` made
         // `eval`), whatever its value, where later text may hand it heredoc text.
@@ -1513,6 +1544,10 @@ impl<'a> Solver<'a> {
                     }
                 }
                 When::AnyValue(e) => !operator_free || makes_lt(&self.eval(e)?),
+                When::Locale(e) => {
+                    let v = self.eval(e)?;
+                    (!operator_free || makes_lt(&v)) && !super::walk::plain_locale_val(&v)
+                }
                 When::Reshapes(e) => {
                     let v = self.eval(e)?;
                     reshapes_text(&v) && (!operator_free || makes_lt(&v))

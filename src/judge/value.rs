@@ -314,6 +314,15 @@ impl Val {
     /// Whether the text the command fixes is known to hold an assignment expansion: an
     /// exact text that does, or one that went into the inexact text. (What a value carries
     /// on; [`Val::fixed_known_to_assign`] is what a decision reads.)
+    /// Whether the value may be empty text: an empty exact text, or text not known
+    /// exactly.
+    fn may_be_empty(&self) -> bool {
+        self.lits.iter().any(|l| l.is_empty())
+            || self.fixed.is_some()
+            || self.env
+            || self.heredoc.is_some()
+    }
+
     pub fn fixed_assigns_any(&self) -> bool {
         self.lits.iter().any(|l| assigning_text(l)) || self.fixed_assigns
     }
@@ -598,22 +607,23 @@ impl Val {
             || (fa.is_some() && fb.is_some() && (self.fixed.is_some() || other.fixed.is_some()));
         // (Glued, two texts with no assignment expansion may make one across the seam: an
         // exact text ending inside an open `${`, and a `{` or `=` after it.)
-        // (Text known by its bytes that may end in `${`: by its bytes, round 61.)
-        let open = self.open_end && self.fixed.is_some();
-        let seam = (self.open_at_end() || open) && fb.is_some_and(|b| b.has(b'=') || b.has(b'{'));
+        // (Or text known by its bytes that may end so: [`Val::open_end`], rounds 61, 62.)
+        let open = self.open_at_end() || (self.open_end && self.fixed.is_some());
+        let seam = open && fb.is_some_and(|b| b.has(b'=') || b.has(b'{'));
+        // (Glued into text known by its bytes, where the result may end so: the other's
+        // end, or, where the other may be empty, this one's.)
+        let ends_open = other.open_at_end() || other.open_end || (other.may_be_empty() && open);
         let known = |v: &Val| v.fixed_assigns || v.lits.iter().any(|l| assigning_text(l));
         let glued_known = seam || known(self) || known(other);
         // (And a `$` that ends one, a `(` in the other.)
         let substs = |v: &Val| v.fixed_substs_any();
-        let glued_substs = substs(self)
-            || substs(other)
-            || ((self.lits.iter().any(|l| l.last() == Some(&b'$')) || open)
-                && fb.is_some_and(|b| b.has(b'(')));
+        let glued_substs =
+            substs(self) || substs(other) || (open && fb.is_some_and(|b| b.has(b'(')));
         if inexact && let (Some(a), Some(b)) = (fa, fb) {
             let f = a.union(b);
             out.fixed_assigns |= glued_known;
             out.fixed_substs |= glued_substs;
-            out.open_end |= other.open_end;
+            out.open_end |= ends_open;
             out.fixed = Some(out.fixed.map_or(f, |s| s.union(f)));
         }
         // The environment's with fixed or the environment's: the environment's, and the
@@ -623,6 +633,7 @@ impl Val {
             if let Some(f) = [fa, fb].into_iter().flatten().reduce(ByteSet::union) {
                 out.fixed_assigns |= glued_known;
                 out.fixed_substs |= glued_substs;
+                out.open_end |= ends_open;
                 out.fixed = Some(out.fixed.map_or(f, |s| s.union(f)));
             }
         }

@@ -1201,7 +1201,7 @@ impl<'a> Walk<'a> {
             && self.text.is_none_or(|t| !t.is_ascii())
             && !plain_locale(value)
         {
-            self.change(at, LOCALE_CHANGE, When::AnyValue(value.clone()), ctx);
+            self.change(at, LOCALE_CHANGE, When::Locale(value.clone()), ctx);
         }
     }
 
@@ -2297,18 +2297,37 @@ fn plain_locale(value: &Expr) -> bool {
 
 /// [`plain_locale`] of a value.
 pub(super) fn plain_locale_val(v: &Val) -> bool {
-    v.fixed.is_none()
+    // (The environment's text glued to exact text keeps that text's bytes: no others.)
+    let lit_bytes = v.lits.iter().fold(ByteSet::EMPTY, |mut b, l| {
+        b.add_all(l);
+        b
+    });
+    v.fixed
+        .is_none_or(|f| v.env && f.union(lit_bytes) == lit_bytes)
         && v.heredoc.is_none()
         && v.htexts.is_empty()
         && !v.unknown
-        && !v.env
-        && !v.lits.is_empty()
-        && v.lits.iter().all(|l| {
-            let l = l.to_ascii_lowercase();
-            let codeset = l.iter().position(|&c| c == b'.').map(|d| &l[d + 1..]);
-            matches!(l.as_slice(), b"" | b"c" | b"posix")
-                || codeset.is_some_and(|c| matches!(c, b"utf-8" | b"utf8"))
-        })
+        && (!v.env || environment_locale_plain())
+        && (!v.lits.is_empty() || v.env)
+        && v.lits.iter().all(|l| plain_locale_name(l))
+}
+
+/// A locale's name that reads bytes as ASCII or UTF-8: `C`, `POSIX`, empty, or a UTF-8
+/// codeset with no modifier.
+fn plain_locale_name(l: &[u8]) -> bool {
+    let l = l.to_ascii_lowercase();
+    let codeset = l.iter().position(|&c| c == b'.').map(|d| &l[d + 1..]);
+    matches!(l.as_slice(), b"" | b"c" | b"posix")
+        || codeset.is_some_and(|c| matches!(c, b"utf-8" | b"utf8"))
+}
+
+/// Whether every locale variable of the guard's own environment (the agent's, which the
+/// shell it runs inherits) names a plain locale: a value the command takes from the
+/// environment (`LC_ALL=${LANG:-C.UTF-8}`) then changes nothing about how text is read.
+fn environment_locale_plain() -> bool {
+    ["LC_ALL", "LC_CTYPE", "LANG"]
+        .iter()
+        .all(|n| std::env::var_os(n).is_none_or(|v| plain_locale_name(v.as_encoded_bytes())))
 }
 
 /// The variables whose value is the locale bash reads text in.

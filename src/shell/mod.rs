@@ -755,9 +755,10 @@ pub struct Reading {
     pub unreliable: Option<&'static str>,
     /// Command offset of the construct [`Reading::unreliable`] names.
     pub unreliable_at: u32,
-    /// `eval` or `trap` text spelled with a `$'…'` (or, in zsh, `$"…"`) string the shells
-    /// decode differently (what, and the command's offset): where the command holds a
-    /// heredoc, the reading is not followed ([`nested`]).
+    /// `eval` or `trap` text the guard cannot know (what, and the command's offset):
+    /// spelled with a `$'…'` (or, in zsh, `$"…"`) string the shells decode differently, or
+    /// partly computed where it may spell a heredoc operator. The reading is not followed
+    /// ([`nested`]).
     pub escapes_differ: Option<(&'static str, u32)>,
     /// A heredoc body held more than [`MAX_BODY_SUBSTITUTIONS`]; the rest are not listed.
     pub runs_cut: bool,

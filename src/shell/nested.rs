@@ -8,7 +8,7 @@
 
 use super::text::Text;
 use super::tree::{Event, SimpleCommand};
-use super::word::{self, WordInfo};
+use super::word;
 use super::{Context, Probe, ReadError, Reading, Stop, lexer};
 
 /// A program read from text the command runs again.
@@ -26,24 +26,50 @@ const MAX_NESTED: usize = 8;
 
 /// Reads the literal `eval` and `trap` texts of `out`'s commands into `out.nested`.
 pub(super) fn read_nested(out: &mut Reading, dialect: &Probe, depth: usize) {
-    // Text spelled with escapes the shells decode differently is not known; as `eval` or
-    // `trap` text, the guard cannot tell what runs.
-    if out.escapes_differ.is_none()
-        && let Some(at) = out.events.iter().find_map(|e| match e {
-            Event::Simple(c) if may_run_again(c) && spelled_apart(c, dialect.zsh()) => Some(c.at),
-            _ => None,
-        })
-    {
-        out.escapes_differ = Some((ESCAPES_DIFFER, at));
+    let mut texts: Vec<(u32, Vec<u8>)> = Vec::new();
+    for e in &out.events {
+        let Event::Simple(c) = e else { continue };
+        if !may_run_again(c) {
+            continue;
+        }
+        // Text the guard cannot know exactly: spelled with escapes the shells decode
+        // differently, or, where it may spell a heredoc operator, partly computed (a glob
+        // or braces in a name or a word, a tilde, an expansion: round 63).
+        // (zsh is asked only where it matters, so that readings alike stay shared.)
+        let unfollowed = if spelled_apart(c, || dialect.zsh()) {
+            Some(ESCAPES_DIFFER)
+        } else {
+            match literal_text(c, || dialect.zsh()) {
+                Again::Text(t) => {
+                    texts.push((c.at, t));
+                    None
+                }
+                Again::No => None,
+                // (By the words' literal parts: what a substitution prints is computed
+                // text, explicit, whatever its program holds.)
+                Again::Unknown => c
+                    .words
+                    .iter()
+                    .any(|w| {
+                        let lit: Vec<u8> = word::read(&w.text, &())
+                            .pieces
+                            .iter()
+                            .filter_map(|p| match p {
+                                word::Piece::Lit(l) => Some(l.as_slice()),
+                                _ => None,
+                            })
+                            .flatten()
+                            .copied()
+                            .collect();
+                        crate::check::may_spell_lt(&lit)
+                    })
+                    .then_some(PARTLY_COMPUTED),
+            }
+        };
+        if let Some(what) = unfollowed {
+            out.escapes_differ.get_or_insert((what, c.at));
+        }
     }
-    let texts: Vec<(u32, Vec<u8>)> = out
-        .events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Simple(c) => literal_text(c).map(|t| (c.at, t)),
-            _ => None,
-        })
-        .collect();
     for (at, text) in texts {
         if out.work.over().is_some() {
             return;
@@ -88,6 +114,10 @@ fn read_text(text: Text<'static>, dialect: &Probe, parent: &Reading, depth: usiz
     out
 }
 
+/// Why `eval` or `trap` text partly computed that may spell a heredoc operator is not
+/// followed.
+const PARTLY_COMPUTED: &str = "eval or trap text partly computed at run time (an expansion, a glob, braces or a tilde in a word, or in the command's name) that may spell a heredoc operator, so the guard cannot tell where a heredoc's body is; write the text literally, or run it from a file";
+
 /// Why `eval` or `trap` text spelled with such escapes is not followed.
 const ESCAPES_DIFFER: &str = "eval or trap text spelled with a $'…' escape the shells decode differently (\\d, \\$, \\c, \\x{…}, a NUL inside, an ASCII \\u) or, in zsh, a $\"…\" string, so the guard cannot tell which text runs; write the characters themselves";
 
@@ -98,33 +128,38 @@ fn name_word(c: &SimpleCommand) -> Option<usize> {
         .position(|w| super::syntax::assignment(w.text.bytes(), false).is_none())
 }
 
-/// Whether a command may be `eval` or `trap` (or one of the words before them).
+/// Whether a command may be `eval` or `trap` (or one of the words before them): its name
+/// may spell one, or is made at run time or by a glob or braces (`ev?l`, `{eval,}`).
 fn may_run_again(c: &SimpleCommand) -> bool {
     name_word(c)
         .and_then(|first| c.words.get(first))
         .is_some_and(|w| {
-            super::syntax::may_be_one_of(
-                w.text.bytes(),
-                &[
-                    b"eval",
-                    b"trap",
-                    b"builtin",
-                    b"command",
-                    b"noglob",
-                    b"nocorrect",
-                    b"-",
-                ],
-            )
+            w.text
+                .bytes()
+                .iter()
+                .any(|c| matches!(c, b'*' | b'?' | b'[' | b'{' | b'~' | b'$' | b'`'))
+                || super::syntax::may_be_one_of(
+                    w.text.bytes(),
+                    &[
+                        b"eval",
+                        b"trap",
+                        b"builtin",
+                        b"command",
+                        b"noglob",
+                        b"nocorrect",
+                        b"-",
+                    ],
+                )
         })
 }
 
 /// Whether a word of the command holds a `$'…'` whose escapes the shells decode
 /// differently ([`word::ansi_c_differs`]), or, in zsh, a `$"…"`.
-fn spelled_apart(c: &SimpleCommand, zsh: bool) -> bool {
+fn spelled_apart(c: &SimpleCommand, zsh: impl Fn() -> bool) -> bool {
     c.words.iter().any(|w| {
         let t = w.text.bytes();
         memchr::memchr_iter(b'$', t).any(|at| match t.get(at + 1) {
-            Some(b'"') => zsh,
+            Some(b'"') => zsh(),
             Some(b'\'') => {
                 // (To the first `'` no `\` escapes.)
                 let from = at + 2;
@@ -140,55 +175,100 @@ fn spelled_apart(c: &SimpleCommand, zsh: bool) -> bool {
     })
 }
 
-/// The text a simple command runs again when it is `eval` or `trap` with literal words.
-fn literal_text(c: &SimpleCommand) -> Option<Vec<u8>> {
-    let first = name_word(c)?;
-    // Only a command named one of these can be `eval` or `trap`: others are not read.
-    if !may_run_again(c) {
-        return None;
-    }
+/// What a simple command that may be `eval` or `trap` runs again.
+enum Again {
+    /// Its literal text.
+    Text(Vec<u8>),
+    /// Nothing: it is neither, or it lists, resets or only looks a name up.
+    No,
+    /// Text the guard does not know: a word with no known value (an expansion, a glob,
+    /// braces, a tilde) where it names the command or gives its text.
+    Unknown,
+}
+
+/// The text a simple command runs again when it is `eval` or `trap` with literal words
+/// (zsh's `trap` takes an action that starts with `-`).
+fn literal_text(c: &SimpleCommand, zsh: impl Fn() -> bool) -> Again {
+    let Some(first) = name_word(c) else {
+        return Again::No;
+    };
     let mut words = c
         .words
-        .get(first..)?
         .iter()
-        .map(|w| word::read(&w.text, &()));
-    let mut name = words.next()?.literal()?;
-    let mut rest: Vec<WordInfo> = Vec::new();
-    while matches!(
-        name.as_slice(),
-        b"builtin" | b"command" | b"noglob" | b"nocorrect" | b"-"
-    ) {
-        let v = words.next()?.literal()?;
-        name = if matches!(v.as_slice(), b"-p" | b"--") {
-            words.next()?.literal()?
-        } else {
-            v
+        .skip(first)
+        .map(|w| word::read(&w.text, &()).value());
+    // (A word with no known value may be anything: unknown. No word: nothing runs.)
+    macro_rules! next {
+        () => {
+            match words.next() {
+                Some(Some(v)) => v,
+                Some(None) => return Again::Unknown,
+                None => return Again::No,
+            }
         };
     }
-    if !matches!(name.as_slice(), b"eval" | b"trap") {
-        return None;
-    }
-    rest.extend(words);
-    if name.as_slice() == b"trap" {
-        // Only the action is read: the signals may be computed (`trap 'code' $sig`).
-        let mut args = rest.iter();
-        let mut action = args.next()?.literal()?;
-        if action.as_slice() == b"--" {
-            action = args.next()?.literal()?;
-        } else if action.starts_with(b"-") && action.len() > 1 {
-            return None;
+    let mut name = next!();
+    loop {
+        match name.as_slice() {
+            b"noglob" | b"nocorrect" | b"-" => name = next!(),
+            b"builtin" => {
+                name = next!();
+                if name.as_slice() == b"--" {
+                    name = next!();
+                }
+            }
+            b"command" => {
+                // Options as bash's `internal_getopt` reads them: clusters of `p`, `v`,
+                // `V`, then `--`; `-v` or `-V` only look the name up.
+                name = next!();
+                while name.len() > 1 && name[0] == b'-' {
+                    if name.as_slice() == b"--" {
+                        name = next!();
+                        break;
+                    }
+                    if name[1..].iter().any(|c| matches!(c, b'v' | b'V')) {
+                        return Again::No;
+                    }
+                    if !name[1..].iter().all(|&c| c == b'p') {
+                        return Again::No;
+                    }
+                    name = next!();
+                }
+            }
+            _ => break,
         }
-        return (action.as_slice() != b"-" && args.next().is_some()).then_some(action);
     }
-    let lits: Vec<Vec<u8>> = rest.iter().map(WordInfo::literal).collect::<Option<_>>()?;
     match name.as_slice() {
-        b"eval" => {
-            let args = match lits.first().map(Vec::as_slice) {
-                Some(b"--") => &lits[1..],
-                _ => &lits[..],
-            };
-            (!args.is_empty()).then(|| args.join(&b' '))
+        b"trap" => {
+            // Only the action is read: the signals may be computed (`trap 'code' $sig`).
+            let mut action = next!();
+            if action.as_slice() == b"--" {
+                action = next!();
+            } else if action.starts_with(b"-") && action.len() > 1 && !zsh() {
+                return Again::No;
+            }
+            match words.next() {
+                Some(_) if action.as_slice() != b"-" => Again::Text(action),
+                _ => Again::No,
+            }
         }
-        _ => None,
+        b"eval" => {
+            let mut args: Vec<Vec<u8>> = Vec::new();
+            for w in words {
+                match w {
+                    Some(v) => args.push(v),
+                    None => return Again::Unknown,
+                }
+            }
+            if args.first().is_some_and(|a| a.as_slice() == b"--") {
+                args.remove(0);
+            }
+            if args.is_empty() {
+                Again::No
+            } else {
+                Again::Text(args.join(&b' '))
+            }
+        }
+        _ => Again::No,
     }
 }

@@ -1828,11 +1828,10 @@ fn ansi_c(b: &[u8], from: usize, to: usize) -> (Vec<u8>, usize) {
 
 /// Whether the text of a `$'…'` (between its quotes) holds an escape that bash (3.2 to
 /// 5.3) and zsh do not all decode alike: `\d` and other escapes bash keeps and zsh drops
-/// the `\` of, `\$`, `\c`, `\M-`, `\C-`, `\x{…}`, `\x` or `\u` with no digit, a NUL (bash
-/// ends the text there, zsh keeps it), a `\u` that is ASCII (bash 3.2 keeps `\u0041` as it
-/// is written). The escapes every shell reads alike are `\a \b \e \E \f \n \r \t \v \\ \'
-/// \" \?`, an octal or `\x` escape of a byte that is no NUL (or a NUL that ends the text),
-/// and a `\u` or `\U` past ASCII.
+/// the `\` of, `\$`, `\c`, `\M-`, `\C-`, `\x{…}`, `\x` with no digit, a NUL (bash ends the
+/// text there, zsh keeps it), `\u` and `\U` (bash 3.2 keeps them as written, bash 4.4 on
+/// outside a UTF-8 locale). The escapes every shell reads alike are `\a \b \e \E \f \n \r
+/// \t \v \\ \' \" \?` and an octal or `\x` escape of a byte that is no NUL.
 pub fn ansi_c_differs(content: &[u8]) -> bool {
     let mut i = 0;
     while let Some(k) = content
@@ -1860,28 +1859,22 @@ pub fn ansi_c_differs(content: &[u8]) -> bool {
         match e {
             b'a' | b'b' | b'e' | b'E' | b'f' | b'n' | b'r' | b't' | b'v' => {}
             b'\\' | b'\'' | b'"' | b'?' => {}
-            // (A NUL that ends the text: bash drops it, zsh keeps it, `read -d $'\0'`.)
+            // (A NUL: bash ends the text there, zsh keeps it, even at the end.)
             b'0'..=b'7' => {
                 let (v, n) = digits(i - 1, 3, 8);
                 i += n - 1;
-                if v > 0xff || (v == 0 && i < content.len()) {
+                if v == 0 || v > 0xff {
                     return true;
                 }
             }
             b'x' => {
                 let (v, n) = digits(i, 2, 16);
                 i += n;
-                if n == 0 || (v == 0 && i < content.len()) {
+                if v == 0 {
                     return true;
                 }
             }
-            b'u' | b'U' => {
-                let (v, n) = digits(i, if e == b'u' { 4 } else { 8 }, 16);
-                if v < 0x80 || char::from_u32(v).is_none() {
-                    return true;
-                }
-                i += n;
-            }
+            // (bash 3.2 never decodes `\u`, bash 4.4 on only in a UTF-8 locale.)
             _ => return true,
         }
     }
@@ -1956,27 +1949,37 @@ mod tests {
         // bash ends the text at a NUL; a `\x{…}` takes every hex digit.
         assert_eq!(value("$'ev\\0x'al").as_deref(), None);
         assert_eq!(value("$'\\x{61}'").as_deref(), None);
-        assert_eq!(value("$'a\\0'").as_deref(), Some("a"));
-        assert_eq!(value("$'\\u2713'").as_deref(), Some("✓"));
+        assert_eq!(value("$'a\\0'").as_deref(), None);
+        assert_eq!(value("$'\\u2713'").as_deref(), None);
+        assert_eq!(value("$'\\x41\\t'").as_deref(), Some("A\t"));
     }
 
     #[test]
     fn ansi_c_escapes_the_shells_decode_differently_are_found() {
-        // bash 3.2 keeps an ASCII `\u` as written; zsh drops the `\` of `\d` and `\$` and
-        // reads `\c`, `\M-`, `\x` with no digit otherwise; bash ends the text at a NUL.
+        // bash 3.2 keeps `\u` as written (bash 4.4 outside UTF-8); zsh drops the `\` of `\d`
+        // and `\$` and reads `\c`, `\M-`, `\x` with no digit otherwise, and keeps a NUL that
+        // bash ends the text at.
         for t in [
-            "\\u0061", "\\d", "\\$", "\\cA", "\\M-a", "\\C-a", "\\x{41}", "\\xg", "\\u{41}",
-            "a\\0b", "\\x00b", "\\400", "\\",
+            "\\u0061",
+            "\\d",
+            "\\$",
+            "\\cA",
+            "\\M-a",
+            "\\C-a",
+            "\\x{41}",
+            "\\xg",
+            "\\u{41}",
+            "a\\0b",
+            "\\x00b",
+            "\\400",
+            "\\",
+            "a\\0",
+            "\\u2713",
+            "\\U0001F600",
         ] {
             assert!(ansi_c_differs(t.as_bytes()), "{t:?}");
         }
-        for t in [
-            "\\n\\t\\e[31m\\\\\\'\\\"\\?",
-            "\\x41\\101\\x414",
-            "\\u2713 \\U0001F600",
-            "a\\0",
-            "plain",
-        ] {
+        for t in ["\\n\\t\\e[31m\\\\\\'\\\"\\?", "\\x41\\101\\x414", "plain"] {
             assert!(!ansi_c_differs(t.as_bytes()), "{t:?}");
         }
     }

@@ -318,7 +318,8 @@ pub(super) fn alias(
     }
     let _ = c;
     for (a, l) in args.iter().zip(lits) {
-        match l {
+        // (A glob may match a file the command made, `s=cat <<E`: round 63.)
+        match l.as_ref().filter(|_| !a.many) {
             Some(t) if t.starts_with(b"-") && !t.contains(&b'=') => {}
             Some(t) => {
                 let Some(eq) = t.iter().position(|&c| c == b'=') else {
@@ -342,8 +343,12 @@ pub(super) fn alias(
                     .assign(Target::Var(table), Expr::lit(&t[eq + 1..]), at);
             }
             None => {
-                let e = w.word_expr(a);
-                let (value, name) = match split_at_equals(a) {
+                let e = if a.many {
+                    Expr::unknown()
+                } else {
+                    w.word_expr(a)
+                };
+                let (value, name) = match split_at_equals(a).filter(|_| !a.many) {
                     Some((n, v)) => (
                         w.word_expr(&v),
                         (n.literal().is_none()).then(|| w.word_expr(&n)),
