@@ -118,6 +118,23 @@ const WORD_PLAIN_STOP: [bool; 256] = {
     t
 };
 
+/// Whether a word is an assignment in zsh only: to a positional parameter (`1=x`,
+/// `2+=y`), or to a name that holds a byte past ASCII (a letter in a UTF-8 locale, `é=1`).
+fn zsh_only_assignment(bytes: &[u8]) -> bool {
+    let Some(eq) = bytes.iter().position(|&c| c == b'=') else {
+        return false;
+    };
+    let name = bytes[..eq].strip_suffix(b"+").unwrap_or(&bytes[..eq]);
+    let name = name.split(|&c| c == b'[').next().unwrap_or_default();
+    !name.is_empty()
+        && (name.iter().all(u8::is_ascii_digit)
+            || (!name.is_ascii()
+                && !name[0].is_ascii_digit()
+                && name
+                    .iter()
+                    .all(|&c| c >= 0x80 || c.is_ascii_alphanumeric() || c == b'_')))
+}
+
 /// zsh's reserved words that bash does not have and the reader does not follow: each puts
 /// a later word in command position (`repeat 1 {…`, `nocorrect {…`) or opens a loop.
 const ZSH_ONLY_RESERVED: [&[u8]; 4] = [b"repeat", b"foreach", b"nocorrect", b"end"];
@@ -985,6 +1002,16 @@ impl<'s, 'o> Reader<'s, 'o> {
             self.zsh_unreliable_at(ZSH_KEYWORD, self.word.start);
         }
         let is_assignment = assignment(bytes, self.parser_state & PST_COMPASSIGN != 0).is_some();
+        if !is_assignment
+            && !quoted
+            && self.assignment_acceptable(self.last_read_token)
+            && zsh_only_assignment(bytes)
+        {
+            self.zsh_unreliable_at(
+                "an assignment zsh reads where bash reads a command's name (to a positional parameter, `1=x`, or to a name with letters past ASCII, `é=1`)",
+                self.word.start,
+            );
+        }
         let nosplit = is_assignment
             && (self.assignment_acceptable(self.last_read_token)
                 || self.parser_state & PST_COMPASSIGN != 0);
@@ -1212,6 +1239,15 @@ impl<'s, 'o> Reader<'s, 'o> {
                 b.push(b'$', origin);
                 b.push(b'$', peek_at);
                 Ok(Some(Expansion::Dollar))
+            }
+            Some(x) if c == b'$' && x >= 0x80 => {
+                // zsh, in a UTF-8 locale, takes a letter past ASCII for a name's (`$é`).
+                self.zsh_unreliable_at(
+                    "a $ before a letter past ASCII, which zsh reads as a parameter's name in a UTF-8 locale",
+                    origin,
+                );
+                self.input.ungetc(x);
+                Ok(None)
             }
             other => {
                 if let Some(o) = other {

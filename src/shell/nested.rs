@@ -45,22 +45,15 @@ pub(super) fn read_nested(out: &mut Reading, dialect: &Probe, depth: usize) {
                     None
                 }
                 Again::No => None,
-                // (By the words' literal parts: what a substitution prints is computed
-                // text, explicit, whatever its program holds.)
+                // (By the words' literal parts, in an expansion's word too, `${u:-…}`:
+                // what a substitution prints is computed text, explicit, whatever its
+                // program holds.)
                 Again::Unknown => c
                     .words
                     .iter()
                     .any(|w| {
-                        let lit: Vec<u8> = word::read(&w.text, &())
-                            .pieces
-                            .iter()
-                            .filter_map(|p| match p {
-                                word::Piece::Lit(l) => Some(l.as_slice()),
-                                _ => None,
-                            })
-                            .flatten()
-                            .copied()
-                            .collect();
+                        let mut lit = Vec::new();
+                        literal_parts(&word::read(&w.text, &()), &mut lit);
                         crate::check::may_spell_lt(&lit)
                     })
                     .then_some(PARTLY_COMPUTED),
@@ -129,28 +122,37 @@ fn name_word(c: &SimpleCommand) -> Option<usize> {
 }
 
 /// Whether a command may be `eval` or `trap` (or one of the words before them): its name
-/// may spell one, or is made at run time or by a glob or braces (`ev?l`, `{eval,}`).
+/// may spell one, or is a glob, braces or a tilde (`ev?l`, `{eval,}`). (A name an
+/// expansion gives, `$cmd`, is a value run as a command name: explicit.)
 fn may_run_again(c: &SimpleCommand) -> bool {
-    name_word(c)
-        .and_then(|first| c.words.get(first))
-        .is_some_and(|w| {
-            w.text
-                .bytes()
-                .iter()
-                .any(|c| matches!(c, b'*' | b'?' | b'[' | b'{' | b'~' | b'$' | b'`'))
-                || super::syntax::may_be_one_of(
-                    w.text.bytes(),
-                    &[
-                        b"eval",
-                        b"trap",
-                        b"builtin",
-                        b"command",
-                        b"noglob",
-                        b"nocorrect",
-                        b"-",
-                    ],
-                )
-        })
+    let Some(w) = name_word(c).and_then(|first| c.words.get(first)) else {
+        return false;
+    };
+    let raw = w.text.bytes();
+    if super::syntax::may_be_one_of(
+        raw,
+        &[
+            b"eval",
+            b"trap",
+            b"builtin",
+            b"command",
+            b"noglob",
+            b"nocorrect",
+            b"exec",
+            b"-",
+        ],
+    ) {
+        return true;
+    }
+    // (Most names are plain bytes: nothing to read.)
+    if raw
+        .iter()
+        .all(|c| c.is_ascii_alphanumeric() || b"_./:-+=,@%".contains(c))
+    {
+        return false;
+    }
+    let info = word::read(&w.text, &());
+    info.many || info.tilde || info.brace || info.unread
 }
 
 /// Whether a word of the command holds a `$'…'` whose escapes the shells decode
@@ -173,6 +175,22 @@ fn spelled_apart(c: &SimpleCommand, zsh: impl Fn() -> bool) -> bool {
             _ => false,
         })
     })
+}
+
+/// The literal pieces of a word, and of the words inside its expansions (a default, an
+/// alternative, a replacement), in order.
+fn literal_parts(info: &word::WordInfo, out: &mut Vec<u8>) {
+    for p in &info.pieces {
+        match p {
+            word::Piece::Lit(l) => out.extend_from_slice(l),
+            word::Piece::Param(p) => {
+                if let Some(arg) = &p.arg {
+                    literal_parts(arg, out);
+                }
+            }
+            word::Piece::Subst(_) | word::Piece::Arith(_) => {}
+        }
+    }
 }
 
 /// What a simple command that may be `eval` or `trap` runs again.
@@ -211,6 +229,20 @@ fn literal_text(c: &SimpleCommand, zsh: impl Fn() -> bool) -> Again {
     loop {
         match name.as_slice() {
             b"noglob" | b"nocorrect" | b"-" => name = next!(),
+            // (zsh's `exec` runs a builtin, then exits; `-a NAME`, `-c`, `-l`.)
+            b"exec" => {
+                name = next!();
+                while name.len() > 1 && name[0] == b'-' {
+                    if name.as_slice() == b"--" {
+                        name = next!();
+                        break;
+                    }
+                    if name.ends_with(b"a") {
+                        let _ = next!();
+                    }
+                    name = next!();
+                }
+            }
             b"builtin" => {
                 name = next!();
                 if name.as_slice() == b"--" {

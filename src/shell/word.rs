@@ -673,6 +673,11 @@ impl<'a, 't> Parser<'a, 't> {
         let mut at_start = true;
         let mut brace_open = 0usize;
         let mut no_bracket_close = false;
+        // A word that looks like an assignment (`a=~`, `PATH=x:~/bin`): bash expands a
+        // tilde after its `=` or a `:` there too, outside posix mode (round 65).
+        let assignment_like = mode == Mode::Word
+            && from == 0
+            && super::syntax::assignment(&b[from..to], false).is_some();
         while i < to {
             self.step(1);
             if mode == Mode::Compound && at_start && b[i] == b'[' {
@@ -800,9 +805,22 @@ impl<'a, 't> Parser<'a, 't> {
                     self.lit(info, c);
                     i += 1;
                 }
+                // zsh's `=cmd` is the path of `cmd` (its EQUALS option): no known value.
+                b'=' if mode == Mode::Word
+                    && start_of_word
+                    && b.get(i + 1)
+                        .is_some_and(|&n| !matches!(n, b'=' | b' ' | b'\t' | b'\n'))
+                    && i + 1 < to =>
+                {
+                    info.tilde = true;
+                    self.lit(info, c);
+                    i += 1;
+                }
                 b'~' if (mode == Mode::Word && start_of_word)
                     || (mode == Mode::Assign
-                        && (i == from || matches!(b.get(i.wrapping_sub(1)), Some(b':')))) =>
+                        && (i == from || matches!(b.get(i.wrapping_sub(1)), Some(b':'))))
+                    || (assignment_like
+                        && matches!(b.get(i.wrapping_sub(1)), Some(b'=' | b':'))) =>
                 {
                     info.tilde = true;
                     self.lit(info, c);

@@ -199,8 +199,10 @@ pub(super) fn declare(
                     let t = w.var(b"\0tied");
                     w.facts.computed_refs.push(t);
                 }
-                // `name=$value` keeps the name fixed; `"$k=$v"`, `"$name"` compute it.
-                match literal_prefix(a).filter(|_| !pattern) {
+                // `name=$value` keeps the name fixed; `"$k=$v"`, `"$name"` compute it, and
+                // so do braces and a glob (`{PS4,y}=…`, `LC_AL?=*` matching a file the
+                // command made: round 64).
+                match literal_prefix(a).filter(|_| !pattern && !a.brace && !a.many) {
                     Some((target, value, append)) => {
                         let (base, sub) = split_subscript(&target);
                         if !crate::shell::syntax::legal_identifier(base)
@@ -264,7 +266,24 @@ pub(super) fn declare(
                                 } else {
                                     value
                                 };
-                                let name = if pattern {
+                                // (Braces alone give names the command spells, by their
+                                // bytes; a glob may give any file's name.)
+                                let spelled: Option<Vec<u8>> = n
+                                    .pieces
+                                    .iter()
+                                    .map(|p| match p {
+                                        Piece::Lit(l) => Some(l.clone()),
+                                        _ => None,
+                                    })
+                                    .collect::<Option<Vec<_>>>()
+                                    .map(|ls| ls.concat())
+                                    .filter(|l| !l.iter().any(|c| matches!(c, b'*' | b'?' | b'[')));
+                                let name = if let Some(l) = spelled.filter(|_| a.brace && !pattern)
+                                {
+                                    Expr::val(crate::judge::value::Val::fixed(
+                                        crate::judge::value::ByteSet::of(&l),
+                                    ))
+                                } else if pattern || a.brace || a.many {
                                     Expr::unknown()
                                 } else {
                                     w.word_expr(&n)
