@@ -463,6 +463,25 @@ impl Reader<'_, '_> {
             return Err(self.syntax());
         }
         self.parser_state &= !PST_REDIRLIST;
+        // zsh assigns to a positional parameter (`1=x`) and to a name past ASCII (`é=1`)
+        // where bash reads a command's name: the reading is not followed in zsh, but for
+        // `0=…` alone (the plugin standard's `0=${(%):-%N}`), which names no command
+        // either way.
+        let k = words
+            .iter()
+            .take_while(|w| super::syntax::assignment(w.text.bytes(), false).is_some())
+            .count();
+        if words
+            .get(k)
+            .is_some_and(|w| super::lexer::zsh_only_assignment(w.text.bytes()))
+            && !(words.len() == 1 && words[0].text.bytes().starts_with(b"0="))
+        {
+            let at = words[k].start;
+            self.zsh_unreliable_at(
+                "an assignment zsh reads where bash reads a command's name (to a positional parameter, `1=x`, or to a name with letters past ASCII, `é=1`)",
+                at,
+            );
+        }
         let end = self.input.last_origin().saturating_add(1);
         // Kept until the process ends: no room past the last element (a shrink is in
         // place, and what it frees holds the next command's words).

@@ -120,7 +120,7 @@ const WORD_PLAIN_STOP: [bool; 256] = {
 
 /// Whether a word is an assignment in zsh only: to a positional parameter (`1=x`,
 /// `2+=y`), or to a name that holds a byte past ASCII (a letter in a UTF-8 locale, `é=1`).
-fn zsh_only_assignment(bytes: &[u8]) -> bool {
+pub(super) fn zsh_only_assignment(bytes: &[u8]) -> bool {
     let Some(eq) = bytes.iter().position(|&c| c == b'=') else {
         return false;
     };
@@ -1002,16 +1002,6 @@ impl<'s, 'o> Reader<'s, 'o> {
             self.zsh_unreliable_at(ZSH_KEYWORD, self.word.start);
         }
         let is_assignment = assignment(bytes, self.parser_state & PST_COMPASSIGN != 0).is_some();
-        if !is_assignment
-            && !quoted
-            && self.assignment_acceptable(self.last_read_token)
-            && zsh_only_assignment(bytes)
-        {
-            self.zsh_unreliable_at(
-                "an assignment zsh reads where bash reads a command's name (to a positional parameter, `1=x`, or to a name with letters past ASCII, `é=1`)",
-                self.word.start,
-            );
-        }
         let nosplit = is_assignment
             && (self.assignment_acceptable(self.last_read_token)
                 || self.parser_state & PST_COMPASSIGN != 0);
