@@ -61,11 +61,28 @@ pub(super) fn program_output(
         .iter()
         .position(|l| l.as_deref() == Some(b"--"))
         .unwrap_or(lits.len());
-    let files = lits.iter().enumerate().any(|(k, l)| {
-        k > end_of_options
-            || l.as_deref()
-                .is_none_or(|l| !l.starts_with(b"-") || l == b"-")
-    });
+    // (A short option's value in the next word is no file: `tail -n 1`, `cut -d . -f 1`.)
+    let valued = option_table(base).map_or(&b""[..], |(_, valued, _)| valued);
+    let mut files = false;
+    let mut k = 0;
+    while let Some(l) = lits.get(k) {
+        match l.as_deref() {
+            Some(l) if k < end_of_options && l.starts_with(b"-") && l != b"-" => {
+                let letters = &l[1..];
+                if !l.starts_with(b"--")
+                    && letters
+                        .iter()
+                        .position(|c| valued.contains(c))
+                        .is_some_and(|p| p + 1 == letters.len())
+                {
+                    k += 1;
+                }
+            }
+            Some(b"--") if k == end_of_options => {}
+            _ => files = true,
+        }
+        k += 1;
+    }
     // `--help`, `--version` (or a prefix GNU takes for one): the program's own text.
     if lits
         .iter()
@@ -209,6 +226,38 @@ pub(super) fn program_output(
         }
         _ => Expr::unknown(),
     }
+}
+
+/// A printf format of one `%s` and plain text around it (letters, digits, blanks,
+/// punctuation other than `%` and `\`, and the escapes `\n`, `\t`, `\\`, `%%`): the text
+/// before it and after it, decoded.
+fn one_string_format(f: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
+    let mut pre = Vec::new();
+    let mut suf = Vec::new();
+    let mut seen = false;
+    let mut i = 0;
+    while let Some(&c) = f.get(i) {
+        let out = if seen { &mut suf } else { &mut pre };
+        match (c, f.get(i + 1)) {
+            (b'%', Some(b's')) if !seen => {
+                seen = true;
+                i += 2;
+                continue;
+            }
+            (b'%', Some(b'%')) => out.push(b'%'),
+            (b'\\', Some(b'n')) => out.push(b'\n'),
+            (b'\\', Some(b't')) => out.push(b'\t'),
+            (b'\\', Some(b'\\')) => out.push(b'\\'),
+            (b'%' | b'\\', _) => return None,
+            _ => {
+                out.push(c);
+                i += 1;
+                continue;
+            }
+        }
+        i += 2;
+    }
+    seen.then_some((pre, suf))
 }
 
 /// Whether `date`'s words are fixed, read no file of dates (`-f`) and give a format of
@@ -472,12 +521,34 @@ pub(super) fn print(
     } else {
         None
     };
-    let out = match (exact, numeric) {
-        (Some(t), _) => Expr::lit(&t),
+    // `printf 'PRE%sSUF' WORD…` with plain text around one `%s` (`printf '%s\n' "$x"`):
+    // each word as it is, between the format's own text.
+    let one_string = if base == b"printf" && !unread && format_opt.is_none() {
+        rest.first()
+            .and_then(WordInfo::literal)
+            .and_then(|f| one_string_format(&f))
+    } else {
+        None
+    };
+    let out = match (exact, numeric, one_string) {
+        (Some(t), _, _) => Expr::lit(&t),
         // Only numbers and the format's own text.
-        (None, Some(bytes)) => Expr::val(Val::fixed(bytes)),
+        (None, Some(bytes), _) => Expr::val(Val::fixed(bytes)),
+        (None, None, Some((pre, suf))) => {
+            let words = parts.get(1..).unwrap_or_default();
+            let mut pieces = Vec::with_capacity(3 * words.len().max(1));
+            for e in words {
+                pieces.push(Expr::lit(&pre));
+                pieces.push(e.clone());
+                pieces.push(Expr::lit(&suf));
+            }
+            if words.is_empty() {
+                pieces.push(Expr::lit(&[pre, suf].concat()));
+            }
+            Expr::glue(pieces)
+        }
         // Escapes (`\044`, `%b`, zsh's echo) can make any byte of heredoc text.
-        (None, None) => Expr::glue(parts).wild(),
+        (None, None, None) => Expr::glue(parts).wild(),
     };
     if stack {
         // zsh's buffer stack (or history), which `read -z` and `getln` read back.
@@ -674,8 +745,55 @@ fn files0(l: &[u8]) -> bool {
 /// nothing of the program's own text (a short option's letters, or a long option, each
 /// from the program's list; what follows a letter that takes a value is that value).
 fn plain_options(base: &[u8], lits: &[Option<Vec<u8>>]) -> bool {
-    // (flags, letters taking a value, long options)
-    let (flags, valued, long): (&[u8], &[u8], &[&[u8]]) = match base {
+    let Some((flags, valued, long)) = option_table(base) else {
+        return false;
+    };
+    let mut words = lits.iter();
+    while let Some(l) = words.next() {
+        let Some(l) = l.as_deref() else {
+            // A word computed at run time may be any option.
+            return false;
+        };
+        if let Some(name) = l.strip_prefix(b"--") {
+            let name = name.split(|&c| c == b'=').next().unwrap_or_default();
+            if !long.contains(&name) {
+                return false;
+            }
+            continue;
+        }
+        let Some(letters) = l.strip_prefix(b"-").filter(|r| !r.is_empty()) else {
+            continue;
+        };
+        if base == b"seq"
+            && letters
+                .first()
+                .is_some_and(|c| c.is_ascii_digit() || *c == b'.')
+        {
+            // A negative number.
+            continue;
+        }
+        for (k, c) in letters.iter().enumerate() {
+            if valued.contains(c) {
+                if k + 1 == letters.len() {
+                    // Its value is the next word.
+                    words.next();
+                }
+                break;
+            }
+            if !flags.contains(c) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The options of a program whose output the judge shows: (flags, letters taking a value,
+/// long options).
+type OptionTable = (&'static [u8], &'static [u8], &'static [&'static [u8]]);
+
+fn option_table(base: &[u8]) -> Option<OptionTable> {
+    Some(match base {
         b"wc" => (
             b"clwmL",
             b"",
@@ -758,44 +876,6 @@ fn plain_options(base: &[u8], lits: &[Option<Vec<u8>>]) -> bool {
                 b"zero-terminated",
             ],
         ),
-        _ => return false,
-    };
-    let mut words = lits.iter();
-    while let Some(l) = words.next() {
-        let Some(l) = l.as_deref() else {
-            // A word computed at run time may be any option.
-            return false;
-        };
-        if let Some(name) = l.strip_prefix(b"--") {
-            let name = name.split(|&c| c == b'=').next().unwrap_or_default();
-            if !long.contains(&name) {
-                return false;
-            }
-            continue;
-        }
-        let Some(letters) = l.strip_prefix(b"-").filter(|r| !r.is_empty()) else {
-            continue;
-        };
-        if base == b"seq"
-            && letters
-                .first()
-                .is_some_and(|c| c.is_ascii_digit() || *c == b'.')
-        {
-            // A negative number.
-            continue;
-        }
-        for (k, c) in letters.iter().enumerate() {
-            if valued.contains(c) {
-                if k + 1 == letters.len() {
-                    // Its value is the next word.
-                    words.next();
-                }
-                break;
-            }
-            if !flags.contains(c) {
-                return false;
-            }
-        }
-    }
-    true
+        _ => return None,
+    })
 }
