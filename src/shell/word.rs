@@ -806,10 +806,13 @@ impl<'a, 't> Parser<'a, 't> {
                     i += 1;
                 }
                 // zsh's `=cmd` is the path of `cmd` (its EQUALS option): no known value.
+                // (A name's first byte after it: not `=~`, `==`, operators of `[[ ]]`,
+                // round 67.)
                 b'=' if mode == Mode::Word
                     && start_of_word
-                    && b.get(i + 1)
-                        .is_some_and(|&n| !matches!(n, b'=' | b' ' | b'\t' | b'\n'))
+                    && b.get(i + 1).is_some_and(|&n| {
+                        n.is_ascii_alphanumeric() || matches!(n, b'_' | b'.' | b'/')
+                    })
                     && i + 1 < to =>
                 {
                     info.tilde = true;
