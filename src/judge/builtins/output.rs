@@ -61,15 +61,24 @@ pub(super) fn program_output(
         .iter()
         .position(|l| l.as_deref() == Some(b"--"))
         .unwrap_or(lits.len());
-    // (A short option's value in the next word is no file: `tail -n 1`, `cut -d . -f 1`.)
-    let valued = option_table(base).map_or(&b""[..], |(_, valued, _)| valued);
+    // (A short option's value in the next word is no file: `head -n 1`, `cut -d . -f 1`.
+    // Not `tail`'s: with `_POSIX2_VERSION` before 2001 its bare `-c` takes no value,
+    // round 68.)
+    let valued = if base == b"tail" {
+        &b""[..]
+    } else {
+        option_table(base).map_or(&b""[..], |(_, valued, _)| valued)
+    };
     let mut files = false;
     let mut k = 0;
     while let Some(l) = lits.get(k) {
         match l.as_deref() {
             Some(l) if k < end_of_options && l.starts_with(b"-") && l != b"-" => {
                 let letters = &l[1..];
+                // (`head -99c`, `tail -5l`: the obsolete `-NUM…` form takes no word after
+                // it, round 68.)
                 if !l.starts_with(b"--")
+                    && !letters.first().is_some_and(u8::is_ascii_digit)
                     && letters
                         .iter()
                         .position(|c| valued.contains(c))
@@ -514,9 +523,10 @@ pub(super) fn print(
     } else {
         printed(base, opts_lits, lits.get(k..).unwrap_or(&[]))
     };
+    // (A format read by its value: a glob, `%s*`, may be a file's name the command made.)
     let numeric = if base == b"printf" && !unread {
         rest.first()
-            .and_then(WordInfo::literal)
+            .and_then(WordInfo::value)
             .and_then(|f| numeric_output(&f))
     } else {
         None
@@ -525,7 +535,7 @@ pub(super) fn print(
     // each word as it is, between the format's own text.
     let one_string = if base == b"printf" && !unread && format_opt.is_none() {
         rest.first()
-            .and_then(WordInfo::literal)
+            .and_then(WordInfo::value)
             .and_then(|f| one_string_format(&f))
     } else {
         None
@@ -774,7 +784,8 @@ fn plain_options(base: &[u8], lits: &[Option<Vec<u8>>]) -> bool {
         }
         for (k, c) in letters.iter().enumerate() {
             if valued.contains(c) {
-                if k + 1 == letters.len() {
+                // (Not after the obsolete `-NUM`: `head -99c FILE` reads FILE.)
+                if k + 1 == letters.len() && !letters[0].is_ascii_digit() {
                     // Its value is the next word.
                     words.next();
                 }
