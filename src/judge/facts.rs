@@ -72,6 +72,10 @@ pub(super) enum Src {
     Wild(Rc<Expr>),
     /// A case change (`${x^^}`, `declare -u`): letters of either case.
     Cased(Rc<Expr>),
+    /// What a program's output model says it prints (`wc`'s counts): only where nothing in
+    /// the command may change what the program's name runs (`PATH`, `hash`, …); else
+    /// text the guard does not know.
+    Modelled(Rc<Expr>),
     /// zsh's arithmetic result where its text pastes values in (`$(( $a + 1 ))`): a
     /// number, or letters (an output base, `[##16]` prints `FF`) where a value pasted in
     /// may hold a `[` (the first), or one pasted right after a `[` a `#` (the second).

@@ -300,7 +300,7 @@ fn runs_between_reads(f: &facts::Facts) -> bool {
 
 /// Whether the command may change what a program's name runs: it assigns `PATH` (zsh's
 /// `path`), `BASH_CMDS` or zsh's `commands`, or a name computed at run time, or runs `hash`.
-fn rebinds_programs(f: &facts::Facts) -> bool {
+pub(in crate::judge) fn rebinds_programs(f: &facts::Facts) -> bool {
     f.any_nameref.is_some()
         || !f.computed_refs.is_empty()
         || f.assigns.iter().any(|(t, _, _)| match t {

@@ -664,6 +664,13 @@ impl<'a> Solver<'a> {
                     }
                 }
                 Src::Cased(inner) => cased(&self.eval(inner)?),
+                Src::Modelled(inner) => {
+                    if super::rebinds_programs(self.facts) {
+                        Val::unknown()
+                    } else {
+                        self.eval(inner)?
+                    }
+                }
                 Src::ZshArith(pasted, opens) => {
                     // (As text: a zsh number's own letters, `16#FF`, hold no `[`, and
                     // start with no `#`.)
@@ -1988,6 +1995,7 @@ impl Reads {
                 | Src::Sub(inner)
                 | Src::Wild(inner)
                 | Src::Cased(inner)
+                | Src::Modelled(inner)
                 | Src::Files { inner, .. }
                 | Src::EvalAssigns(inner, None)
                 | Src::RunCopies(inner, None)

@@ -1501,7 +1501,17 @@ pub(super) fn command(
             })
         }
         Kind::Quiet => Ok(Expr::default()),
-        Kind::Other => Ok(program_output(w, &name, args, &lits, here)),
+        // (A model by the name's last part holds only for the program the name finds: not
+        // for a path the command may have made, `./d/wc`, nor where it may change what
+        // the name runs, `PATH=d wc`: round 69.)
+        Kind::Other => {
+            let e = program_output(w, &name, args, &lits, here);
+            Ok(if name.contains(&b'/') {
+                Expr::unknown()
+            } else {
+                Expr(vec![Src::Modelled(std::rc::Rc::new(e))])
+            })
+        }
     };
     let mut out = out?;
     if shadowed {
