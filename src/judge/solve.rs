@@ -664,12 +664,14 @@ impl<'a> Solver<'a> {
                     }
                 }
                 Src::Cased(inner) => cased(&self.eval(inner)?),
+                // (Where the name may run another program: any text, and what the model
+                // knew of the words, which stay the command's own text.)
                 Src::Modelled(inner) => {
+                    let mut v = self.eval(inner)?;
                     if super::rebinds_programs(self.facts) {
-                        Val::unknown()
-                    } else {
-                        self.eval(inner)?
+                        v.join(&Val::unknown());
                     }
+                    v
                 }
                 Src::ZshArith(pasted, opens) => {
                     // (As text: a zsh number's own letters, `16#FF`, hold no `[`, and

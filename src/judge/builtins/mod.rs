@@ -1507,7 +1507,9 @@ pub(super) fn command(
         Kind::Other => {
             let e = program_output(w, &name, args, &lits, here);
             Ok(if name.contains(&b'/') {
-                Expr::unknown()
+                let mut any = Expr::unknown();
+                any.join(e);
+                any
             } else {
                 Expr(vec![Src::Modelled(std::rc::Rc::new(e))])
             })
