@@ -416,8 +416,10 @@ fn program(reading: &Reading, zsh: bool, text: Option<&[u8]>, numbers: &Numbers)
 /// The names arithmetic reads, and the names given something other than a number.
 #[derive(Default)]
 struct Numbers {
-    read: std::cell::RefCell<Vec<Vec<u8>>>,
-    other: std::cell::RefCell<Vec<Vec<u8>>>,
+    /// (Sets: a script reads and assigns the same names many times, and the check at the
+    /// end stays linear in them.)
+    read: std::cell::RefCell<std::collections::HashSet<Vec<u8>>>,
+    other: std::cell::RefCell<std::collections::HashSet<Vec<u8>>>,
 }
 
 impl Numbers {
@@ -442,7 +444,7 @@ impl Numbers {
     /// `name` is given a value, a number or not.
     fn assigned(&self, name: &[u8], number: bool) {
         if !number {
-            self.other.borrow_mut().push(name.to_vec());
+            self.other.borrow_mut().insert(name.to_vec());
         }
     }
 

@@ -32,6 +32,15 @@ pub(super) fn read_nested(out: &mut Reading, dialect: &Probe, depth: usize) {
         if !may_run_again(c) {
             continue;
         }
+        // (Its words are read again below, each a few times: charged by their length. A
+        // meter that runs out denies, in the rules that charge it after.)
+        let bytes: usize = c.words.iter().map(|w| w.text.len()).sum();
+        if !out
+            .work
+            .charge(4 * (bytes / super::BYTES_PER_WORK + c.words.len()))
+        {
+            return;
+        }
         // Text the guard cannot know exactly: spelled with escapes the shells decode
         // differently, or, where it may spell a heredoc operator, partly computed (a glob
         // or braces in a name or a word, a tilde, an expansion: round 63).
