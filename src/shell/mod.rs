@@ -24,6 +24,7 @@ mod nested;
 mod old;
 mod plain;
 mod prefilter;
+mod small;
 pub(crate) mod syntax;
 pub(crate) mod text;
 pub(crate) mod tree;

@@ -3,15 +3,32 @@
 //! backslash removal, a string bash pushes back into its input). Every byte keeps the
 //! offset in the command it came from, so every finding points at the source.
 
-use std::borrow::Cow;
+use super::small::{Bytes, Runs};
+
+/// A text's bytes: borrowed from the command, or its own (inline while short).
+#[derive(Clone, Debug)]
+enum Store<'s> {
+    Borrowed(&'s [u8]),
+    Own(Bytes),
+}
+
+impl std::ops::Deref for Store<'_> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Store::Borrowed(b) => b,
+            Store::Own(b) => b,
+        }
+    }
+}
 
 /// A text and, for each byte, the command offset it came from.
 #[derive(Clone, Debug)]
 pub struct Text<'s> {
-    bytes: Cow<'s, [u8]>,
+    bytes: Store<'s>,
     /// Where each run of consecutive bytes starts: (offset here, offset in the command).
     /// Within a run, offsets advance together. Empty means the text is the command.
-    runs: Vec<(u32, u32)>,
+    runs: Runs,
     /// The command offset just past the text (for a byte bash adds at the end).
     end: u32,
     /// Every byte came from this one command offset (an alias's value, text `eval` runs).
@@ -36,8 +53,8 @@ impl<'s> Text<'s> {
     /// The command itself (or any text read as if it were one: its offsets are its own).
     pub fn command(bytes: &'s [u8]) -> Text<'s> {
         Text {
-            bytes: Cow::Borrowed(bytes),
-            runs: Vec::new(),
+            bytes: Store::Borrowed(bytes),
+            runs: Runs::None,
             end: bytes.len() as u32,
             pin: None,
             line_end_seen: std::cell::Cell::new((usize::MAX, 0)),
@@ -66,8 +83,8 @@ impl<'s> Text<'s> {
     /// byte of which stands for command offset `origin`.
     pub fn pinned(bytes: Vec<u8>, origin: u32) -> Text<'static> {
         Text {
-            bytes: Cow::Owned(bytes),
-            runs: Vec::new(),
+            bytes: Store::Own(Bytes::from_vec(bytes)),
+            runs: Runs::None,
             end: origin,
             pin: Some(origin),
             line_end_seen: std::cell::Cell::new((usize::MAX, 0)),
@@ -227,14 +244,14 @@ impl<'s> Text<'s> {
         let bytes = &self.bytes[start..end];
         let (s, e) = (start as u32, end as u32);
         let runs = if self.runs.is_empty() {
-            vec![(0, s)]
+            Runs::One((0, s))
         } else {
             // The run holding `start`, then every run that starts before `end`.
             let first = self
                 .runs
                 .partition_point(|&(at, _)| at <= s)
                 .saturating_sub(1);
-            let mut runs = Vec::new();
+            let mut runs = Runs::None;
             for &(at, src) in self.runs.get(first..).unwrap_or(&[]) {
                 if at >= e {
                     break;
@@ -248,7 +265,7 @@ impl<'s> Text<'s> {
             runs
         };
         Text {
-            bytes: Cow::Borrowed(bytes),
+            bytes: Store::Borrowed(bytes),
             runs,
             end: self.origin(end),
             pin: self.pin,
@@ -260,7 +277,10 @@ impl<'s> Text<'s> {
     /// This text with its bytes owned (copied only when they are borrowed).
     pub fn into_owned(self) -> Text<'static> {
         Text {
-            bytes: Cow::Owned(self.bytes.into_owned()),
+            bytes: Store::Own(match self.bytes {
+                Store::Borrowed(b) => Bytes::from_slice(b),
+                Store::Own(b) => b,
+            }),
             runs: self.runs,
             end: self.end,
             pin: self.pin,
@@ -287,16 +307,16 @@ impl<'s> Text<'s> {
 /// Builds a derived text byte by byte.
 #[derive(Default)]
 pub struct Builder {
-    bytes: Vec<u8>,
-    runs: Vec<(u32, u32)>,
+    bytes: Bytes,
+    runs: Runs,
     last: Option<u32>,
 }
 
 impl Builder {
     pub fn with_capacity(n: usize) -> Builder {
         Builder {
-            bytes: Vec::with_capacity(n),
-            runs: Vec::new(),
+            bytes: Bytes::with_capacity(n),
+            runs: Runs::None,
             last: None,
         }
     }
@@ -387,7 +407,7 @@ impl Builder {
     /// The text; `end` is the command offset just past it.
     pub fn finish(self, end: u32) -> Text<'static> {
         Text {
-            bytes: Cow::Owned(self.bytes),
+            bytes: Store::Own(self.bytes),
             runs: self.runs,
             end,
             pin: None,

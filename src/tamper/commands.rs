@@ -160,10 +160,7 @@ impl Walker<'_> {
             Some(Kind::Dd) => {
                 for a in rest {
                     if let Some(of) = a.value.as_deref().and_then(|v| v.strip_prefix("of=")) {
-                        let arg = Arg {
-                            value: Some(of.to_owned()),
-                            texts: Some((vec![of.to_owned()], false)),
-                        };
+                        let arg = Arg::plain(of.to_owned());
                         self.touch(&arg, How::Write, &name, None);
                     }
                 }
@@ -356,20 +353,14 @@ impl Walker<'_> {
                     .v()
                     .trim_start_matches("--target-directory=")
                     .to_owned();
-                Arg {
-                    value: Some(dir.clone()),
-                    texts: Some((vec![dir], false)),
-                }
+                Arg::plain(dir)
             }
             Some(d) => match rest.get(d) {
                 Some(a) => a.clone(),
                 None => return,
             },
             // `ln -s target`: the link is made in the working directory.
-            None if name == "ln" => Arg {
-                value: Some(".".to_owned()),
-                texts: Some((vec![".".to_owned()], false)),
-            },
+            None if name == "ln" => Arg::plain(".".to_owned()),
             None => return,
         };
         if dest_arg.v().contains(':') && name == "scp" {
@@ -398,7 +389,7 @@ impl Walker<'_> {
             }
             let (Target::Exact(dir) | Target::Pattern(dir)) = &dest_target;
             for &s in &sources {
-                let Some((texts, glob)) = &rest[s].texts else {
+                let Some((texts, glob)) = rest[s].texts() else {
                     continue;
                 };
                 for t in texts {
@@ -420,7 +411,7 @@ impl Walker<'_> {
                         } else {
                             How::Write
                         };
-                        (paths::target(base, *glob, dir), how)
+                        (paths::target(base, glob, dir), how)
                     };
                     self.actions.extend(landed.map(|target| Action::Touch {
                         target,
@@ -523,10 +514,7 @@ impl Walker<'_> {
             named.extend(self.targets(a, None));
         }
         for token in path_tokens(&text) {
-            let arg = Arg {
-                value: None,
-                texts: expand_token(token, self.ctx).map(|t| (vec![t], false)),
-            };
+            let arg = Arg::unvalued(expand_token(token, self.ctx).map(|t| (vec![t], false)));
             named.extend(self.targets(&arg, None));
         }
         self.actions.push(Action::Code {

@@ -118,11 +118,52 @@ pub(super) struct Arg {
     /// Its one value, when the guard knows it (literal pieces and known variables; no
     /// glob, no brace expansion).
     pub(super) value: Option<String>,
-    /// The texts it stands for as paths, and whether they are globs.
-    pub(super) texts: Option<(Vec<String>, bool)>,
+    /// The texts it stands for as paths, and whether they are globs ([`Arg::texts`]).
+    texts: Texts,
+}
+
+/// The texts an argument stands for as paths.
+#[derive(Clone, Debug)]
+enum Texts {
+    /// Not known.
+    Unknown,
+    /// Its one value, no glob (most words: kept once).
+    Value,
+    Some(Vec<String>, bool),
 }
 
 impl Arg {
+    /// A word whose one value is `v`, a path as written (no glob).
+    pub(super) fn plain(v: String) -> Arg {
+        Arg {
+            value: Some(v),
+            texts: Texts::Value,
+        }
+    }
+
+    /// An argument that stands for `texts` (globs when `glob`), of no one known value.
+    pub(super) fn unvalued(texts: Option<(Vec<String>, bool)>) -> Arg {
+        Arg {
+            value: None,
+            texts: match texts {
+                Some((t, glob)) => Texts::Some(t, glob),
+                None => Texts::Unknown,
+            },
+        }
+    }
+
+    /// The texts it stands for as paths, and whether they are globs.
+    pub(super) fn texts(&self) -> Option<(&[String], bool)> {
+        match &self.texts {
+            Texts::Unknown => None,
+            Texts::Value => self
+                .value
+                .as_ref()
+                .map(|v| (std::slice::from_ref(v), false)),
+            Texts::Some(t, glob) => Some((t.as_slice(), *glob)),
+        }
+    }
+
     pub(super) fn is(&self, s: &str) -> bool {
         self.value.as_deref() == Some(s)
     }
@@ -327,19 +368,12 @@ impl<'a> Walker<'a> {
                 return None;
             }
             if raw.len() > paths::MAX_TEXT {
-                return Some(Arg {
-                    value: None,
-                    texts: None,
-                });
+                return Some(Arg::unvalued(None));
             }
             if !self.charge(raw.len() / crate::shell::BYTES_PER_WORK) {
                 return None;
             }
-            let text = String::from_utf8_lossy(raw).into_owned();
-            return Some(Arg {
-                value: Some(text.clone()),
-                texts: Some((vec![text], false)),
-            });
+            return Some(Arg::plain(String::from_utf8_lossy(raw).into_owned()));
         }
         let info = self.word(w, ends)?;
         if self.cwds.is_empty() {
@@ -371,11 +405,13 @@ impl<'a> Walker<'a> {
         if !self.charge(built / crate::shell::BYTES_PER_WORK) {
             return None;
         }
-        let value = match &texts {
-            Some((t, false)) if t.len() == 1 && !info.brace => t.first().cloned(),
-            _ => None,
-        };
-        Some(Arg { value, texts })
+        Some(match texts {
+            Some((mut t, false)) if t.len() == 1 && !info.brace => match t.pop() {
+                Some(v) => Arg::plain(v),
+                None => Arg::unvalued(None),
+            },
+            texts => Arg::unvalued(texts),
+        })
     }
 
     /// The texts a word stands for ([`paths::texts`]), with the variables the guard knows:
@@ -470,7 +506,7 @@ impl<'a> Walker<'a> {
 
     /// The targets a path argument names, from every working directory (or from `cwd`).
     pub(super) fn targets(&mut self, a: &Arg, cwd: Option<&Path>) -> Vec<Target> {
-        let Some((texts, glob)) = &a.texts else {
+        let Some((texts, glob)) = a.texts() else {
             return Vec::new();
         };
         if cwd.is_none() {
@@ -483,23 +519,23 @@ impl<'a> Walker<'a> {
         let mut out = Vec::new();
         for t in texts {
             if Path::new(t).is_absolute() {
-                out.extend(paths::target(t, *glob, Path::new("/")));
+                out.extend(paths::target(t, glob, Path::new("/")));
             } else if cwd.is_none() {
                 // The same relative text from the same directories: the same targets.
-                let key = (t.clone(), *glob);
+                let key = (t.clone(), glob);
                 if let Some(known) = self.target_cache.borrow().get(&key) {
                     out.extend(known.iter().cloned());
                     continue;
                 }
                 let found: Vec<Target> = cwds
                     .iter()
-                    .filter_map(|c| paths::target(t, *glob, c))
+                    .filter_map(|c| paths::target(t, glob, c))
                     .collect();
                 out.extend(found.iter().cloned());
                 self.target_cache.borrow_mut().insert(key, found);
             } else {
                 for c in &cwds {
-                    out.extend(paths::target(t, *glob, c));
+                    out.extend(paths::target(t, glob, c));
                 }
             }
         }
