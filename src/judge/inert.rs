@@ -557,10 +557,7 @@ impl Plain<'_> {
         // (A word of plain bytes, no quote, expansion, glob, brace or tilde, is its text:
         // most words of a script.)
         let t = w.text.bytes();
-        if !t.is_empty()
-            && t.iter()
-                .all(|c| c.is_ascii_alphanumeric() || b"_./:=+,@%-".contains(c))
-        {
+        if plain_bytes(t) {
             return WordInfo {
                 start: w.start,
                 end: w.end,
@@ -613,22 +610,32 @@ impl Plain<'_> {
         if name.from_alias || args.iter().any(|w| w.from_alias) {
             return false;
         }
-        let Some(name) = self.read(name).value() else {
-            // (A command named at run time, or by a glob or braces.)
-            return false;
+        let name_text = name.text.bytes();
+        let name: std::borrow::Cow<'_, [u8]> = if plain_bytes(name_text) {
+            std::borrow::Cow::Borrowed(name_text)
+        } else {
+            match self.read(name).value() {
+                Some(v) => std::borrow::Cow::Owned(v),
+                // (A command named at run time, or by a glob or braces.)
+                None => return false,
+            }
         };
+        if name.contains(&b'/') || !builtin(&name) {
+            // A program: a process of its own. (Or a function the command defines.) Its
+            // words only give values (a word of plain bytes is its text: not read).
+            return args
+                .iter()
+                .all(|w| plain_bytes(w.text.bytes()) || self.info(&self.read(w)))
+                && (!self.zsh || !wide(&name));
+        }
         let infos: Vec<WordInfo> = args.iter().map(|w| self.read(w)).collect();
         if !infos.iter().all(|i| self.info(i)) {
             return false;
         }
-        if name.contains(&b'/') || !builtin(&name) {
-            // A program: a process of its own. (Or a function the command defines.)
-            return !self.zsh || !wide(&name);
-        }
         let lits: Vec<Option<Vec<u8>>> = infos.iter().map(WordInfo::value).collect();
         let all_literal = || lits.iter().all(Option::is_some);
         let lit = |k: usize| lits.get(k).and_then(|l| l.as_deref());
-        match name.as_slice() {
+        match name.as_ref() {
             b"echo" | b"cd" | b"pwd" | b"true" | b"false" | b":" | b"kill" => true,
             // Literal text, read as a program of its own (inert itself: `inert`).
             b"eval" => all_literal() && self.read_again(c.at),
@@ -768,6 +775,14 @@ impl Plain<'_> {
             && p.zsh_subscript.as_deref().is_none_or(name_free)
             && p.arg.as_deref().is_none_or(|a| self.info(a))
     }
+}
+
+/// A word of plain bytes: no quote, expansion, glob, brace or tilde; its value is its text,
+/// which gives no `(` and nothing past ASCII (most words of a script).
+fn plain_bytes(t: &[u8]) -> bool {
+    !t.is_empty()
+        && t.iter()
+            .all(|c| c.is_ascii_alphanumeric() || b"_./:=+,@%-".contains(c))
 }
 
 /// A parameter expansion with no indirection and none of zsh's flags.

@@ -577,6 +577,16 @@ impl Val {
         Some(b)
     }
 
+    /// Exactly the empty text, and nothing else.
+    fn is_empty_text(&self) -> bool {
+        matches!(self.lits.as_slice(), [l] if l.is_empty())
+            && *self
+                == Val {
+                    lits: self.lits.clone(),
+                    ..Val::default()
+                }
+    }
+
     /// `self` then `other`, glued: fixed with fixed stays fixed (exact when both are and
     /// the texts stay few), the environment's glued to fixed text is the environment's, and
     /// anything glued to heredoc text is heredoc text holding the bytes of both (the
@@ -587,6 +597,14 @@ impl Val {
             return other.clone();
         }
         if other.is_empty() {
+            return self.clone();
+        }
+        // The empty text glued to a value is that value: `"$v"`, `"${LANG:-C.UTF-8}"`
+        // keep what was known of `v` exactly (round 70: a locale's name stays known).
+        if self.is_empty_text() {
+            return other.clone();
+        }
+        if other.is_empty_text() {
             return self.clone();
         }
         let mut out = Val::default();

@@ -2297,13 +2297,9 @@ fn plain_locale(value: &Expr) -> bool {
 
 /// [`plain_locale`] of a value.
 pub(super) fn plain_locale_val(v: &Val) -> bool {
-    // (The environment's text glued to exact text keeps that text's bytes: no others.)
-    let lit_bytes = v.lits.iter().fold(ByteSet::EMPTY, |mut b, l| {
-        b.add_all(l);
-        b
-    });
-    v.fixed
-        .is_none_or(|f| v.env && f.union(lit_bytes) == lit_bytes)
+    // (Inexact text, even of the exact texts' bytes alone, may spell any name: `${a%utf8}`
+    // glued to `${b%.utf8}` of `zh_CN.utf8` and `GBK.utf8` is `zh_CN.GBK`, round 70.)
+    v.fixed.is_none()
         && v.heredoc.is_none()
         && v.htexts.is_empty()
         && !v.unknown

@@ -63,42 +63,127 @@ pub(super) fn concerns(kind: Kind, words: &[&str]) -> bool {
     }
 }
 
+/// The commands the rule looks at, by name (a basename), and what each is.
+const KINDS: &[(&str, Kind)] = &[
+    ("heredoc-guard", Kind::Guard),
+    ("sudo", Kind::Wrapper),
+    ("doas", Kind::Wrapper),
+    ("env", Kind::Wrapper),
+    ("command", Kind::Wrapper),
+    ("exec", Kind::Wrapper),
+    ("nohup", Kind::Wrapper),
+    ("nice", Kind::Wrapper),
+    ("ionice", Kind::Wrapper),
+    ("time", Kind::Wrapper),
+    ("timeout", Kind::Wrapper),
+    ("stdbuf", Kind::Wrapper),
+    ("setsid", Kind::Wrapper),
+    ("builtin", Kind::Wrapper),
+    ("busybox", Kind::Wrapper),
+    ("xargs", Kind::Wrapper),
+    ("npx", Kind::Wrapper),
+    ("bunx", Kind::Wrapper),
+    ("pnpx", Kind::Wrapper),
+    ("rm", Kind::Remove),
+    ("unlink", Kind::Remove),
+    ("shred", Kind::Remove),
+    ("srm", Kind::Remove),
+    ("trash", Kind::Remove),
+    ("trash-put", Kind::Remove),
+    ("rmdir", Kind::Remove),
+    ("wipe", Kind::Remove),
+    ("chmod", Kind::Mode),
+    ("chown", Kind::Mode),
+    ("chgrp", Kind::Mode),
+    ("chattr", Kind::Mode),
+    ("truncate", Kind::Truncate),
+    ("mv", Kind::Move),
+    ("cp", Kind::CopyTo),
+    ("ln", Kind::CopyTo),
+    ("install", Kind::CopyTo),
+    ("rsync", Kind::CopyTo),
+    ("scp", Kind::CopyTo),
+    ("link", Kind::CopyTo),
+    ("tee", Kind::Tee),
+    ("sponge", Kind::Tee),
+    ("dd", Kind::Dd),
+    ("sed", Kind::Sed),
+    ("gsed", Kind::Sed),
+    ("awk", Kind::Awk),
+    ("gawk", Kind::Awk),
+    ("git", Kind::Git),
+    ("find", Kind::Find),
+    ("ed", Kind::Editor),
+    ("ex", Kind::Editor),
+    ("vi", Kind::Editor),
+    ("vim", Kind::Editor),
+    ("nvim", Kind::Editor),
+    ("nano", Kind::Editor),
+    ("emacs", Kind::Editor),
+    ("micro", Kind::Editor),
+    ("node", Kind::Interpreter),
+    ("nodejs", Kind::Interpreter),
+    ("deno", Kind::Interpreter),
+    ("perl", Kind::Interpreter),
+    ("ruby", Kind::Interpreter),
+    ("php", Kind::Interpreter),
+    ("lua", Kind::Interpreter),
+    ("luajit", Kind::Interpreter),
+    ("Rscript", Kind::Interpreter),
+    ("osascript", Kind::Interpreter),
+    ("tclsh", Kind::Interpreter),
+    ("bash", Kind::Shell),
+    ("sh", Kind::Shell),
+    ("zsh", Kind::Shell),
+    ("dash", Kind::Shell),
+    ("ksh", Kind::Shell),
+    ("mksh", Kind::Shell),
+    ("ash", Kind::Shell),
+    ("fish", Kind::Shell),
+    ("eval", Kind::Eval),
+    ("source", Kind::Source),
+    (".", Kind::Source),
+    ("cd", Kind::Cd),
+    ("pushd", Kind::Cd),
+    ("npm", Kind::PackageManager),
+    ("pnpm", Kind::PackageManager),
+    ("yarn", Kind::PackageManager),
+    ("bun", Kind::PackageManager),
+    ("cargo", Kind::PackageManager),
+    ("brew", Kind::PackageManager),
+    ("claude", Kind::Claude),
+    ("codex", Kind::Codex),
+    ("gio", Kind::Gio),
+    ("mount", Kind::Mount),
+];
+
 /// The kind of the command named `name` (a basename).
 pub(super) fn kind(name: &str, ctx: &Ctx) -> Option<Kind> {
+    if let Some(&(_, k)) = KINDS.iter().find(|(n, _)| *n == name) {
+        return Some(k);
+    }
     Some(match name {
-        "heredoc-guard" => Kind::Guard,
-        "sudo" | "doas" | "env" | "command" | "exec" | "nohup" | "nice" | "ionice" | "time"
-        | "timeout" | "stdbuf" | "setsid" | "builtin" | "busybox" | "xargs" | "npx" | "bunx"
-        | "pnpx" => Kind::Wrapper,
-        "rm" | "unlink" | "shred" | "srm" | "trash" | "trash-put" | "rmdir" | "wipe" => {
-            Kind::Remove
-        }
-        "chmod" | "chown" | "chgrp" | "chattr" => Kind::Mode,
-        "truncate" => Kind::Truncate,
-        "mv" => Kind::Move,
-        "cp" | "ln" | "install" | "rsync" | "scp" | "link" => Kind::CopyTo,
-        "tee" | "sponge" => Kind::Tee,
-        "dd" => Kind::Dd,
-        "sed" | "gsed" => Kind::Sed,
-        "awk" | "gawk" => Kind::Awk,
-        "git" => Kind::Git,
-        "find" => Kind::Find,
-        "ed" | "ex" | "vi" | "vim" | "nvim" | "nano" | "emacs" | "micro" => Kind::Editor,
-        "node" | "nodejs" | "deno" | "perl" | "ruby" | "php" | "lua" | "luajit" | "Rscript"
-        | "osascript" | "tclsh" => Kind::Interpreter,
-        "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "fish" => Kind::Shell,
-        "eval" => Kind::Eval,
-        "source" | "." => Kind::Source,
-        "cd" | "pushd" => Kind::Cd,
-        "npm" | "pnpm" | "yarn" | "bun" | "cargo" | "brew" => Kind::PackageManager,
-        "claude" => Kind::Claude,
-        "codex" => Kind::Codex,
-        "gio" => Kind::Gio,
-        "mount" => Kind::Mount,
         n if n.starts_with("python") || n.starts_with("pypy") => Kind::Interpreter,
         n if ctx.is_exe_name(n) => Kind::Guard,
         _ => return None,
     })
+}
+
+/// The kind a command name written as a glob may have (`/usr/bin/c[p]`, `c?`): the first
+/// of the rule's commands whose name it matches (`python3`, `pypy` too), or the guard's
+/// own name.
+pub(super) fn glob_kind(pattern: &str, ctx: &Ctx) -> Option<(&'static str, Kind)> {
+    let p = pattern.as_bytes();
+    KINDS
+        .iter()
+        .copied()
+        .chain([("python3", Kind::Interpreter), ("pypy3", Kind::Interpreter)])
+        .find(|(n, _)| paths::fnmatch(p, n.as_bytes(), true))
+        .or_else(|| {
+            ctx.exe_names()
+                .find(|n| paths::fnmatch(p, n.as_bytes(), true))
+                .map(|_| ("heredoc-guard", Kind::Guard))
+        })
 }
 
 impl Walker<'_> {
@@ -120,7 +205,15 @@ impl Walker<'_> {
         }
         let at = skip_wrappers(args, self.ctx);
         let name_arg = args.get(at)?;
-        let full = name_arg.value.clone()?;
+        let full = match name_arg.value.clone() {
+            Some(v) => v,
+            // A name written as a glob runs what it matches: any of the rule's commands
+            // whose name it may match (round 71).
+            None => match name_arg.texts()? {
+                ([t], true) => glob_kind(basename(t), self.ctx)?.0.to_owned(),
+                _ => return None,
+            },
+        };
         let name = basename(&full).to_owned();
         let rest = &args[at + 1..];
         let is_guard_path = self.ctx.is_exe(&full);

@@ -149,6 +149,14 @@ impl Ctx {
     }
 
     /// Whether `name` (a bare command name) is the running binary's file name.
+    /// The file names the guard's binary runs under.
+    fn exe_names(&self) -> impl Iterator<Item = String> + '_ {
+        self.exe
+            .iter()
+            .filter_map(|e| e.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+    }
+
     fn is_exe_name(&self, name: &str) -> bool {
         self.exe
             .iter()
@@ -217,8 +225,9 @@ const JUDGE_WORK: usize = 256;
 
 /// Whether a one-line command the reader need not read (no newline, heredoc, quote,
 /// escape or expansion: every word is as written) may concern the guard: it writes a file
-/// through a redirection (not `2>&1`, not `/dev/null`), or a word is a command the rule
-/// looks at, with the words that make it one (`git checkout`, `sed -i`, `find -delete`,
+/// through a redirection (not `2>&1`, not `/dev/null`), its command's name may be another
+/// word once braces or a glob expand, or a word is a command the rule looks at, with the
+/// words that make it one (any, where braces or a glob may make them) (`git checkout`, `sed -i`, `find -delete`,
 /// a package manager naming heredoc-guard, …). Such a line is then read, so that [`check`]
 /// sees it; the others cannot be denied by it.
 pub(crate) fn may_concern(line: &[u8], ctx: &Ctx) -> bool {
@@ -249,8 +258,21 @@ pub(crate) fn may_concern(line: &[u8], ctx: &Ctx) -> bool {
             if !after_wrapper && SHELL_KEYWORDS.contains(w) {
                 continue;
             }
+            // (Brace expansion and globs make other words than those written: the name
+            // `{cp,x,.claude/}` is `cp`, `/usr/bin/c[p]` may be `/usr/bin/cp`, and
+            // `sed -i{,}` has `-i`. Round 71.)
+            let expands = |w: &str| w.contains(['{', '*', '?', '[']);
+            if expands(w) {
+                return true;
+            }
             let name = w.rsplit('/').next().unwrap_or(w);
             let kind = commands::kind(name, ctx);
+            if kind.is_some()
+                && kind != Some(commands::Kind::Wrapper)
+                && words.iter().any(|w| expands(w))
+            {
+                return true;
+            }
             if kind == Some(commands::Kind::Wrapper) {
                 after_wrapper = true;
                 continue;

@@ -139,6 +139,40 @@ pub(super) fn texts(
     Some((texts, glob))
 }
 
+/// The words bash makes of a word by brace expansion (`cp {a,.claude/}` is `cp a
+/// .claude/`), in order, where its text before the expansion is one text known exactly
+/// ([`texts`] gives one) whose braces are all the word's own (no variable's value holds
+/// one). `None` otherwise: the word stays one argument standing for every text.
+pub(super) fn brace_words(
+    info: &WordInfo,
+    var: &dyn Fn(&[u8]) -> Vec<String>,
+    subst: &dyn Fn(u32) -> Option<String>,
+) -> Option<Vec<String>> {
+    if !info.brace {
+        return None;
+    }
+    let braces = |v: &str| v.contains(['{', '}', ',']);
+    let values_plain = info.pieces.iter().all(|p| match p {
+        Piece::Param(p) => !var(&p.name).iter().any(|v| braces(v)),
+        Piece::Subst(at) => subst(*at).is_some_and(|v| !braces(&v)),
+        _ => true,
+    });
+    if !values_plain {
+        return None;
+    }
+    let plain = WordInfo {
+        brace: false,
+        ..info.clone()
+    };
+    let (texts, _) = texts(&plain, var, subst)?;
+    let [text] = texts.as_slice() else {
+        return None;
+    };
+    let mut all = Vec::new();
+    expand_braces(text, &mut all);
+    (all.len() < MAX_BRACE_TEXTS).then_some(all)
+}
+
 /// `text` with each outermost `{…}` replaced by `*`.
 fn braces_as_stars(text: &str) -> String {
     let mut out = String::with_capacity(text.len());

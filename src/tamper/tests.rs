@@ -267,6 +267,42 @@ fn codex_trust_and_a_project_install_are_files_that_hold_the_hook() {
     );
 }
 
+/// Brace expansion makes a word several arguments, and a glob may name any command: the
+/// handlers see the words bash runs (round 71). A tilde after an assignment-shaped
+/// argument's `=` is bash's `HOME` (`dd of=~/…`).
+#[test]
+fn braces_globbed_names_and_a_tilde_after_equals_are_read_as_bash_expands_them() {
+    let home = Home::new().hooked();
+    denied(
+        &home,
+        &[
+            "dd if=/dev/null of=../.claude/settings.{x,json}",
+            "dd {if=/dev/null,of=../.claude/settings.json}",
+            "dd if=/dev/null of=~/.claude/settings.json",
+            "cp {/tmp/x/settings.json,../.claude/}",
+            "cp {--target-directory=../.claude,/tmp/x/settings.json}",
+            "cp -f {/tmp/x/settings.json,$HOME/.claude/settings.json}",
+            "cp {/tmp/x/settings.json,~/.claude/}",
+            "ln -sf {/dev/null,../.claude/settings.json}",
+            "sed -i{,} 's/hooks/x/' ../.claude/settings.json",
+            "install -m644 {/tmp/x/settings.json,../.claude/settings.json}",
+            "{cp,/tmp/x/settings.json,../.claude/}",
+            "/usr/bin/c[p] /tmp/x/settings.json ../.claude/",
+            "c? /tmp/x/settings.json ../.claude/settings.json",
+        ],
+    );
+    passed(
+        &home,
+        &[
+            "cp {a,b}.txt /tmp/out/",
+            "dd if=/dev/zero of=~/disk.img bs=1M count=1",
+            "ls *.txt {a,b}",
+            "./scripts/*.sh",
+            "sed -i{,.bak} s/a/b/ src/{main,lib}.rs",
+        ],
+    );
+}
+
 #[test]
 fn a_plain_line_is_read_only_when_it_may_concern_the_guard() {
     let ctx = Home::new().ctx();
@@ -279,6 +315,8 @@ fn a_plain_line_is_read_only_when_it_may_concern_the_guard() {
         "find . -name x",
         "cd ~/.claude",
         "git commit -m x",
+        "ls *.txt",
+        "wc -l src/{a,b}.rs",
     ] {
         assert!(!super::may_concern(line.as_bytes(), &ctx), "{line}");
     }
@@ -299,6 +337,10 @@ fn a_plain_line_is_read_only_when_it_may_concern_the_guard() {
         "find ~ -delete",
         "python3 fix.py",
         "heredoc-guard uninstall claude",
+        "{cp,/tmp/x/settings.json,.claude/}",
+        "/usr/bin/c[p] x .claude/settings.json",
+        "sed -i{,} s/a/b/ f",
+        "git {checkout,x}",
     ] {
         assert!(super::may_concern(line.as_bytes(), &ctx), "{line}");
     }

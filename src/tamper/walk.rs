@@ -120,6 +120,9 @@ pub(super) struct Arg {
     pub(super) value: Option<String>,
     /// The texts it stands for as paths, and whether they are globs ([`Arg::texts`]).
     texts: Texts,
+    /// The words brace expansion makes of it, where known exactly ([`paths::brace_words`]):
+    /// a command's arguments are those words.
+    split: Option<Vec<String>>,
 }
 
 /// The texts an argument stands for as paths.
@@ -138,6 +141,7 @@ impl Arg {
         Arg {
             value: Some(v),
             texts: Texts::Value,
+            split: None,
         }
     }
 
@@ -149,6 +153,7 @@ impl Arg {
                 Some((t, glob)) => Texts::Some(t, glob),
                 None => Texts::Unknown,
             },
+            split: None,
         }
     }
 
@@ -375,6 +380,9 @@ impl<'a> Walker<'a> {
             }
             return Some(Arg::plain(String::from_utf8_lossy(raw).into_owned()));
         }
+        if let Some(a) = self.assignment_tilde(w, ends) {
+            return a;
+        }
         let info = self.word(w, ends)?;
         if self.cwds.is_empty() {
             // `$PWD` is the first working directory: without the event's, the first `cd`'s.
@@ -405,32 +413,67 @@ impl<'a> Walker<'a> {
         if !self.charge(built / crate::shell::BYTES_PER_WORK) {
             return None;
         }
+        let split = if info.brace {
+            let (vars, pwd, located) = (&self.vars, self.cwds.first(), &self.located);
+            let ctx = self.ctx;
+            let var = |name: &[u8]| known_values(vars, ctx, pwd, name);
+            let subst = |at: u32| located.get(&at).cloned();
+            paths::brace_words(&info, &var, &subst)
+        } else {
+            None
+        };
         Some(match texts {
             Some((mut t, false)) if t.len() == 1 && !info.brace => match t.pop() {
                 Some(v) => Arg::plain(v),
                 None => Arg::unvalued(None),
             },
-            texts => Arg::unvalued(texts),
+            texts => Arg {
+                split,
+                ..Arg::unvalued(texts)
+            },
         })
+    }
+
+    /// An argument shaped as an assignment whose value starts with a tilde (`dd
+    /// of=~/.claude/settings.json`): bash expands the tilde after the `=` (zsh does not:
+    /// then a file under a directory named `~`, none of the guard's). `None` for any other
+    /// word; `Some(None)` when the meter ran out.
+    fn assignment_tilde(&mut self, w: &Word, ends: &Ends) -> Option<Option<Arg>> {
+        let raw = w.text.bytes();
+        let eq = raw.iter().position(|&c| c == b'=')?;
+        if raw.get(eq + 1) != Some(&b'~')
+            || !crate::shell::syntax::legal_identifier(raw.get(..eq).unwrap_or_default())
+        {
+            return None;
+        }
+        let rest = w.text.slice(eq + 1, raw.len());
+        let (info, steps) = word::read_counted(&rest, ends);
+        if !self.charge(steps + 1) {
+            return Some(None);
+        }
+        if self.cwds.is_empty() {
+            self.settle_cwds();
+        }
+        let name = String::from_utf8_lossy(raw.get(..eq).unwrap_or_default()).into_owned();
+        let texts = self.texts(&info).map(|(t, glob)| {
+            let t: Vec<String> = t.into_iter().map(|t| format!("{name}={t}")).collect();
+            (t, glob)
+        });
+        Some(Some(match texts {
+            Some((mut t, false)) if t.len() == 1 && !info.brace => match t.pop() {
+                Some(v) => Arg::plain(v),
+                None => Arg::unvalued(None),
+            },
+            texts => Arg::unvalued(texts),
+        }))
     }
 
     /// The texts a word stands for ([`paths::texts`]), with the variables the guard knows:
     /// `HOME`, `PWD`, the agents' home variables, and the literal values the command itself
     /// gives a name (an assignment, `export`, a `for` loop), each of them.
     fn texts(&self, info: &WordInfo) -> Option<(Vec<String>, bool)> {
-        let ctx = self.ctx;
-        let pwd = self.cwds.first();
-        let vars = &self.vars;
-        let var = |name: &[u8]| -> Vec<String> {
-            let mut out: Vec<String> = vars.get(name).cloned().unwrap_or_default();
-            let known = if name == b"PWD" {
-                pwd.map(|p| p.to_string_lossy().into_owned())
-            } else {
-                ctx.var(name)
-            };
-            out.extend(known);
-            out
-        };
+        let (vars, pwd, ctx) = (&self.vars, self.cwds.first(), self.ctx);
+        let var = |name: &[u8]| known_values(vars, ctx, pwd, name);
         let located = &self.located;
         let subst = |at: u32| located.get(&at).cloned();
         paths::texts(info, &var, &subst)
@@ -627,7 +670,29 @@ impl<'a> Walker<'a> {
             .take_while(|w| word::is_assignment(&w.text))
             .count();
         for w in &c.words[assignments..] {
-            args.push(self.arg(w, ends)?);
+            let mut a = self.arg(w, ends)?;
+            match a.split.take() {
+                // (Brace expansion's words, each an argument: `cp {x,.claude/}`.)
+                Some(words) => {
+                    let glob = a.texts().is_some_and(|(_, g)| g);
+                    // (Then each word's tilde: `{x,~/.claude/}`.)
+                    let home = known_values(&self.vars, self.ctx, self.cwds.first(), b"HOME");
+                    let tilde = |t: String| match (t.strip_prefix('~'), home.first()) {
+                        (Some(rest), Some(h)) if rest.is_empty() || rest.starts_with('/') => {
+                            format!("{h}{rest}")
+                        }
+                        _ => t,
+                    };
+                    args.extend(words.into_iter().map(tilde).map(|t| {
+                        if glob && paths::is_glob(&t) {
+                            Arg::unvalued(Some((vec![t], true)))
+                        } else {
+                            Arg::plain(t)
+                        }
+                    }));
+                }
+                None => args.push(a),
+            }
         }
         for rd in &c.redirects {
             self.redirect(rd, ends, "a redirection");
@@ -694,6 +759,24 @@ pub(super) fn names_places(text: &[u8], ctx: &Ctx) -> bool {
         .iter()
         .any(|m| memchr::memmem::find(text, m.as_bytes()).is_some())
         || ctx.names_guard(text)
+}
+
+/// The values the tamper walk knows a name may hold: those the command gives it, and
+/// `PWD` (the first working directory), `HOME` and the agents' home variables.
+fn known_values(
+    vars: &HashMap<Vec<u8>, Vec<String>>,
+    ctx: &Ctx,
+    pwd: Option<&PathBuf>,
+    name: &[u8],
+) -> Vec<String> {
+    let mut out: Vec<String> = vars.get(name).cloned().unwrap_or_default();
+    let known = if name == b"PWD" {
+        pwd.map(|p| p.to_string_lossy().into_owned())
+    } else {
+        ctx.var(name)
+    };
+    out.extend(known);
+    out
 }
 
 /// A simple command's identity across readings: its offsets, words, redirections and the

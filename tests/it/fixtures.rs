@@ -14,6 +14,9 @@ pub struct Case {
     pub deny: Option<String>,
     /// Harmless to run in the shells (only `cat`, `true`, builtins and `canary`).
     pub run: bool,
+    /// `run: shells with locales`: run where the shells find GBK, Big5 and GB18030
+    /// ([`oracle::locales`]); a deny is then one the shells confirm (some runs the canary).
+    pub locales: bool,
     pub event: bool,
     /// The command names an evaluator for its heredoc text (`eval`, `source`, a value run
     /// as a command name…): outside the promise, allowed, and a shell may run the canary.
@@ -71,6 +74,7 @@ fn parse_file(file: &str, text: &str, out: &mut Vec<Case>) {
                 name: name.trim().to_owned(),
                 deny: None,
                 run: false,
+                locales: false,
                 event: false,
                 explicit: None,
                 guarded: false,
@@ -97,8 +101,9 @@ fn parse_file(file: &str, text: &str, out: &mut Vec<Case>) {
                 continue;
             }
             if let Some(r) = content.strip_prefix("### run: ") {
-                case.run = match r.trim() {
-                    "shells" => true,
+                (case.run, case.locales) = match r.trim() {
+                    "shells" => (true, false),
+                    "shells with locales" => (true, true),
                     other => panic!("{file}: bad run line {other:?}"),
                 };
                 continue;
@@ -219,8 +224,19 @@ fn guard_denies_every_runnable_fixture_that_a_shell_runs_the_canary_in() {
     let mut skipped: Vec<String> = Vec::new();
     let mut ran = 0;
     let mut explicit_ran = 0;
+    let mut no_locales: Vec<String> = Vec::new();
     for case in load().iter().filter(|c| c.run) {
-        let sandbox = Sandbox::new();
+        let sandbox = if case.locales {
+            match oracle::locales() {
+                Some(dir) => Sandbox::with_locales(dir),
+                None => {
+                    no_locales.push(case.name.clone());
+                    continue;
+                }
+            }
+        } else {
+            Sandbox::new()
+        };
         let ran_in: Vec<&str> = shells
             .iter()
             .filter(|s| sandbox.run(s, &case.body).canary_ran)
@@ -247,6 +263,14 @@ fn guard_denies_every_runnable_fixture_that_a_shell_runs_the_canary_in() {
                 skipped.push(case.name.clone());
             }
         }
+        // A locale case that denies shows the shells reading its text as the rule says
+        // (bash, in GBK, reads `中\\` as one character and runs the body's `$(canary)`).
+        if case.locales && case.deny.is_some() && ran_in.is_empty() {
+            problems.push(format!(
+                "{}: expects a locale to make the shells run heredoc text, but none ran the canary",
+                case.name
+            ));
+        }
         // Allowed with the canary running: only where the command itself names the
         // evaluator (the case says which), outside the promise by design.
         if case.deny.is_none() && !ran_in.is_empty() && case.explicit.is_none() {
@@ -261,7 +285,7 @@ fn guard_denies_every_runnable_fixture_that_a_shell_runs_the_canary_in() {
         }
     }
     oracle::tell(&format!(
-        "fixtures run in the shells: {ran} cases ({explicit_ran} allowed that run the canary through an evaluator the command names){}",
+        "fixtures run in the shells: {ran} cases ({explicit_ran} allowed that run the canary through an evaluator the command names){}{}",
         if skipped.is_empty() {
             String::new()
         } else {
@@ -271,8 +295,26 @@ fn guard_denies_every_runnable_fixture_that_a_shell_runs_the_canary_in() {
                 oracle::missing_shells().join(", "),
                 skipped.join(", ")
             )
+        },
+        match oracle::locales() {
+            Some(dir) if no_locales.is_empty() => format!(
+                "; the locale cases with GBK, Big5 and GB18030 built by localedef in {}",
+                dir.display()
+            ),
+            _ if no_locales.is_empty() => String::new(),
+            _ => format!(
+                "; {} locale cases not run, since localedef or its charmaps (the locales package) are missing: {}",
+                no_locales.len(),
+                no_locales.join(", ")
+            ),
         }
     ));
+    if !no_locales.is_empty() && oracle::shells_required() {
+        problems.push(format!(
+            "{} locale cases need localedef and the GBK, BIG5 and GB18030 charmaps (the locales package), which are required here",
+            no_locales.len()
+        ));
+    }
     assert!(ran >= 100, "only {ran} runnable cases");
     assert!(
         problems.is_empty(),

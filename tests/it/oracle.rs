@@ -174,9 +174,45 @@ pub struct Outcome {
     pub timed_out: bool,
 }
 
+/// The locales whose characters may end in a `\\` byte (GBK, Big5, GB18030), built once
+/// with `localedef` under the tests' temp dir: where a command switches to one, bash reads
+/// `中\\` as one character. `None` where `localedef` or the charmaps are missing (the
+/// `locales` package; CI installs it).
+pub fn locales() -> Option<&'static Path> {
+    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("locales");
+        std::fs::create_dir_all(&dir).ok()?;
+        for (name, input, charmap) in [
+            ("zh_CN.GBK", "zh_CN", "GBK"),
+            ("zh_TW.BIG5", "zh_TW", "BIG5"),
+            ("zh_CN.GB18030", "zh_CN", "GB18030"),
+        ] {
+            let out = dir.join(name);
+            if out.join("LC_CTYPE").exists() {
+                continue;
+            }
+            let built = Command::new("localedef")
+                .args(["-i", input, "-f", charmap])
+                .arg(&out)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success());
+            if !built {
+                return None;
+            }
+        }
+        Some(dir)
+    })
+    .as_deref()
+}
+
 /// A fresh directory with a `bin/` holding only the allowed commands.
 pub struct Sandbox {
     dir: tempfile::TempDir,
+    /// `LOCPATH` for the shells ([`locales`]): the only locales they then find are those.
+    locpath: Option<PathBuf>,
 }
 
 impl Sandbox {
@@ -197,7 +233,15 @@ impl Sandbox {
             std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
         }
         std::fs::create_dir(dir.path().join("work")).expect("work dir");
-        Sandbox { dir }
+        Sandbox { dir, locpath: None }
+    }
+
+    /// A sandbox whose shells find the locales in `dir` ([`locales`]).
+    pub fn with_locales(dir: &Path) -> Sandbox {
+        Sandbox {
+            locpath: Some(dir.to_path_buf()),
+            ..Sandbox::new()
+        }
     }
 
     /// Runs `command` with `shell -c`.
@@ -205,13 +249,17 @@ impl Sandbox {
         let ran = self.dir.path().join("canary-ran");
         let _ = std::fs::remove_file(&ran);
         let work = self.dir.path().join("work");
-        let mut child = Command::new(&shell.path)
-            .args(&shell.args)
+        let mut cmd = Command::new(&shell.path);
+        cmd.args(&shell.args)
             .arg("-c")
             .arg(format!("{}{command}", shell.prefix))
             .env_clear()
             .env("PATH", self.dir.path().join("bin"))
-            .env("HOME", &work)
+            .env("HOME", &work);
+        if let Some(l) = &self.locpath {
+            cmd.env("LOCPATH", l);
+        }
+        let mut child = cmd
             .current_dir(&work)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
