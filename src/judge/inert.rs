@@ -381,7 +381,9 @@ const EXEMPT: &[&[u8]] = &[
 ];
 
 /// Whether `reading` is inert (the module's doc), in the family `zsh` says, for the
-/// command `text` it read.
+/// command `text` it read. (The zsh family's test only adds conditions to bash's: a
+/// reading inert for zsh is inert for bash, and a reading both read alike is tested once,
+/// as zsh: `check.rs`.)
 pub fn inert(reading: &Reading, zsh: bool, text: &[u8]) -> bool {
     if spells_alias(text) || (zsh && super::wide_outside_bodies(text, &reading.heredocs)) {
         return false;

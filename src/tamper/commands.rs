@@ -169,21 +169,18 @@ pub(super) fn kind(name: &str, ctx: &Ctx) -> Option<Kind> {
     })
 }
 
-/// The kind a command name written as a glob may have (`/usr/bin/c[p]`, `c?`): the first
-/// of the rule's commands whose name it matches (`python3`, `pypy` too), or the guard's
-/// own name.
-pub(super) fn glob_kind(pattern: &str, ctx: &Ctx) -> Option<(&'static str, Kind)> {
+/// The names of the rule's commands a command name written as a glob may match
+/// (`/usr/bin/c[p]`, `c?`, `[e]nv`): `python3` and `pypy3` among them, and the guard's own
+/// names.
+pub(super) fn glob_names(pattern: &str, ctx: &Ctx) -> Vec<String> {
     let p = pattern.as_bytes();
     KINDS
         .iter()
-        .copied()
-        .chain([("python3", Kind::Interpreter), ("pypy3", Kind::Interpreter)])
-        .find(|(n, _)| paths::fnmatch(p, n.as_bytes(), true))
-        .or_else(|| {
-            ctx.exe_names()
-                .find(|n| paths::fnmatch(p, n.as_bytes(), true))
-                .map(|_| ("heredoc-guard", Kind::Guard))
-        })
+        .map(|(n, _)| (*n).to_owned())
+        .chain(["python3".to_owned(), "pypy3".to_owned()])
+        .chain(ctx.exe_names())
+        .filter(|n| paths::fnmatch(p, n.as_bytes(), true))
+        .collect()
 }
 
 impl Walker<'_> {
@@ -206,16 +203,54 @@ impl Walker<'_> {
         let at = skip_wrappers(args, self.ctx);
         let name_arg = args.get(at)?;
         let full = match name_arg.value.clone() {
-            Some(v) => v,
+            // (zsh's `=rm` runs `rm` from PATH: round 72.)
+            Some(v) => match v.strip_prefix('=') {
+                Some(n) if !n.is_empty() && !n.contains(['=', '/']) => n.to_owned(),
+                _ => v,
+            },
             // A name written as a glob runs what it matches: any of the rule's commands
             // whose name it may match (round 71).
-            None => match name_arg.texts()? {
-                ([t], true) => glob_kind(basename(t), self.ctx)?.0.to_owned(),
-                _ => return None,
-            },
+            // A name written as a glob runs what it matches: each of the rule's commands
+            // whose name it may match is walked, a wrapper's too (`/usr/bin/[e]nv rm …`;
+            // rounds 71, 72).
+            None => {
+                let ([t], true) = name_arg.texts()? else {
+                    return None;
+                };
+                let mut out = None;
+                for n in glob_names(basename(t), self.ctx) {
+                    if !self.charge(args.len() - at) {
+                        return None;
+                    }
+                    let mut named = args[at..].to_vec();
+                    named[0] = Arg::plain(n);
+                    out = out.or(self.command(&named, stdin, depth));
+                }
+                return out;
+            }
         };
         let name = basename(&full).to_owned();
-        let rest = &args[at + 1..];
+        // `xargs` gives the command the words it reads (`echo f | xargs rm`: round 72).
+        let read_words: Vec<Arg> = if args[..at].iter().any(|a| basename(a.v()) == "xargs") {
+            stdin
+                .iter()
+                .flat_map(|t| {
+                    String::from_utf8_lossy(t)
+                        .split_ascii_whitespace()
+                        .map(|w| Arg::plain(w.to_owned()))
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let with_read: Vec<Arg>;
+        let rest = if read_words.is_empty() {
+            &args[at + 1..]
+        } else {
+            with_read = args[at + 1..].iter().cloned().chain(read_words).collect();
+            with_read.as_slice()
+        };
         let is_guard_path = self.ctx.is_exe(&full);
         let kind = if is_guard_path {
             Some(Kind::Guard)
@@ -974,7 +1009,7 @@ fn operands_with(args: &[Arg], takes: &[&str]) -> Vec<usize> {
     out
 }
 
-fn basename(s: &str) -> &str {
+pub(super) fn basename(s: &str) -> &str {
     s.rsplit('/').next().unwrap_or(s)
 }
 

@@ -39,6 +39,7 @@
 //! for, are not covered. Against an agent that means to switch the guard off, the answer
 //! is the managed install: root-owned policy that no user-level change undoes.
 
+mod braces;
 mod commands;
 mod hooks;
 mod judge;
@@ -258,6 +259,8 @@ pub(crate) fn may_concern(line: &[u8], ctx: &Ctx) -> bool {
             if !after_wrapper && SHELL_KEYWORDS.contains(w) {
                 continue;
             }
+            // (zsh's `=rm` runs `rm`: no assignment.)
+            let w = &w.strip_prefix('=').filter(|n| !n.is_empty()).unwrap_or(w);
             // (Brace expansion and globs make other words than those written: the name
             // `{cp,x,.claude/}` is `cp`, `/usr/bin/c[p]` may be `/usr/bin/cp`, and
             // `sed -i{,}` has `-i`. Round 71.)

@@ -115,10 +115,19 @@ pub(super) fn texts(
         let mut text = String::from_utf8_lossy(&o).into_owned();
         if info.tilde {
             let rest = text.strip_prefix('~')?;
-            if !(rest.is_empty() || rest.starts_with('/')) {
-                return None;
-            }
-            text = format!("{}{rest}", home.first()?);
+            // `~+` is `PWD`, `~-` `OLDPWD` (and `~+1`, `~-1` the directory stack's): a
+            // working directory the command was in, from which a relative path is read
+            // (round 72).
+            let dirs = rest
+                .strip_prefix(['+', '-'])
+                .map(|r| r.trim_start_matches(|c: char| c.is_ascii_digit()));
+            text = match dirs {
+                Some(after) if after.is_empty() || after.starts_with('/') => format!(".{after}"),
+                _ if rest.is_empty() || rest.starts_with('/') => {
+                    format!("{}{rest}", home.first()?)
+                }
+                _ => return None,
+            };
         }
         texts.push(text);
     }
@@ -137,40 +146,6 @@ pub(super) fn texts(
     }
     let glob = info.many && texts.iter().any(|t| is_glob(t));
     Some((texts, glob))
-}
-
-/// The words bash makes of a word by brace expansion (`cp {a,.claude/}` is `cp a
-/// .claude/`), in order, where its text before the expansion is one text known exactly
-/// ([`texts`] gives one) whose braces are all the word's own (no variable's value holds
-/// one). `None` otherwise: the word stays one argument standing for every text.
-pub(super) fn brace_words(
-    info: &WordInfo,
-    var: &dyn Fn(&[u8]) -> Vec<String>,
-    subst: &dyn Fn(u32) -> Option<String>,
-) -> Option<Vec<String>> {
-    if !info.brace {
-        return None;
-    }
-    let braces = |v: &str| v.contains(['{', '}', ',']);
-    let values_plain = info.pieces.iter().all(|p| match p {
-        Piece::Param(p) => !var(&p.name).iter().any(|v| braces(v)),
-        Piece::Subst(at) => subst(*at).is_some_and(|v| !braces(&v)),
-        _ => true,
-    });
-    if !values_plain {
-        return None;
-    }
-    let plain = WordInfo {
-        brace: false,
-        ..info.clone()
-    };
-    let (texts, _) = texts(&plain, var, subst)?;
-    let [text] = texts.as_slice() else {
-        return None;
-    };
-    let mut all = Vec::new();
-    expand_braces(text, &mut all);
-    (all.len() < MAX_BRACE_TEXTS).then_some(all)
 }
 
 /// `text` with each outermost `{…}` replaced by `*`.
@@ -398,6 +373,22 @@ fn class(p: &[u8], at: usize, c: u8) -> Option<usize> {
             return (matched != negate).then_some(i + 1);
         }
         first = false;
+        // `[:alpha:]`, `[=c=]`, `[.c.]` (round 72): a class by name; an equivalence class
+        // or a collating symbol, its character (any, where it names more than one).
+        if x == b'['
+            && let Some(&kind @ (b':' | b'=' | b'.')) = p.get(i + 1)
+            && let Some(len) = p
+                .get(i + 2..)
+                .and_then(|rest| rest.windows(2).position(|w| w == [kind, b']']))
+        {
+            let name = &p[i + 2..i + 2 + len];
+            matched |= match kind {
+                b':' => posix_class(name, c),
+                _ => name.len() != 1 || name.first() == Some(&c),
+            };
+            i += len + 4;
+            continue;
+        }
         if p.get(i + 1) == Some(&b'-') && p.get(i + 2).is_some_and(|&e| e != b']') {
             let e = p[i + 2];
             matched |= x <= c && c <= e;
@@ -409,6 +400,26 @@ fn class(p: &[u8], at: usize, c: u8) -> Option<usize> {
     }
     // No closing `]`: the `[` stands for itself.
     (c == b'[').then_some(at + 1)
+}
+
+/// Whether `c` is in the POSIX class `name` (in the C locale; an unknown name matches
+/// any byte: what it may match, it counts as matching).
+fn posix_class(name: &[u8], c: u8) -> bool {
+    match name {
+        b"alpha" => c.is_ascii_alphabetic(),
+        b"digit" => c.is_ascii_digit(),
+        b"alnum" => c.is_ascii_alphanumeric(),
+        b"upper" => c.is_ascii_uppercase(),
+        b"lower" => c.is_ascii_lowercase(),
+        b"space" => c.is_ascii_whitespace() || c == 0x0b,
+        b"blank" => c == b' ' || c == b'\t',
+        b"punct" => c.is_ascii_punctuation(),
+        b"print" => c.is_ascii_graphic() || c == b' ',
+        b"graph" => c.is_ascii_graphic(),
+        b"cntrl" => c.is_ascii_control(),
+        b"xdigit" => c.is_ascii_hexdigit(),
+        _ => true,
+    }
 }
 
 /// The system-wide (managed) policy directories of the agents: Claude Code's

@@ -289,6 +289,33 @@ fn braces_globbed_names_and_a_tilde_after_equals_are_read_as_bash_expands_them()
             "{cp,/tmp/x/settings.json,../.claude/}",
             "/usr/bin/c[p] /tmp/x/settings.json ../.claude/",
             "c? /tmp/x/settings.json ../.claude/settings.json",
+            // Round 72: sequences, quoted braces, globbed wrappers and classes, `~+`,
+            // `~-`, more words than the texts are followed to, zsh's `=rm`, `xargs`.
+            "rm ../.claude/settings.jso{n..n}",
+            "echo x > ../.claude/settings.jso{n..n}",
+            "{r..r}m ../.claude/settings.json",
+            "cd ../.clau{d..d}e && rm settings.json",
+            "rm {\"{\",../.claude/settings.json}",
+            "rm {\\{,../.claude/settings.json}",
+            "rm ../.claude/{settings.json,\"}\"}",
+            "/usr/bin/[e]nv rm ../.claude/settings.json",
+            "/usr/bin/time[o]ut 5 rm ../.claude/settings.json",
+            "/usr/bin/[[=r=]]m ../.claude/settings.json",
+            "/usr/bin/[[:punct:]r]m ../.claude/settings.json",
+            "rm ~+/../.claude/settings.json",
+            "cd ../.codex && rm ~-/../.claude/settings.json",
+            "x=~+/../.claude; rm $x/settings.json",
+            &format!(
+                "dd if=/dev/null of=../.claude/settings.json{{{}}}",
+                ",".repeat(70)
+            ),
+            &format!(
+                "sed -i{{{}}} s/a/b/ ../.claude/settings.json",
+                ",".repeat(70)
+            ),
+            "=rm ../.claude/settings.json",
+            "echo ../.claude/settings.json | xargs rm",
+            "echo ../.claude/settings.json | /usr/bin/x[a]rgs rm",
         ],
     );
     passed(
@@ -299,6 +326,11 @@ fn braces_globbed_names_and_a_tilde_after_equals_are_read_as_bash_expands_them()
             "ls *.txt {a,b}",
             "./scripts/*.sh",
             "sed -i{,.bak} s/a/b/ src/{main,lib}.rs",
+            "rm -f *.{o,a} build/{debug,release}",
+            "cp ~/.claude/settings.json{,.bak}",
+            "touch {a,b,c}.txt && echo {1..10000}",
+            "ls | xargs wc -l",
+            "diff ~/.claude/settings.json{,.bak}",
         ],
     );
 }
@@ -341,6 +373,8 @@ fn a_plain_line_is_read_only_when_it_may_concern_the_guard() {
         "/usr/bin/c[p] x .claude/settings.json",
         "sed -i{,} s/a/b/ f",
         "git {checkout,x}",
+        "=rm .claude/settings.json",
+        "/usr/bin/x[a]rgs rm",
     ] {
         assert!(super::may_concern(line.as_bytes(), &ctx), "{line}");
     }

@@ -18,7 +18,9 @@ use std::hash::{BuildHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 use super::Ctx;
+use super::braces;
 use super::paths::{self, Target};
+use crate::shell::text::Text;
 use crate::shell::tree::{Compound, Event, RedirOp, Redirect, SimpleCommand, Word};
 use crate::shell::word::{self, Ends, WordInfo};
 use crate::shell::{Dialect, Reading, Shell, Work};
@@ -120,9 +122,11 @@ pub(super) struct Arg {
     pub(super) value: Option<String>,
     /// The texts it stands for as paths, and whether they are globs ([`Arg::texts`]).
     texts: Texts,
-    /// The words brace expansion makes of it, where known exactly ([`paths::brace_words`]):
-    /// a command's arguments are those words.
-    split: Option<Vec<String>>,
+    /// The words brace expansion makes of it ([`braces::expand`]): a command's arguments
+    /// are those words.
+    split: Option<Vec<Arg>>,
+    /// Brace expansion makes more words of it than are followed.
+    pub(super) unsplit: bool,
 }
 
 /// The texts an argument stands for as paths.
@@ -142,6 +146,7 @@ impl Arg {
             value: Some(v),
             texts: Texts::Value,
             split: None,
+            unsplit: false,
         }
     }
 
@@ -154,6 +159,7 @@ impl Arg {
                 None => Texts::Unknown,
             },
             split: None,
+            unsplit: false,
         }
     }
 
@@ -380,10 +386,61 @@ impl<'a> Walker<'a> {
             }
             return Some(Arg::plain(String::from_utf8_lossy(raw).into_owned()));
         }
-        if let Some(a) = self.assignment_tilde(w, ends) {
+        // Brace expansion comes first, on the word as written: each word it makes is an
+        // argument (`cp {x,.claude/}`), read like any word.
+        if raw.contains(&b'{') {
+            let Some(words) = braces::expand(&w.text) else {
+                // More words than followed: a glob standing for them all, and a command
+                // the rule looks at past its limits ([`Walker::simple`]).
+                return Some(Arg {
+                    unsplit: true,
+                    ..self.arg_of(&w.text, ends)?
+                });
+            };
+            if !self.charge(words.len()) {
+                return None;
+            }
+            if let [one] = words.as_slice() {
+                return self.arg_of(one, ends);
+            }
+            let mut parts = Vec::with_capacity(words.len());
+            for t in &words {
+                parts.push(self.arg_of(t, ends)?);
+            }
+            // (Where the words are not taken apart, a redirection's: all their texts.)
+            let mut all: Vec<String> = Vec::new();
+            let mut glob = false;
+            for p in &parts {
+                match p.texts() {
+                    Some((t, g)) => {
+                        all.extend(t.iter().cloned());
+                        glob |= g;
+                    }
+                    None => {
+                        return Some(Arg {
+                            split: Some(parts),
+                            ..Arg::unvalued(None)
+                        });
+                    }
+                }
+            }
+            return Some(Arg {
+                split: Some(parts),
+                ..Arg::unvalued(Some((all, glob)))
+            });
+        }
+        self.arg_of(&w.text, ends)
+    }
+
+    /// The argument a word's text (after brace expansion) is.
+    fn arg_of(&mut self, text: &Text<'_>, ends: &Ends) -> Option<Arg> {
+        if let Some(a) = self.assignment_tilde(text, ends) {
             return a;
         }
-        let info = self.word(w, ends)?;
+        let (info, steps) = word::read_counted(text, ends);
+        if !self.charge(steps + 1) {
+            return None;
+        }
         if self.cwds.is_empty() {
             // `$PWD` is the first working directory: without the event's, the first `cd`'s.
             self.settle_cwds();
@@ -400,7 +457,7 @@ impl<'a> Walker<'a> {
             .copied()
             .collect();
         // (Kept only when it may hold a switch: the switches' keys all hold `ooks`.)
-        if lit != w.text.bytes()
+        if lit != text.bytes()
             && (memchr::memmem::find(&lit, b"ooks").is_some()
                 || memchr::memmem::find(&lit, b"heredoc-guard@").is_some())
         {
@@ -413,24 +470,12 @@ impl<'a> Walker<'a> {
         if !self.charge(built / crate::shell::BYTES_PER_WORK) {
             return None;
         }
-        let split = if info.brace {
-            let (vars, pwd, located) = (&self.vars, self.cwds.first(), &self.located);
-            let ctx = self.ctx;
-            let var = |name: &[u8]| known_values(vars, ctx, pwd, name);
-            let subst = |at: u32| located.get(&at).cloned();
-            paths::brace_words(&info, &var, &subst)
-        } else {
-            None
-        };
         Some(match texts {
             Some((mut t, false)) if t.len() == 1 && !info.brace => match t.pop() {
                 Some(v) => Arg::plain(v),
                 None => Arg::unvalued(None),
             },
-            texts => Arg {
-                split,
-                ..Arg::unvalued(texts)
-            },
+            texts => Arg::unvalued(texts),
         })
     }
 
@@ -438,15 +483,15 @@ impl<'a> Walker<'a> {
     /// of=~/.claude/settings.json`): bash expands the tilde after the `=` (zsh does not:
     /// then a file under a directory named `~`, none of the guard's). `None` for any other
     /// word; `Some(None)` when the meter ran out.
-    fn assignment_tilde(&mut self, w: &Word, ends: &Ends) -> Option<Option<Arg>> {
-        let raw = w.text.bytes();
+    fn assignment_tilde(&mut self, text: &Text<'_>, ends: &Ends) -> Option<Option<Arg>> {
+        let raw = text.bytes();
         let eq = raw.iter().position(|&c| c == b'=')?;
         if raw.get(eq + 1) != Some(&b'~')
             || !crate::shell::syntax::legal_identifier(raw.get(..eq).unwrap_or_default())
         {
             return None;
         }
-        let rest = w.text.slice(eq + 1, raw.len());
+        let rest = text.slice(eq + 1, raw.len());
         let (info, steps) = word::read_counted(&rest, ends);
         if !self.charge(steps + 1) {
             return Some(None);
@@ -673,26 +718,21 @@ impl<'a> Walker<'a> {
             let mut a = self.arg(w, ends)?;
             match a.split.take() {
                 // (Brace expansion's words, each an argument: `cp {x,.claude/}`.)
-                Some(words) => {
-                    let glob = a.texts().is_some_and(|(_, g)| g);
-                    // (Then each word's tilde: `{x,~/.claude/}`.)
-                    let home = known_values(&self.vars, self.ctx, self.cwds.first(), b"HOME");
-                    let tilde = |t: String| match (t.strip_prefix('~'), home.first()) {
-                        (Some(rest), Some(h)) if rest.is_empty() || rest.starts_with('/') => {
-                            format!("{h}{rest}")
-                        }
-                        _ => t,
-                    };
-                    args.extend(words.into_iter().map(tilde).map(|t| {
-                        if glob && paths::is_glob(&t) {
-                            Arg::unvalued(Some((vec![t], true)))
-                        } else {
-                            Arg::plain(t)
-                        }
-                    }));
-                }
+                Some(parts) => args.extend(parts),
                 None => args.push(a),
             }
+        }
+        // A word brace expansion makes too many words of, given to a command the rule
+        // looks at (or named so): past the limits.
+        if args.iter().any(|a| a.unsplit)
+            && args.first().is_none_or(|a| {
+                a.value.as_deref().is_none_or(|v| {
+                    super::commands::kind(super::commands::basename(v), self.ctx).is_some()
+                })
+            })
+        {
+            self.over = true;
+            return None;
         }
         for rd in &c.redirects {
             self.redirect(rd, ends, "a redirection");
