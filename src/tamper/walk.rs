@@ -212,7 +212,7 @@ pub(super) struct Walker<'a> {
     pub(super) readings_agree: bool,
     /// The paths already touched, and how: the same change to the same path is one
     /// action (the first, which is the one judged).
-    touched: HashSet<(Target, How)>,
+    touched: rustc_hash::FxHashSet<(Target, How)>,
     /// The keys' hasher, keyed at random for each process: a command whose key is that of
     /// one walked before is not walked, so the keys must not be foreseeable (with a fixed
     /// key, a command could be written to collide with a harmless one before it, and hide).
@@ -230,7 +230,7 @@ pub(super) struct Walker<'a> {
     /// The meter ran out: the walk stopped.
     pub(super) over: bool,
     /// Each path text's targets from the working directories (emptied when they change).
-    pub(super) target_cache: std::cell::RefCell<HashMap<(String, bool), Vec<Target>>>,
+    pub(super) target_cache: std::cell::RefCell<rustc_hash::FxHashMap<(String, bool), Vec<Target>>>,
 }
 
 impl<'a> Walker<'a> {
@@ -244,7 +244,7 @@ impl<'a> Walker<'a> {
             shown: Vec::new(),
             seen: HashSet::new(),
             readings_agree: false,
-            touched: HashSet::new(),
+            touched: rustc_hash::FxHashSet::default(),
             hashes: std::collections::hash_map::RandomState::new(),
             located: HashMap::new(),
             bodies: HashMap::new(),
@@ -252,7 +252,7 @@ impl<'a> Walker<'a> {
             nested: 0,
             nested_seen: HashSet::new(),
             over: false,
-            target_cache: std::cell::RefCell::new(HashMap::new()),
+            target_cache: std::cell::RefCell::new(rustc_hash::FxHashMap::default()),
         }
     }
 
