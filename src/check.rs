@@ -400,6 +400,8 @@ fn judge(
     }
     let last_judged = (0..entries.len()).rev().find(|&k| judged_as[k] == k);
     let mut judged: Vec<Judged> = Vec::with_capacity(entries.len());
+    // Whether a reading is inert for zsh, by the reading, once asked.
+    let mut zsh_inert: Vec<(usize, bool)> = Vec::new();
     for (k, &(d, r)) in entries.iter().enumerate() {
         if no_heredoc {
             judged.push(Rc::new(Vec::new()));
@@ -411,8 +413,36 @@ fn judge(
             continue;
         }
         // (A reading that is inert holds nothing the judge looks for: its heredocs' text
-        // reaches no hidden evaluator, and nothing in it changes how text is read.)
-        if work.charge(shell::bulk_work(bytes.len())) && crate::judge::inert(r, d.is_zsh(), bytes) {
+        // reaches no hidden evaluator, and nothing in it changes how text is read. A
+        // reading zsh reads too is tested as zsh first, once: inert for zsh, it is inert
+        // for bash, `inert_readings`.)
+        let zsh_too = !d.is_zsh()
+            && entries
+                .iter()
+                .any(|(dz, rz)| dz.is_zsh() && Rc::ptr_eq(rz, r));
+        // (By the reading's first entry.)
+        let first = entries
+            .iter()
+            .position(|(_, x)| Rc::ptr_eq(x, r))
+            .unwrap_or(k);
+        let as_zsh = |zsh_inert: &mut Vec<(usize, bool)>| -> bool {
+            if let Some(&(_, known)) = zsh_inert.iter().find(|(p, _)| *p == first) {
+                return known;
+            }
+            let known =
+                work.charge(shell::bulk_work(bytes.len())) && crate::judge::inert(r, true, bytes);
+            zsh_inert.push((first, known));
+            known
+        };
+        let inert = if d.is_zsh() || zsh_too {
+            as_zsh(&mut zsh_inert)
+                || (!d.is_zsh()
+                    && work.charge(shell::bulk_work(bytes.len()))
+                    && crate::judge::inert(r, false, bytes))
+        } else {
+            work.charge(shell::bulk_work(bytes.len())) && crate::judge::inert(r, false, bytes)
+        };
+        if inert {
             judged.push(Rc::new(Vec::new()));
             continue;
         }

@@ -63,6 +63,16 @@ pub(super) fn concerns(kind: Kind, words: &[&str]) -> bool {
     }
 }
 
+/// Whether a command of `kind` takes its operands by place (a destination, an option's
+/// value), so that a word standing for many words cannot stand in for them: not one that
+/// does the same to each operand (`rm`, `chmod`, `truncate`, `tee`, an editor).
+pub(super) fn by_place(kind: Kind) -> bool {
+    !matches!(
+        kind,
+        Kind::Remove | Kind::Mode | Kind::Truncate | Kind::Tee | Kind::Editor
+    )
+}
+
 /// The commands the rule looks at, by name (a basename), and what each is; sorted by
 /// name (a test checks), looked up by binary search.
 const KINDS: &[(&str, Kind)] = &[
@@ -116,8 +126,10 @@ const KINDS: &[(&str, Kind)] = &[
     ("mv", Kind::Move),
     ("nano", Kind::Editor),
     ("nice", Kind::Wrapper),
+    ("nocorrect", Kind::Wrapper),
     ("node", Kind::Interpreter),
     ("nodejs", Kind::Interpreter),
+    ("noglob", Kind::Wrapper),
     ("nohup", Kind::Wrapper),
     ("npm", Kind::PackageManager),
     ("npx", Kind::Wrapper),
@@ -193,13 +205,30 @@ impl Walker<'_> {
         depth: usize,
     ) -> Option<String> {
         // `env -S 'TEXT'`: TEXT split into a command and run.
-        if let Some(i) = args
-            .iter()
-            .position(|a| a.is("-S") || a.is("--split-string"))
-            && args[..i].iter().any(|a| basename(a.v()) == "env")
-            && let Some(text) = args.get(i + 1).and_then(|a| a.value.clone())
+        // (With the words after it, which env gives the command: round 73.)
+        if let Some(i) = args.iter().position(|a| {
+            a.is("-S")
+                || a.is("--split-string")
+                || a.v().starts_with("--split-string=")
+                || (a.v().starts_with("-S") && a.v().len() > 2)
+        }) && args[..i].iter().any(|a| basename(a.v()) == "env")
         {
-            self.nested(text.as_bytes(), depth);
+            let v = args[i].v();
+            let (text, after) = match v
+                .strip_prefix("--split-string=")
+                .or_else(|| v.strip_prefix("-S").filter(|t| !t.is_empty()))
+            {
+                Some(t) => (Some(t.to_owned()), i + 1),
+                None => (args.get(i + 1).and_then(|a| a.value.clone()), i + 2),
+            };
+            if let Some(text) = text {
+                let mut all = text;
+                for a in args.get(after..).unwrap_or_default() {
+                    all.push(' ');
+                    all.push_str(a.v());
+                }
+                self.nested(all.as_bytes(), depth);
+            }
         }
         let at = skip_wrappers(args, self.ctx);
         let name_arg = args.get(at)?;
@@ -231,26 +260,85 @@ impl Walker<'_> {
             }
         };
         let name = basename(&full).to_owned();
-        // `xargs` gives the command the words it reads (`echo f | xargs rm`: round 72).
-        let read_words: Vec<Arg> = if args[..at].iter().any(|a| basename(a.v()) == "xargs") {
-            stdin
-                .iter()
-                .flat_map(|t| {
-                    String::from_utf8_lossy(t)
-                        .split_ascii_whitespace()
-                        .map(|w| Arg::plain(w.to_owned()))
-                        .collect::<Vec<_>>()
-                })
-                .collect()
-        } else {
-            Vec::new()
+        // A wrapper's directory (`env -C d`, `sudo -D d`): a working directory the
+        // command may run in (round 73).
+        for w in args[..at].windows(2) {
+            if matches!(w[0].v(), "-C" | "--chdir" | "-D") {
+                self.cd(std::slice::from_ref(&w[1]));
+            }
+        }
+        for a in &args[..at] {
+            if let Some(d) = a.v().strip_prefix("--chdir=") {
+                self.cd(&[Arg::plain(d.to_owned())]);
+            }
+        }
+        // `xargs` gives the command the words it reads (`echo f | xargs rm`: round 72), in
+        // place of the replace string where it has one (`-I{}`, `-i`: round 73); a word
+        // that is a glob stays one.
+        let xargs = args[..at].iter().position(|a| basename(a.v()) == "xargs");
+        let read: Vec<String> = stdin
+            .iter()
+            .flat_map(|t| {
+                String::from_utf8_lossy(t)
+                    .split_ascii_whitespace()
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let as_arg = |w: String| {
+            if paths::is_glob(&w) {
+                Arg::unvalued(Some((vec![w], true)))
+            } else {
+                Arg::plain(w)
+            }
         };
+        let replace: Option<String> = xargs.and_then(|x| {
+            args[x + 1..at].iter().enumerate().find_map(|(k, a)| {
+                let v = a.v();
+                match v {
+                    "-I" => args.get(x + 2 + k).map(|r| r.v().to_owned()),
+                    "-i" | "--replace" => Some("{}".to_owned()),
+                    _ => v
+                        .strip_prefix("-I")
+                        .or_else(|| v.strip_prefix("--replace="))
+                        .or_else(|| v.strip_prefix("-i"))
+                        .filter(|r| !r.is_empty())
+                        .map(str::to_owned),
+                }
+            })
+        });
         let with_read: Vec<Arg>;
-        let rest = if read_words.is_empty() {
-            &args[at + 1..]
-        } else {
-            with_read = args[at + 1..].iter().cloned().chain(read_words).collect();
-            with_read.as_slice()
+        let rest = match (xargs, replace) {
+            (None, _) => &args[at + 1..],
+            (Some(_), _) if read.is_empty() => &args[at + 1..],
+            (Some(_), Some(r)) => {
+                with_read = args[at + 1..]
+                    .iter()
+                    .map(|a| match a.v() {
+                        v if v.contains(r.as_str()) => {
+                            let texts: Vec<String> =
+                                read.iter().map(|w| v.replace(r.as_str(), w)).collect();
+                            match texts.as_slice() {
+                                [one] => as_arg(one.clone()),
+                                _ => Arg::unvalued(Some((
+                                    texts.clone(),
+                                    texts.iter().any(|t| paths::is_glob(t)),
+                                ))),
+                            }
+                        }
+                        _ => a.clone(),
+                    })
+                    .collect();
+                with_read.as_slice()
+            }
+            (Some(_), None) => {
+                with_read = args[at + 1..]
+                    .iter()
+                    .cloned()
+                    .chain(read.iter().cloned().map(as_arg))
+                    .collect();
+                with_read.as_slice()
+            }
         };
         let is_guard_path = self.ctx.is_exe(&full);
         let kind = if is_guard_path {
@@ -455,8 +543,9 @@ impl Walker<'_> {
             i += 1;
         }
         let ops = operands_with(rest, &takes);
-        let no_dir = rest.iter().any(|a| a.is("-T") && name != "rsync")
-            || rest.iter().any(|a| a.is("--no-target-directory"));
+        let no_dir = rest.iter().any(|a| {
+            name != "rsync" && a.is_option() && !a.v().starts_with("--") && a.v().contains('T')
+        }) || rest.iter().any(|a| a.is("--no-target-directory"));
         let deletes = name == "rsync" && rest.iter().any(|a| a.v().starts_with("--delete"));
         let (sources, dest): (Vec<usize>, Option<usize>) = match target_dir {
             Some(d) => (ops.iter().copied().filter(|&i| i != d).collect(), Some(d)),
@@ -509,9 +598,18 @@ impl Walker<'_> {
                     Target::Pattern(_) => false,
                 };
             if !into_dir {
+                // (A tree copied onto it writes inside it: `cp -rT src ~`, round 73.)
+                let recursive = rest.iter().any(|a| {
+                    a.is_option() && !a.v().starts_with("--") && a.v().contains(['r', 'R', 'a'])
+                        || matches!(a.v(), "--recursive" | "--archive")
+                });
                 self.actions.push(Action::Touch {
                     target: dest_target,
-                    how: How::Write,
+                    how: if recursive {
+                        How::WriteInto
+                    } else {
+                        How::Write
+                    },
                     by: name.to_owned(),
                 });
                 continue;
@@ -1042,7 +1140,11 @@ mod tests {
     /// The table is sorted by name, with no name twice: the binary search finds each.
     #[test]
     fn the_kinds_table_is_sorted_and_each_name_is_found() {
-        assert!(super::KINDS.windows(2).all(|w| w[0].0.as_bytes() < w[1].0.as_bytes()));
+        assert!(
+            super::KINDS
+                .windows(2)
+                .all(|w| w[0].0.as_bytes() < w[1].0.as_bytes())
+        );
         let home = std::env::temp_dir();
         let ctx = super::Ctx {
             cwd: None,

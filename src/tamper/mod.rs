@@ -226,78 +226,44 @@ const JUDGE_WORK: usize = 256;
 
 /// Whether a one-line command the reader need not read (no newline, heredoc, quote,
 /// escape or expansion: every word is as written) may concern the guard: it writes a file
-/// through a redirection (not `2>&1`, not `/dev/null`), its command's name may be another
-/// word once braces or a glob expand, or a word is a command the rule looks at, with the
-/// words that make it one (any, where braces or a glob may make them) (`git checkout`, `sed -i`, `find -delete`,
-/// a package manager naming heredoc-guard, …). Such a line is then read, so that [`check`]
-/// sees it; the others cannot be denied by it.
+/// through a redirection (not `2>&1`, not `/dev/null`), or any of its words (as brace
+/// expansion makes them, zsh's `=rm` as `rm`) is a command the rule looks at with the
+/// words that make it one (`git checkout`, `sed -i`, `find -delete`, a package manager
+/// naming heredoc-guard, …), or a glob that may name one (`/usr/bin/c[p]`). Any word, not
+/// the first: words before a command's name that the shells read as precommands or
+/// keywords (`time -p`, `coproc`, `function f {`, zsh's `repeat 1`, `nocorrect`, `{ … }
+/// always { … }`) are not all known here (round 73). Such a line is then read, so that
+/// [`check`] sees it; the others cannot be denied by it.
 pub(crate) fn may_concern(line: &[u8], ctx: &Ctx) -> bool {
     if writes_a_file(line) || ctx.names_guard(line) {
         return true;
     }
     line.split(|c| b";&|()".contains(c)).any(|segment| {
-        let words: Vec<&str> = segment
+        let mut words: Vec<String> = Vec::new();
+        for w in segment
             .split(|c| c.is_ascii_whitespace())
             .filter(|w| !w.is_empty())
-            .filter_map(|w| std::str::from_utf8(w).ok())
-            .collect();
-        // The command's name: its first word past keywords (`if`, `then`, `do`, `{`, `!`…),
-        // redirections and assignments; past a wrapper (whose options may take values),
-        // any later word.
-        let mut after_wrapper = false;
-        let mut target_next = false;
-        for (i, w) in words.iter().enumerate() {
-            if std::mem::take(&mut target_next) {
-                continue;
-            }
-            let op = w.trim_start_matches(|c: char| c.is_ascii_digit());
-            if op.starts_with(['<', '>', '&']) {
-                // A redirection: its target is this word's rest, or the next word.
-                target_next = op.trim_start_matches(['<', '>', '&', '|']).is_empty();
-                continue;
-            }
-            if !after_wrapper && SHELL_KEYWORDS.contains(w) {
-                continue;
-            }
-            // (zsh's `=rm` runs `rm`: no assignment.)
-            let w = &w.strip_prefix('=').filter(|n| !n.is_empty()).unwrap_or(w);
-            // (Brace expansion and globs make other words than those written: the name
-            // `{cp,x,.claude/}` is `cp`, `/usr/bin/c[p]` may be `/usr/bin/cp`, and
-            // `sed -i{,}` has `-i`. Round 71.)
-            let expands = |w: &str| w.contains(['{', '*', '?', '[']);
-            if expands(w) {
-                return true;
-            }
-            let name = w.rsplit('/').next().unwrap_or(w);
-            let kind = commands::kind(name, ctx);
-            if kind.is_some()
-                && kind != Some(commands::Kind::Wrapper)
-                && words.iter().any(|w| expands(w))
-            {
-                return true;
-            }
-            if kind == Some(commands::Kind::Wrapper) {
-                after_wrapper = true;
-                continue;
-            }
-            if !after_wrapper && w.contains('=') && i + 1 < words.len() {
-                continue;
-            }
-            if kind.is_some_and(|k| commands::concerns(k, &words)) {
-                return true;
-            }
-            if !after_wrapper {
-                return false;
+        {
+            match braces::expand(&crate::shell::text::Text::command(w)) {
+                Some(made) => words.extend(
+                    made.iter()
+                        .map(|t| String::from_utf8_lossy(t.bytes()).into_owned()),
+                ),
+                // (More words than followed: read.)
+                None => return true,
             }
         }
-        false
+        let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+        refs.iter().any(|w| {
+            let w = w.strip_prefix('=').filter(|n| !n.is_empty()).unwrap_or(w);
+            let name = w.rsplit('/').next().unwrap_or(w);
+            if name.contains(['*', '?', '[']) {
+                return !commands::glob_names(name, ctx).is_empty();
+            }
+            commands::kind(name, ctx).is_some_and(|k| commands::concerns(k, &refs))
+        })
     })
 }
-
-/// Words that may stand before a command's name on a line.
-const SHELL_KEYWORDS: [&str; 14] = [
-    "if", "then", "else", "elif", "do", "while", "until", "{", "}", "!", "time", "in", "fi", "done",
-];
 
 /// Whether a line (as written) redirects output to a file other than `/dev/null`.
 fn writes_a_file(line: &[u8]) -> bool {

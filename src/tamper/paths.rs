@@ -118,8 +118,13 @@ pub(super) fn texts(
             // `~+` is `PWD`, `~-` `OLDPWD` (and `~+1`, `~-1` the directory stack's): a
             // working directory the command was in, from which a relative path is read
             // (round 72).
+            // (`~0`, `~1`: the stack's too, round 73.)
             let dirs = rest
                 .strip_prefix(['+', '-'])
+                .or_else(|| {
+                    rest.starts_with(|c: char| c.is_ascii_digit())
+                        .then_some(rest)
+                })
                 .map(|r| r.trim_start_matches(|c: char| c.is_ascii_digit()));
             text = match dirs {
                 Some(after) if after.is_empty() || after.starts_with('/') => format!(".{after}"),
@@ -149,7 +154,7 @@ pub(super) fn texts(
 }
 
 /// `text` with each outermost `{…}` replaced by `*`.
-fn braces_as_stars(text: &str) -> String {
+pub(super) fn braces_as_stars(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut depth = 0usize;
     for c in text.chars() {
@@ -299,17 +304,38 @@ pub(super) fn target(text: &str, glob: bool, cwd: &Path) -> Option<Target> {
 
 /// Whether `pattern` (a glob path) matches `path`, component by component: `*`, `?` and
 /// `[…]` within one component, never a leading `.` (bash without `dotglob`).
+/// A component `**` matches any number of components (zsh, and bash with `globstar`:
+/// round 73).
 pub(super) fn glob_matches(pattern: &Path, path: &Path) -> bool {
-    let pc: Vec<_> = pattern.components().collect();
-    let xc: Vec<_> = path.components().collect();
-    pc.len() == xc.len()
-        && pc.iter().zip(&xc).all(|(p, x)| {
-            let (p, x) = (
-                p.as_os_str().to_string_lossy(),
-                x.as_os_str().to_string_lossy(),
-            );
-            fnmatch(p.as_bytes(), x.as_bytes(), true)
-        })
+    let pc: Vec<String> = pattern
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let xc: Vec<String> = path
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    // matched[j]: the pattern's components so far match the path's first `j`.
+    let mut matched = vec![false; xc.len() + 1];
+    matched[0] = true;
+    for p in &pc {
+        let mut next = vec![false; xc.len() + 1];
+        if p == "**" {
+            let mut any = false;
+            for j in 0..=xc.len() {
+                any |= matched[j];
+                next[j] = any;
+            }
+        } else {
+            for j in 0..xc.len() {
+                if matched[j] && fnmatch(p.as_bytes(), xc[j].as_bytes(), true) {
+                    next[j + 1] = true;
+                }
+            }
+        }
+        matched = next;
+    }
+    matched[xc.len()]
 }
 
 /// Whether `pattern` matches `path` or a directory above it.

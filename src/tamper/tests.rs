@@ -316,6 +316,21 @@ fn braces_globbed_names_and_a_tilde_after_equals_are_read_as_bash_expands_them()
             "=rm ../.claude/settings.json",
             "echo ../.claude/settings.json | xargs rm",
             "echo ../.claude/settings.json | /usr/bin/x[a]rgs rm",
+            // Round 73: zsh's `noglob`, `~0`, `env -S` with words after it, `env -C`,
+            // `cp -rT` onto a directory above the hook file, `xargs -I{}`, a glob echoed
+            // to `xargs`, zsh's `>!`, `**`, a tree too wide to expand given to `rm`.
+            "noglob rm ../.claude/settings.json",
+            "rm ~0/../.claude/settings.json",
+            "env -S rm ../.claude/settings.json",
+            "env -Srm ../.claude/settings.json",
+            "env -C ../.claude rm settings.json",
+            "cp -rT /tmp/x ..",
+            "echo settings.json | xargs -I{} rm ../.claude/{}",
+            "echo ../.claude/settings.* | xargs rm",
+            "echo x >! ../.claude/settings.json",
+            "rm ../.claude/**/settings.json",
+            "rm ../**/settings.json",
+            "rm -f {a..z}{a..z}{a..z}/../../.claude/settings.json",
         ],
     );
     passed(
@@ -331,6 +346,9 @@ fn braces_globbed_names_and_a_tilde_after_equals_are_read_as_bash_expands_them()
             "touch {a,b,c}.txt && echo {1..10000}",
             "ls | xargs wc -l",
             "diff ~/.claude/settings.json{,.bak}",
+            "rm -f out{1..5000}.txt",
+            "find . -name x | xargs -I{} cp {} /tmp/out/",
+            "time -p cargo build",
         ],
     );
 }
@@ -341,7 +359,7 @@ fn a_plain_line_is_read_only_when_it_may_concern_the_guard() {
     for line in [
         "git status --short && cargo test --quiet 2>&1 | tail -20",
         "ls -la > /dev/null 2>&1",
-        "npm install",
+        "npm test",
         "source venv/bin/activate",
         "sed -n 1,20p src/main.rs",
         "find . -name x",
@@ -374,7 +392,11 @@ fn a_plain_line_is_read_only_when_it_may_concern_the_guard() {
         "sed -i{,} s/a/b/ f",
         "git {checkout,x}",
         "=rm .claude/settings.json",
-        "/usr/bin/x[a]rgs rm",
+        "time -p rm x",
+        "coproc rm x",
+        "function f { rm x; }; f",
+        "repeat 1 rm x",
+        "{ true } always { rm x }",
     ] {
         assert!(super::may_concern(line.as_bytes(), &ctx), "{line}");
     }

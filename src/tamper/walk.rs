@@ -384,17 +384,43 @@ impl<'a> Walker<'a> {
             if !self.charge(raw.len() / crate::shell::BYTES_PER_WORK) {
                 return None;
             }
-            return Some(Arg::plain(String::from_utf8_lossy(raw).into_owned()));
+            let text = String::from_utf8_lossy(raw).into_owned();
+            // zsh's `=name` is the path of the command `name` in PATH (`cp x
+            // =heredoc-guard`: round 73); bash's, the word.
+            if let Some(n) = text.strip_prefix('=').filter(|n| {
+                !n.is_empty()
+                    && n.bytes()
+                        .all(|c| c.is_ascii_alphanumeric() || b"_.-+".contains(&c))
+            }) && let Some(p) = self
+                .ctx
+                .path_dirs
+                .iter()
+                .map(|d| d.join(n))
+                .find(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file()))
+            {
+                let found = p.to_string_lossy().into_owned();
+                return Some(Arg {
+                    value: Some(text.clone()),
+                    ..Arg::unvalued(Some((vec![text, found], false)))
+                });
+            }
+            return Some(Arg::plain(text));
         }
         // Brace expansion comes first, on the word as written: each word it makes is an
         // argument (`cp {x,.claude/}`), read like any word.
         if raw.contains(&b'{') {
             let Some(words) = braces::expand(&w.text) else {
-                // More words than followed: a glob standing for them all, and a command
-                // the rule looks at past its limits ([`Walker::simple`]).
+                // More words than followed: a glob standing for them all (each group a
+                // `*`), and a command that takes its operands by place past its limits
+                // ([`Walker::simple`]).
+                let a = self.arg_of(&w.text, ends)?;
+                let stars = a.texts().map(|(t, _)| {
+                    let t: Vec<String> = t.iter().map(|t| paths::braces_as_stars(t)).collect();
+                    (t, true)
+                });
                 return Some(Arg {
                     unsplit: true,
-                    ..self.arg_of(&w.text, ends)?
+                    ..Arg::unvalued(stars)
                 });
             };
             if !self.charge(words.len()) {
@@ -723,11 +749,13 @@ impl<'a> Walker<'a> {
             }
         }
         // A word brace expansion makes too many words of, given to a command the rule
-        // looks at (or named so): past the limits.
+        // looks at that takes its operands by place (or named so that it may be one):
+        // past the limits. (`rm -f out{1..5000}.txt` takes the glob.)
         if args.iter().any(|a| a.unsplit)
             && args.first().is_none_or(|a| {
                 a.value.as_deref().is_none_or(|v| {
-                    super::commands::kind(super::commands::basename(v), self.ctx).is_some()
+                    super::commands::kind(super::commands::basename(v), self.ctx)
+                        .is_some_and(super::commands::by_place)
                 })
             })
         {
@@ -736,6 +764,15 @@ impl<'a> Walker<'a> {
         }
         for rd in &c.redirects {
             self.redirect(rd, ends, "a redirection");
+            // zsh's `>!` and `>>!` write the word after the `!` (bash, a file named `!`:
+            // round 73).
+            if rd.op == RedirOp::Output
+                && let Some(t) = rd.target.as_ref().filter(|t| t.text.bytes() == b"!")
+                && let Some(next) = c.words.iter().find(|w| w.start >= t.end)
+                && let Some(a) = self.arg(next, ends)
+            {
+                self.touch(&a, How::Write, "a redirection", None);
+            }
         }
         let name = self.command(&args, &stdin, depth);
         if !pipes {
@@ -743,10 +780,15 @@ impl<'a> Walker<'a> {
         }
         match name.as_deref() {
             Some("cat") => Some(stdin),
+            // (A glob's words as its pattern: `echo ~/.c*/s* | xargs rm`, round 73.)
             Some("echo" | "printf") => Some(vec![
                 args.iter()
                     .skip(1)
-                    .map(Arg::v)
+                    .map(|a| match (&a.value, a.texts()) {
+                        (Some(v), _) => v.clone(),
+                        (None, Some((t, true))) => t.join(" "),
+                        _ => String::new(),
+                    })
                     .collect::<Vec<_>>()
                     .join(" ")
                     .into_bytes(),
