@@ -63,6 +63,54 @@ pub(super) fn concerns(kind: Kind, words: &[&str]) -> bool {
     }
 }
 
+/// Programs that only read the files their words name (sorted: a test checks): given a
+/// settings file, they change nothing. Any other program the rule does not know may write
+/// what it is given ([`Walker::touch_if_settings`]).
+pub(super) const READERS: &[&str] = &[
+    "[",
+    "ag",
+    "basename",
+    "bat",
+    "batcat",
+    "cat",
+    "cmp",
+    "column",
+    "cut",
+    "diff",
+    "dirname",
+    "du",
+    "echo",
+    "egrep",
+    "fgrep",
+    "file",
+    "fold",
+    "grep",
+    "head",
+    "hexdump",
+    "jq",
+    "less",
+    "ls",
+    "md5sum",
+    "more",
+    "nl",
+    "od",
+    "printf",
+    "readlink",
+    "realpath",
+    "rg",
+    "sha1sum",
+    "sha256sum",
+    "sha512sum",
+    "stat",
+    "strings",
+    "tail",
+    "test",
+    "tr",
+    "tree",
+    "wc",
+    "xxd",
+];
+
 /// Whether a command of `kind` takes its operands by place (a destination, an option's
 /// value), so that a word standing for many words cannot stand in for them: not one that
 /// does the same to each operand (`rm`, `chmod`, `truncate`, `tee`, an editor).
@@ -451,6 +499,15 @@ impl Walker<'_> {
                     self.touch(&rest[i], How::WriteInto, &name, None);
                 }
             }
+            // A program the rule does not know, given a settings file or the guard's
+            // binary as a word, may write it (`sort -o f`, `curl -o f`, `tar -cf f`, `gzip
+            // f`, a wrapper the rule does not know, `flock l rm f`: round 74): unless it only
+            // reads ([`READERS`]), what its words name counts as written.
+            None if READERS.binary_search(&name.as_str()).is_err() => {
+                for a in rest {
+                    self.touch_if_settings(a, &name);
+                }
+            }
             Some(Kind::Wrapper) | None => {}
         }
         Some(name)
@@ -526,6 +583,37 @@ impl Walker<'_> {
                 _ => true,
             })
             .collect();
+        // `-t` in a cluster or glued to its value (`cp -ft d f`, `cp -td f`, `install -Dt
+        // d f`), as getopt reads it: apart (round 74).
+        let apart: Vec<Arg>;
+        let rest = if !matches!(name, "rsync" | "scp")
+            && rest.iter().any(|a| {
+                a.is_option() && !a.v().starts_with("--") && a.v().contains('t') && a.v() != "-t"
+            }) {
+            apart = rest
+                .iter()
+                .flat_map(|a| {
+                    let v = a.v();
+                    match v.strip_prefix('-').and_then(|c| c.split_once('t')) {
+                        Some((before, after)) if !v.starts_with("--") && v != "-t" => {
+                            let mut out = Vec::new();
+                            if !before.is_empty() {
+                                out.push(Arg::plain(format!("-{before}")));
+                            }
+                            out.push(Arg::plain("-t".to_owned()));
+                            if !after.is_empty() {
+                                out.push(Arg::plain(after.to_owned()));
+                            }
+                            out
+                        }
+                        _ => vec![a.clone()],
+                    }
+                })
+                .collect();
+            apart.as_slice()
+        } else {
+            rest
+        };
         let mut target_dir: Option<usize> = None;
         let mut i = 0;
         while i < rest.len() {
@@ -651,6 +739,18 @@ impl Walker<'_> {
     }
 
     fn sed(&mut self, name: &str, rest: &[Arg]) {
+        // A script's `w FILE` (and `s///w FILE`) writes FILE, the rest of its line (round
+        // 74): any word of the command may be the script, and the text after any `w` the
+        // file (a settings file among them is judged).
+        for a in rest {
+            let v = a.v();
+            for (at, _) in v.match_indices('w') {
+                let file = v[at + 1..].lines().next().unwrap_or("").trim();
+                if !file.is_empty() {
+                    self.touch_if_settings(&Arg::plain(file.to_owned()), name);
+                }
+            }
+        }
         let in_place = rest.iter().any(|a| {
             let v = a.v();
             v.starts_with("--in-place")
@@ -699,7 +799,9 @@ impl Walker<'_> {
                 v.strip_prefix('-').is_some_and(|flags| {
                     !flags.starts_with('-')
                         && flags.split_once('i').is_some_and(|(before, _)| {
-                            before.bytes().all(|c| b"lnpaswtc0".contains(&c))
+                            before
+                                .bytes()
+                                .all(|c| b"lnpaswtc0".contains(&c) || c.is_ascii_digit())
                         })
                 })
             });
@@ -752,7 +854,15 @@ impl Walker<'_> {
     }
 
     fn shell(&mut self, rest: &[Arg], stdin: &[Vec<u8>], depth: usize) {
-        let takes = ["-o", "+o", "-O", "+O", "--rcfile", "--init-file"];
+        let takes = [
+            "-o",
+            "+o",
+            "-O",
+            "+O",
+            "--rcfile",
+            "--init-file",
+            "--emulate",
+        ];
         let mut i = 0;
         while i < rest.len() {
             let v = rest[i].v();
@@ -898,8 +1008,14 @@ impl Walker<'_> {
 
     fn find(&mut self, rest: &[Arg], stdin: &[Vec<u8>], depth: usize) {
         let mut i = 0;
-        while i < rest.len() && matches!(rest[i].v(), "-H" | "-L" | "-P") {
-            i += 1;
+        // (Its options before the starting points: `-O3`, `-D tree`, round 74.)
+        while i < rest.len() {
+            match rest[i].v() {
+                "-H" | "-L" | "-P" => i += 1,
+                "-D" => i += 2,
+                v if v.starts_with("-O") => i += 1,
+                _ => break,
+            }
         }
         let mut starts = Vec::new();
         while i < rest.len() {
@@ -915,12 +1031,22 @@ impl Walker<'_> {
             starts.extend(self.cwds.iter().cloned().map(Target::Exact));
         }
         let (mut names, mut patterns) = (Vec::new(), Vec::new());
+        // (A negation or an alternative makes the names no limit: `! -name x`, round 74.)
+        let any_name = rest[i..]
+            .iter()
+            .any(|a| matches!(a.v(), "!" | "-not" | "-o" | "-or"));
         let mut destructive = false;
         while i < rest.len() {
             let v = rest[i].v().to_owned();
             match v.as_str() {
                 "-name" | "-iname" => {
-                    names.extend(rest.get(i + 1).and_then(|a| a.value.clone()));
+                    // (An unquoted glob's pattern too: `-name *.log`, round 74.)
+                    names.extend(rest.get(i + 1).and_then(|a| {
+                        a.value.clone().or_else(|| match a.texts() {
+                            Some(([t], _)) => Some(t.clone()),
+                            _ => None,
+                        })
+                    }));
                     i += 2;
                     continue;
                 }
@@ -930,6 +1056,23 @@ impl Walker<'_> {
                     continue;
                 }
                 "-delete" => destructive = true,
+                // (Files it writes: round 74.)
+                "-fprint" | "-fprint0" | "-fls" => {
+                    if let Some(a) = rest.get(i + 1) {
+                        let a = a.clone();
+                        self.touch(&a, How::Write, "find", None);
+                    }
+                    i += 2;
+                    continue;
+                }
+                "-fprintf" => {
+                    if let Some(a) = rest.get(i + 1) {
+                        let a = a.clone();
+                        self.touch(&a, How::Write, "find", None);
+                    }
+                    i += 3;
+                    continue;
+                }
                 "-exec" | "-execdir" | "-ok" | "-okdir" => {
                     destructive = true;
                     let end = rest[i + 1..]
@@ -947,6 +1090,10 @@ impl Walker<'_> {
             i += 1;
         }
         if destructive {
+            if any_name {
+                names.clear();
+                patterns.clear();
+            }
             self.actions.push(Action::Find {
                 starts,
                 names,

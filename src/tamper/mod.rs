@@ -229,7 +229,8 @@ const JUDGE_WORK: usize = 256;
 /// through a redirection (not `2>&1`, not `/dev/null`), or any of its words (as brace
 /// expansion makes them, zsh's `=rm` as `rm`) is a command the rule looks at with the
 /// words that make it one (`git checkout`, `sed -i`, `find -delete`, a package manager
-/// naming heredoc-guard, …), or a glob that may name one (`/usr/bin/c[p]`). Any word, not
+/// naming heredoc-guard, …), or a glob that may name one (`/usr/bin/c[p]`), or a JSON or
+/// TOML file (which a program the rule does not know may write). Any word, not
 /// the first: words before a command's name that the shells read as precommands or
 /// keywords (`time -p`, `coproc`, `function f {`, zsh's `repeat 1`, `nocorrect`, `{ … }
 /// always { … }`) are not all known here (round 73). Such a line is then read, so that
@@ -240,8 +241,9 @@ pub(crate) fn may_concern(line: &[u8], ctx: &Ctx) -> bool {
     }
     line.split(|c| b";&|()".contains(c)).any(|segment| {
         let mut words: Vec<String> = Vec::new();
+        // (A redirection glued to a word ends it: `rm</dev/null f`, round 74.)
         for w in segment
-            .split(|c| c.is_ascii_whitespace())
+            .split(|&c| c.is_ascii_whitespace() || c == b'<' || c == b'>')
             .filter(|w| !w.is_empty())
         {
             match braces::expand(&crate::shell::text::Text::command(w)) {
@@ -258,7 +260,12 @@ pub(crate) fn may_concern(line: &[u8], ctx: &Ctx) -> bool {
             let w = w.strip_prefix('=').filter(|n| !n.is_empty()).unwrap_or(w);
             let name = w.rsplit('/').next().unwrap_or(w);
             if name.contains(['*', '?', '[']) {
-                return !commands::glob_names(name, ctx).is_empty();
+                return !commands::glob_names(name, ctx).is_empty() || w.contains(".json");
+            }
+            // (A word that may name a settings file, for a program the rule does not
+            // know, which may write it: `sort -o f.json`, round 74.)
+            if name.ends_with(".json") || name.ends_with(".toml") {
+                return true;
             }
             commands::kind(name, ctx).is_some_and(|k| commands::concerns(k, &refs))
         })

@@ -104,6 +104,18 @@ pub(super) fn texts(
             {
                 append(&mut outs, &var(&p.name))?;
             }
+            // `HOME` and `PWD` cut, replaced or offset (`${HOME%/}`, `${HOME:+$HOME}`,
+            // `${HOME:0}`): a directory's path, taken whole (round 74).
+            Piece::Param(p)
+                if matches!(p.name.as_slice(), b"HOME" | b"PWD")
+                    && !p.indirect
+                    && p.subscript.is_none()
+                    && !p.zsh_eval
+                    && !p.zsh_glob
+                    && p.op != ParamOp::Length =>
+            {
+                append(&mut outs, &var(&p.name))?;
+            }
             Piece::Subst(at) => append(&mut outs, &[subst(*at)?])?,
             _ => return None,
         }

@@ -331,6 +331,29 @@ fn braces_globbed_names_and_a_tilde_after_equals_are_read_as_bash_expands_them()
             "rm ../.claude/**/settings.json",
             "rm ../**/settings.json",
             "rm -f {a..z}{a..z}{a..z}/../../.claude/settings.json",
+            // Round 74: programs the rule does not know given the file (wrappers it does
+            // not know, writers by option), `-t` in a cluster, `find !`, `${HOME%/}`,
+            // `$PWD` after `cd`, a redirection glued to the name, `perl -0777pi`, a sed
+            // script's `w`, `find -fprint`.
+            "flock /tmp/lk rm -f ../.claude/settings.json",
+            "strace -o /dev/null rm -f ../.claude/settings.json",
+            "ionice --class 3 rm -f ../.claude/settings.json",
+            "sort -o ../.claude/settings.json /dev/null",
+            "curl -so ../.claude/settings.json file:///dev/null",
+            "tar -cf ../.claude/settings.json /dev/null",
+            "gzip ../.claude/settings.json",
+            "cp -ft ../.claude src/settings.json",
+            "cp -t../.claude src/settings.json",
+            "install -Dt ../.claude src/settings.json",
+            "find .. ! -name x -type f -delete",
+            "find -O3 .. -type f -delete",
+            "rm -f ${HOME%/}/.claude/settings.json",
+            "cd ..; rm -f ${PWD}/.claude/settings.json",
+            "rm</dev/null ../.claude/settings.json",
+            "perl -0777pi -e 's/.*/{}/s' ../.claude/settings.json",
+            "zsh --emulate sh -c 'rm -f ../.claude/settings.json'",
+            "sed -n 'w ../.claude/settings.json' /dev/null",
+            "find /dev/null -fprint ../.claude/settings.json",
         ],
     );
     passed(
@@ -349,6 +372,11 @@ fn braces_globbed_names_and_a_tilde_after_equals_are_read_as_bash_expands_them()
             "rm -f out{1..5000}.txt",
             "find . -name x | xargs -I{} cp {} /tmp/out/",
             "time -p cargo build",
+            "cat ../.claude/settings.json | jq .hooks",
+            "jq . ../.claude/settings.json && grep -n hooks ../.claude/settings.json",
+            "diff ../.claude/settings.json /tmp/x.json && wc -c ../.claude/settings.json",
+            "find .. -maxdepth 1 -name *.log -delete",
+            "sort package.json | uniq && npm install && git rm --cached x",
         ],
     );
 }

@@ -408,7 +408,9 @@ impl<'a> Walker<'a> {
         }
         // Brace expansion comes first, on the word as written: each word it makes is an
         // argument (`cp {x,.claude/}`), read like any word.
-        if raw.contains(&b'{') {
+        // (A `{` only after `$` is no brace expansion's: most `{`s of a script.)
+        let group = memchr::memchr_iter(b'{', raw).any(|i| i == 0 || raw[i - 1] != b'$');
+        if group {
             let Some(words) = braces::expand(&w.text) else {
                 // More words than followed: a glob standing for them all (each group a
                 // `*`), and a command that takes its operands by place past its limits
@@ -467,10 +469,9 @@ impl<'a> Walker<'a> {
         if !self.charge(steps + 1) {
             return None;
         }
-        if self.cwds.is_empty() {
-            // `$PWD` is the first working directory: without the event's, the first `cd`'s.
-            self.settle_cwds();
-        }
+        // `$PWD` is every working directory, the `cd`s' so far too (without the event's,
+        // the first `cd`'s).
+        self.settle_cwds();
         // A word whose value differs from how it is written is text the command shows.
         let lit: Vec<u8> = info
             .pieces
@@ -543,8 +544,8 @@ impl<'a> Walker<'a> {
     /// `HOME`, `PWD`, the agents' home variables, and the literal values the command itself
     /// gives a name (an assignment, `export`, a `for` loop), each of them.
     fn texts(&self, info: &WordInfo) -> Option<(Vec<String>, bool)> {
-        let (vars, pwd, ctx) = (&self.vars, self.cwds.first(), self.ctx);
-        let var = |name: &[u8]| known_values(vars, ctx, pwd, name);
+        let (vars, cwds, ctx) = (&self.vars, self.cwds.as_slice(), self.ctx);
+        let var = |name: &[u8]| known_values(vars, ctx, cwds, name);
         let located = &self.located;
         let subst = |at: u32| located.get(&at).cloned();
         paths::texts(info, &var, &subst)
@@ -654,6 +655,24 @@ impl<'a> Walker<'a> {
             }
         }
         out
+    }
+
+    /// [`Walker::touch`] as written, for the targets that may be a settings file or the
+    /// guard's binary: a JSON or TOML file, a glob, or a name the binary runs under (a
+    /// program's other words, its options and data, are not looked up on the disk).
+    pub(super) fn touch_if_settings(&mut self, a: &Arg, by: &str) {
+        let may_be = |t: &str| {
+            t.ends_with(".json")
+                || t.ends_with(".toml")
+                || paths::is_glob(t)
+                || self
+                    .ctx
+                    .exe_names()
+                    .any(|n| t.rsplit('/').next() == Some(n.as_str()))
+        };
+        if a.texts().is_some_and(|(t, _)| t.iter().any(|t| may_be(t))) {
+            self.touch(a, How::Write, by, None);
+        }
     }
 
     pub(super) fn touch(&mut self, a: &Arg, how: How, by: &str, cwd: Option<&Path>) {
@@ -844,20 +863,20 @@ pub(super) fn names_places(text: &[u8], ctx: &Ctx) -> bool {
 }
 
 /// The values the tamper walk knows a name may hold: those the command gives it, and
-/// `PWD` (the first working directory), `HOME` and the agents' home variables.
+/// `PWD` (every working directory the command may be in: after a `cd` too, round 74),
+/// `HOME` and the agents' home variables.
 fn known_values(
     vars: &HashMap<Vec<u8>, Vec<String>>,
     ctx: &Ctx,
-    pwd: Option<&PathBuf>,
+    cwds: &[PathBuf],
     name: &[u8],
 ) -> Vec<String> {
     let mut out: Vec<String> = vars.get(name).cloned().unwrap_or_default();
-    let known = if name == b"PWD" {
-        pwd.map(|p| p.to_string_lossy().into_owned())
+    if name == b"PWD" {
+        out.extend(cwds.iter().map(|p| p.to_string_lossy().into_owned()));
     } else {
-        ctx.var(name)
-    };
-    out.extend(known);
+        out.extend(ctx.var(name));
+    }
     out
 }
 
