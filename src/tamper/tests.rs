@@ -354,6 +354,11 @@ fn braces_globbed_names_and_a_tilde_after_equals_are_read_as_bash_expands_them()
             "zsh --emulate sh -c 'rm -f ../.claude/settings.json'",
             "sed -n 'w ../.claude/settings.json' /dev/null",
             "find /dev/null -fprint ../.claude/settings.json",
+            // Round 75: `xxd` writes its second operand; an unknown program's option glued
+            // to its value.
+            "xxd -r /tmp/dump ../.claude/settings.json",
+            "sort -o../.claude/settings.json /tmp/evil",
+            "sort --output=../.claude/settings.json /tmp/evil",
         ],
     );
     passed(
@@ -377,6 +382,7 @@ fn braces_globbed_names_and_a_tilde_after_equals_are_read_as_bash_expands_them()
             "diff ../.claude/settings.json /tmp/x.json && wc -c ../.claude/settings.json",
             "find .. -maxdepth 1 -name *.log -delete",
             "sort package.json | uniq && npm install && git rm --cached x",
+            "base64 ../.claude/settings.json && cksum ../.claude/settings.json && tac ../.claude/settings.json",
         ],
     );
 }

@@ -471,7 +471,14 @@ impl<'a> Walker<'a> {
         }
         // `$PWD` is every working directory, the `cd`s' so far too (without the event's,
         // the first `cd`'s).
-        self.settle_cwds();
+        if self.cwds.is_empty()
+            || info
+                .pieces
+                .iter()
+                .any(|p| matches!(p, word::Piece::Param(p) if p.name == b"PWD"))
+        {
+            self.settle_cwds();
+        }
         // A word whose value differs from how it is written is text the command shows.
         let lit: Vec<u8> = info
             .pieces
@@ -672,6 +679,26 @@ impl<'a> Walker<'a> {
         };
         if a.texts().is_some_and(|(t, _)| t.iter().any(|t| may_be(t))) {
             self.touch(a, How::Write, by, None);
+        }
+        // An option glued to its value (`-o$HOME/.claude/settings.json`, `--output=…`):
+        // the value (round 75).
+        let glued: Vec<String> = a
+            .texts()
+            .map(|(t, _)| {
+                t.iter()
+                    .filter_map(|t| {
+                        let rest = t.strip_prefix('-')?;
+                        match rest.strip_prefix('-') {
+                            Some(long) => long.split_once('=').map(|(_, v)| v.to_owned()),
+                            None => rest.get(1..).map(str::to_owned),
+                        }
+                    })
+                    .filter(|v| may_be(v))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for v in glued {
+            self.touch(&Arg::plain(v), How::Write, by, None);
         }
     }
 
