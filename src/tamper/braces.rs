@@ -80,19 +80,14 @@ enum Alt {
 
 /// The first group in `start..end` that brace expansion expands: its `{`, its `}` and its
 /// alternatives; `None` where a sequence has more than [`MAX_WORDS`] members.
-#[allow(clippy::type_complexity)]
-fn find_group(raw: &[u8], start: usize, end: usize) -> Option<Option<(usize, usize, Vec<Alt>)>> {
+fn find_group(raw: &[u8], start: usize, end: usize) -> Option<Option<Group>> {
     let mut i = start;
     while i < end {
+        if let Some(next) = skip_part(raw, i, end) {
+            i = next;
+            continue;
+        }
         match raw[i] {
-            b'\\' => i += 2,
-            b'\'' => i = skip_quote(raw, i, end, b'\''),
-            b'"' => i = skip_dquote(raw, i, end),
-            b'`' => i = skip_quote(raw, i, end, b'`'),
-            b'$' if raw.get(i + 1) == Some(&b'\'') => i = skip_ansi(raw, i + 1, end),
-            b'$' if matches!(raw.get(i + 1), Some(b'{' | b'(')) => {
-                i = skip_nested(raw, i + 1, end);
-            }
             b'{' => {
                 if let Some(close) = matching(raw, i, end) {
                     match alternatives(raw, i, close) {
@@ -110,6 +105,9 @@ fn find_group(raw: &[u8], start: usize, end: usize) -> Option<Option<(usize, usi
     Some(None)
 }
 
+/// A group: its `{`, its `}` and its alternatives.
+type Group = (usize, usize, Vec<Alt>);
+
 /// What a `{…}` holds: alternatives, none (no group), or more than are followed.
 enum Members {
     Alts(Vec<Alt>),
@@ -122,15 +120,11 @@ fn matching(raw: &[u8], open: usize, end: usize) -> Option<usize> {
     let mut depth = 0usize;
     let mut i = open;
     while i < end {
+        if let Some(next) = skip_part(raw, i, end) {
+            i = next;
+            continue;
+        }
         match raw[i] {
-            b'\\' => i += 1,
-            b'\'' => i = skip_quote(raw, i, end, b'\'') - 1,
-            b'"' => i = skip_dquote(raw, i, end) - 1,
-            b'`' => i = skip_quote(raw, i, end, b'`') - 1,
-            b'$' if raw.get(i + 1) == Some(&b'\'') => i = skip_ansi(raw, i + 1, end) - 1,
-            b'$' if matches!(raw.get(i + 1), Some(b'{' | b'(')) => {
-                i = skip_nested(raw, i + 1, end) - 1;
-            }
             b'{' => depth += 1,
             b'}' => {
                 depth -= 1;
@@ -152,15 +146,11 @@ fn alternatives(raw: &[u8], open: usize, close: usize) -> Members {
     let mut depth = 0usize;
     let mut i = open + 1;
     while i < close {
+        if let Some(next) = skip_part(raw, i, close) {
+            i = next;
+            continue;
+        }
         match raw[i] {
-            b'\\' => i += 1,
-            b'\'' => i = skip_quote(raw, i, close, b'\'') - 1,
-            b'"' => i = skip_dquote(raw, i, close) - 1,
-            b'`' => i = skip_quote(raw, i, close, b'`') - 1,
-            b'$' if raw.get(i + 1) == Some(&b'\'') => i = skip_ansi(raw, i + 1, close) - 1,
-            b'$' if matches!(raw.get(i + 1), Some(b'{' | b'(')) => {
-                i = skip_nested(raw, i + 1, close) - 1;
-            }
             b'{' => depth += 1,
             b'}' => depth = depth.saturating_sub(1),
             b',' if depth == 0 => {
@@ -242,68 +232,63 @@ fn sequence(body: &[u8]) -> Members {
     Members::Alts(out)
 }
 
-/// Past the quoted text starting at `raw[i] == q` (a `'…'` or a backquoted part).
-fn skip_quote(raw: &[u8], i: usize, end: usize, q: u8) -> usize {
-    let mut j = i + 1;
-    while j < end && raw[j] != q {
-        if q == b'`' && raw[j] == b'\\' {
-            j += 1;
-        }
-        j += 1;
-    }
-    (j + 1).min(end.max(i + 1))
-}
-
-/// Past the `"…"` starting at `raw[i]`.
-fn skip_dquote(raw: &[u8], i: usize, end: usize) -> usize {
-    let mut j = i + 1;
-    while j < end && raw[j] != b'"' {
-        if raw[j] == b'\\' {
-            j += 1;
-        }
-        j += 1;
-    }
-    (j + 1).min(end.max(i + 1))
-}
-
-/// Past the `'…'` of a `$'…'` starting at `raw[i] == '\''`.
-fn skip_ansi(raw: &[u8], i: usize, end: usize) -> usize {
-    let mut j = i + 1;
-    while j < end && raw[j] != b'\'' {
-        if raw[j] == b'\\' {
-            j += 1;
-        }
-        j += 1;
-    }
-    (j + 1).min(end.max(i + 1))
-}
-
-/// Past the `{…}` or `(…)` starting at `raw[i]` (after a `$`), nested, quotes skipped.
-fn skip_nested(raw: &[u8], i: usize, end: usize) -> usize {
-    let (open, close) = if raw[i] == b'{' {
-        (b'{', b'}')
-    } else {
-        (b'(', b')')
-    };
-    let mut depth = 0usize;
-    let mut j = i;
-    while j < end {
-        match raw[j] {
-            b'\\' => j += 1,
-            b'\'' => j = skip_quote(raw, j, end, b'\'') - 1,
-            b'"' => j = skip_dquote(raw, j, end) - 1,
-            c if c == open => depth += 1,
-            c if c == close => {
-                depth -= 1;
-                if depth == 0 {
-                    return j + 1;
-                }
+/// Past the quoted or nested part that starts at `raw[i]` (an escaped byte, `'…'`,
+/// `"…"`, a backquoted part, `$'…'`, `${…}`, `$(…)`), at most `end`; `None` where none
+/// starts there. Always past `i`.
+fn skip_part(raw: &[u8], i: usize, end: usize) -> Option<usize> {
+    // Past the first unescaped `close` from `from` (escapes skipped where `escapes`).
+    let past = |from: usize, close: u8, escapes: bool| {
+        let mut j = from;
+        while j < end && raw[j] != close {
+            if escapes && raw[j] == b'\\' {
+                j += 1;
             }
-            _ => {}
+            j += 1;
         }
-        j += 1;
-    }
-    end
+        (j + 1).min(end)
+    };
+    Some(match raw.get(i..end)? {
+        [b'\\', ..] => (i + 2).min(end),
+        [b'\'', ..] => past(i + 1, b'\'', false),
+        [b'"', ..] => past(i + 1, b'"', true),
+        [b'`', ..] => past(i + 1, b'`', true),
+        [b'$', b'\'', ..] => past(i + 2, b'\'', true),
+        [b'$', open @ (b'{' | b'('), ..] => {
+            let close = if *open == b'{' { b'}' } else { b')' };
+            let mut depth = 0usize;
+            let mut j = i + 1;
+            // (Quotes and escapes inside skipped, nested braces or parentheses counted:
+            // no recursion, whatever the nesting.)
+            while j < end {
+                match raw[j] {
+                    b'\\' => {
+                        j += 2;
+                        continue;
+                    }
+                    b'\'' => {
+                        j = past(j + 1, b'\'', false);
+                        continue;
+                    }
+                    b'"' => {
+                        j = past(j + 1, b'"', true);
+                        continue;
+                    }
+                    _ => {}
+                }
+                if raw[j] == *open {
+                    depth += 1;
+                } else if raw[j] == close {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(j + 1);
+                    }
+                }
+                j += 1;
+            }
+            end
+        }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
@@ -342,6 +327,10 @@ mod tests {
         assert_eq!(words("'{a,b}'"), ["'{a,b}'"]);
         assert_eq!(words("{a,b"), ["{a,b"]);
         assert_eq!(words("{1..a}"), ["{1..a}"]);
+        assert_eq!(words("${x:-{a,b}}"), ["${x:-{a,b}}"]);
+        assert_eq!(words("$(echo q)-{a,b}"), ["$(echo q)-a", "$(echo q)-b"]);
+        assert_eq!(words("\"$(echo {c,d})\""), ["\"$(echo {c,d})\""]);
+        assert_eq!(words("$(echo ')' {c,d})"), ["$(echo ')' {c,d})"]);
     }
 
     #[test]

@@ -126,7 +126,7 @@ pub(super) struct Arg {
     /// are those words.
     split: Option<Vec<Arg>>,
     /// Brace expansion makes more words of it than are followed.
-    pub(super) unsplit: bool,
+    unsplit: bool,
 }
 
 /// The texts an argument stands for as paths.
