@@ -435,7 +435,12 @@ fn judge(
             known
         };
         let inert = if d.is_zsh() || zsh_too {
-            as_zsh(&mut zsh_inert)
+            let for_zsh = as_zsh(&mut zsh_inert);
+            debug_assert!(
+                d.is_zsh() || !for_zsh || crate::judge::inert(r, false, bytes),
+                "a reading inert for zsh is inert for bash"
+            );
+            for_zsh
                 || (!d.is_zsh()
                     && work.charge(shell::bulk_work(bytes.len()))
                     && crate::judge::inert(r, false, bytes))
