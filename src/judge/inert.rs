@@ -420,8 +420,8 @@ fn program(reading: &Reading, zsh: bool, text: Option<&[u8]>, numbers: &Numbers)
 struct Numbers {
     /// (Sets: a script reads and assigns the same names many times, and the check at the
     /// end stays linear in them.)
-    read: std::cell::RefCell<std::collections::HashSet<Vec<u8>>>,
-    other: std::cell::RefCell<std::collections::HashSet<Vec<u8>>>,
+    read: std::cell::RefCell<rustc_hash::FxHashSet<Vec<u8>>>,
+    other: std::cell::RefCell<rustc_hash::FxHashSet<Vec<u8>>>,
 }
 
 impl Numbers {
@@ -446,7 +446,10 @@ impl Numbers {
     /// `name` is given a value, a number or not.
     fn assigned(&self, name: &[u8], number: bool) {
         if !number {
-            self.other.borrow_mut().insert(name.to_vec());
+            let mut other = self.other.borrow_mut();
+            if !other.contains(name) {
+                other.insert(name.to_vec());
+            }
         }
     }
 

@@ -534,6 +534,22 @@ impl<'s> Input<'s> {
             self.captured(c, o);
             return Some(c);
         }
+        // Most characters: a byte of the current stream line before its end, not a
+        // backslash (which may join lines): what the loop below returns for it.
+        if let Line::Stream { start, end, .. } = self.line {
+            let i = start + self.idx;
+            if i < end
+                && let Some(c) = self.stream.get(i)
+                && c != b'\\'
+            {
+                self.idx += 1;
+                let origin = self.stream.origin(i);
+                self.last = origin;
+                self.last_stream = Some(i);
+                self.captured(c, origin);
+                return Some(c);
+            }
+        }
         loop {
             if self.idx >= self.line.len() && self.saved.is_empty() && !self.fill(&join) {
                 return None;

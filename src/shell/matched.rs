@@ -149,7 +149,32 @@ impl Reader<'_, '_> {
         let base = b.len();
         let mut prev_at = self.input.last_origin();
         let mut this_at = prev_at;
+        // The bytes this loop decides nothing on, read a run at a time where nothing
+        // before them is pending (an escape, a comment, a `$`, `<` or `>`): none is a
+        // quote, escape, expansion, redirection character, comment, line end or bracket
+        // of this text, so each is pushed as read and leaves no state. Not in arithmetic
+        // or `${…}`, where more characters decide (zsh's math, the operator's state).
+        let runs = !zsh_math_level && flags & P_DOLBRACE == 0;
+        let mut plain_stop = [false; 256];
+        if runs {
+            for c in [
+                b'\\', b'\'', b'"', b'`', b'$', b'#', b'\n', b'<', b'>', open, close,
+            ] {
+                plain_stop[c as usize] = true;
+            }
+        }
         while count > 0 {
+            if runs
+                && self.zsh_math == 0
+                && tflags & (LEX_PASSNEXT | LEX_INCOMMENT | LEX_WASDOL | LEX_GTLT) == 0
+            {
+                let run = self.input.take_run_until(&plain_stop, b);
+                if run > 0 {
+                    self.spend(run.div_ceil(super::BYTES_PER_WORK))?;
+                    this_at = self.input.last_origin();
+                    continue;
+                }
+            }
             prev_at = this_at;
             // This loop decides more per character than the input charges for one.
             self.spend(1)?;

@@ -63,11 +63,13 @@ pub(super) fn concerns(kind: Kind, words: &[&str]) -> bool {
     }
 }
 
-/// Programs that only read the files their words name (sorted: a test checks): given a
+/// Programs that only read the files their words name, and the shell's builtins that
+/// name no file (`export`, `local`, `read`, …) (sorted: a test checks): given a
 /// settings file, they change nothing. (Not `xxd` nor `tree`, which write a file they are
 /// given: round 75.) Any other program the rule does not know may write
 /// what it is given ([`Walker::touch_if_settings`]).
 pub(super) const READERS: &[&str] = &[
+    ":",
     "[",
     "ag",
     "b2sum",
@@ -75,16 +77,22 @@ pub(super) const READERS: &[&str] = &[
     "basename",
     "bat",
     "batcat",
+    "break",
     "cat",
     "cksum",
     "cmp",
     "column",
+    "continue",
     "cut",
+    "declare",
     "diff",
     "dirname",
     "du",
     "echo",
     "egrep",
+    "exit",
+    "export",
+    "false",
     "fgrep",
     "file",
     "fold",
@@ -96,19 +104,27 @@ pub(super) const READERS: &[&str] = &[
     "jq",
     "jsonlint",
     "less",
+    "let",
+    "local",
     "ls",
     "md5sum",
     "more",
     "nl",
     "od",
     "printf",
+    "pwd",
+    "read",
     "readlink",
+    "readonly",
     "realpath",
+    "return",
     "rg",
     "sha1sum",
     "sha256sum",
     "sha512sum",
     "shasum",
+    "shift",
+    "sleep",
     "stat",
     "strings",
     "tac",
@@ -116,9 +132,21 @@ pub(super) const READERS: &[&str] = &[
     "taplo",
     "test",
     "tr",
+    "true",
+    "typeset",
+    "unset",
     "view",
+    "wait",
     "wc",
 ];
+
+/// Whether `name` is one of [`READERS`] (a set built once).
+fn is_reader(name: &str) -> bool {
+    static SET: std::sync::OnceLock<rustc_hash::FxHashSet<&'static str>> =
+        std::sync::OnceLock::new();
+    SET.get_or_init(|| READERS.iter().copied().collect())
+        .contains(name)
+}
 
 /// Whether a command of `kind` takes its operands by place (a destination, an option's
 /// value), so that a word standing for many words cannot stand in for them: not one that
@@ -131,7 +159,7 @@ pub(super) fn by_place(kind: Kind) -> bool {
 }
 
 /// The commands the rule looks at, by name (a basename), and what each is; sorted by
-/// name (a test checks), looked up by binary search.
+/// name (a test checks, so that a name is listed once), looked up in a map built from it.
 const KINDS: &[(&str, Kind)] = &[
     (".", Kind::Source),
     ("Rscript", Kind::Interpreter),
@@ -229,8 +257,13 @@ const KINDS: &[(&str, Kind)] = &[
 
 /// The kind of the command named `name` (a basename).
 pub(super) fn kind(name: &str, ctx: &Ctx) -> Option<Kind> {
-    if let Ok(at) = KINDS.binary_search_by(|(n, _)| n.as_bytes().cmp(name.as_bytes())) {
-        return KINDS.get(at).map(|&(_, k)| k);
+    // (A map built once: most names of a script are none of these, and a search of the
+    // table compared each with several names.)
+    static BY_NAME: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, Kind>> =
+        std::sync::OnceLock::new();
+    let by_name = BY_NAME.get_or_init(|| KINDS.iter().copied().collect());
+    if let Some(&k) = by_name.get(name) {
+        return Some(k);
     }
     Some(match name {
         n if n.starts_with("python") || n.starts_with("pypy") => Kind::Interpreter,
@@ -512,7 +545,7 @@ impl Walker<'_> {
             // binary as a word, may write it (`sort -o f`, `curl -o f`, `tar -cf f`, `gzip
             // f`, a wrapper the rule does not know, `flock l rm f`: round 74): unless it only
             // reads ([`READERS`]), what its words name counts as written.
-            None if READERS.binary_search(&name.as_str()).is_err() => {
+            None if !is_reader(&name) => {
                 for a in rest {
                     self.touch_if_settings(a, &name);
                 }
@@ -1265,7 +1298,10 @@ fn operands_with(args: &[Arg], takes: &[&str]) -> Vec<usize> {
 }
 
 pub(super) fn basename(s: &str) -> &str {
-    s.rsplit('/').next().unwrap_or(s)
+    match memchr::memrchr(b'/', s.as_bytes()) {
+        Some(at) => s.get(at + 1..).unwrap_or(s),
+        None => s,
+    }
 }
 
 /// The pieces of code text that may be paths: split at blanks, quotes, brackets and

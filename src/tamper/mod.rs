@@ -144,6 +144,21 @@ impl Ctx {
     /// Whether the command word `word` runs the guard: a file named `heredoc-guard`, or
     /// the running binary by its path.
     fn is_exe(&self, word: &str) -> bool {
+        // (A path's file name, normalised or not, is text of the word: a word holding
+        // neither `heredoc-guard` nor the running binary's file name is neither.)
+        let holds = |name: &[u8]| {
+            !name.is_empty()
+                && word.len() >= name.len()
+                && memchr::memmem::find(word.as_bytes(), name).is_some()
+        };
+        if !holds(b"heredoc-guard")
+            && self
+                .exe
+                .iter()
+                .all(|e| e.file_name().is_some_and(|n| !holds(n.as_encoded_bytes())))
+        {
+            return false;
+        }
         let p = Path::new(word);
         p.file_name().is_some_and(|n| n == "heredoc-guard")
             || (p.is_absolute() && self.exe.iter().any(|e| paths::normalize(p) == *e))
@@ -159,9 +174,13 @@ impl Ctx {
     }
 
     fn is_exe_name(&self, name: &str) -> bool {
-        self.exe
-            .iter()
-            .any(|e| e.file_name().is_some_and(|n| n == name))
+        self.exe.iter().any(|e| {
+            // (A path not ending in `/` or `.` ends in its file name: most names are
+            // told apart without taking the path apart.)
+            let b = e.as_os_str().as_encoded_bytes();
+            (b.ends_with(name.as_bytes()) || b.ends_with(b"/") || b.ends_with(b"."))
+                && e.file_name().is_some_and(|n| n == name)
+        })
     }
 
     fn managed_roots(&self) -> impl Iterator<Item = PathBuf> + '_ {

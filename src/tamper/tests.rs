@@ -232,6 +232,11 @@ fn with_the_hook_installed_reading_and_other_files_pass() {
             "cp -r ~/.claude ~/backup",
             "python3 -c \"import os; open(os.path.expanduser('~/.claude/CLAUDE.md'), 'w').write('x')\"",
             "rm -rf ~/.*/cache",
+            // The shell's builtins that name no file, given a hook file's path as a
+            // value (they write nothing).
+            "export SETTINGS=~/.claude/settings.json; echo \"$SETTINGS\"",
+            "local f=$HOME/.codex/hooks.json 2>/dev/null; declare -r g=~/.claude/settings.json",
+            "read -r line < ~/.claude/settings.json; unset line; true ~/.codex/hooks.json",
         ],
     );
 }
