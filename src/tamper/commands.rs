@@ -141,7 +141,7 @@ pub(super) const READERS: &[&str] = &[
 ];
 
 /// Whether `name` is one of [`READERS`] (a set built once).
-fn is_reader(name: &str) -> bool {
+pub(super) fn is_reader(name: &str) -> bool {
     static SET: std::sync::OnceLock<rustc_hash::FxHashSet<&'static str>> =
         std::sync::OnceLock::new();
     SET.get_or_init(|| READERS.iter().copied().collect())
@@ -366,8 +366,10 @@ impl Walker<'_> {
         // place of the replace string where it has one (`-I{}`, `-i`: round 73); a word
         // that is a glob stays one.
         let xargs = args[..at].iter().position(|a| basename(a.v()) == "xargs");
+        // (Only `xargs` reads them: a heredoc's body is not taken apart for any other.)
         let read: Vec<String> = stdin
             .iter()
+            .filter(|_| xargs.is_some())
             .flat_map(|t| {
                 String::from_utf8_lossy(t)
                     .split_ascii_whitespace()

@@ -43,6 +43,10 @@ pub(super) struct Places<'c> {
     held: RefCell<HashMap<PathBuf, bool>>,
     /// Each directory's real path (`None`: it cannot be resolved), looked up once.
     real_dirs: RefCell<HashMap<PathBuf, Option<PathBuf>>>,
+    /// Each path's `lstat`: its file type, or the kind of error (a path is asked up to
+    /// three times for one action: whether it is there, whether it is a link, whether it
+    /// exists).
+    lstats: RefCell<HashMap<PathBuf, Result<std::fs::FileType, std::io::ErrorKind>>>,
 }
 
 impl<'c> Places<'c> {
@@ -53,7 +57,21 @@ impl<'c> Places<'c> {
             binaries: RefCell::new(None),
             held: RefCell::new(HashMap::new()),
             real_dirs: RefCell::new(HashMap::new()),
+            lstats: RefCell::new(HashMap::new()),
         }
+    }
+
+    /// `std::fs::symlink_metadata(path)`'s file type (or the kind of its error), looked
+    /// up once per path for the check (the command has not run: nothing changes them).
+    pub(super) fn lstat(&self, path: &Path) -> Result<std::fs::FileType, std::io::ErrorKind> {
+        if let Some(&known) = self.lstats.borrow().get(path) {
+            return known;
+        }
+        let got = std::fs::symlink_metadata(path)
+            .map(|m| m.file_type())
+            .map_err(|e| e.kind());
+        self.lstats.borrow_mut().insert(path.to_owned(), got);
+        got
     }
 
     /// `std::fs::canonicalize(path)`, with the directory above it resolved once for every
@@ -80,8 +98,8 @@ impl<'c> Places<'c> {
         };
         // No directory, no file in it.
         let real_dir = real_dir?;
-        let meta = std::fs::symlink_metadata(path).ok()?;
-        if meta.file_type().is_symlink() {
+        let file_type = self.lstat(path).ok()?;
+        if file_type.is_symlink() {
             return std::fs::canonicalize(path).ok();
         }
         Some(real_dir.join(name))

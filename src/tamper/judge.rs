@@ -82,7 +82,7 @@ fn touch(
     // A path that is not there holds nothing and is above nothing: only a new binary on
     // PATH, or settings written with a switch-off, concern the guard there.
     let absent = matches!(t, Target::Exact(p)
-        if std::fs::symlink_metadata(p).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound));
+        if places.lstat(p) == Err(std::io::ErrorKind::NotFound));
     if binary(t, recursive && !absent, places, ctx) {
         return Some(", the guard's binary".to_owned());
     }
@@ -250,7 +250,7 @@ fn hook_file(
     match t {
         Target::Exact(p) => {
             let shaped = paths::settings_shape(p, &ctx.homes) || paths::plugin_shape(p);
-            let exists = std::fs::symlink_metadata(p).is_ok();
+            let exists = places.lstat(p).is_ok();
             // A new file holds no hook, and is no known file's target.
             if !exists && !recursive {
                 return None;

@@ -231,6 +231,12 @@ pub(super) struct Walker<'a> {
     pub(super) over: bool,
     /// Each path text's targets from the working directories (emptied when they change).
     pub(super) target_cache: std::cell::RefCell<rustc_hash::FxHashMap<(String, bool), Vec<Target>>>,
+    /// The words being read are a reader's (`echo`, `grep`, `export`, …: [`READERS`]
+    /// with its output piped nowhere): what a word stands for as a path is not needed
+    /// (such a program writes nothing it is given), only the text it shows.
+    ///
+    /// [`READERS`]: super::commands::READERS
+    words_only: bool,
 }
 
 impl<'a> Walker<'a> {
@@ -253,6 +259,7 @@ impl<'a> Walker<'a> {
             nested_seen: HashSet::new(),
             over: false,
             target_cache: std::cell::RefCell::new(rustc_hash::FxHashMap::default()),
+            words_only: false,
         }
     }
 
@@ -497,7 +504,11 @@ impl<'a> Walker<'a> {
         {
             self.shown.push(lit);
         }
-        let texts = self.texts(&info);
+        let texts = if self.words_only {
+            None
+        } else {
+            self.texts(&info)
+        };
         let built: usize = texts
             .as_ref()
             .map_or(0, |(t, _)| t.iter().map(String::len).sum());
@@ -786,8 +797,20 @@ impl<'a> Walker<'a> {
             .iter()
             .take_while(|w| word::is_assignment(&w.text))
             .count();
-        for w in &c.words[assignments..] {
-            let mut a = self.arg(w, ends)?;
+        // A command named as written by a program that only reads (piped nowhere): its
+        // words are read for the text they show, not as paths.
+        let words_only = !pipes
+            && c.words.get(assignments).is_some_and(|w| {
+                let raw = w.text.bytes();
+                word::as_written(raw)
+                    && std::str::from_utf8(raw)
+                        .is_ok_and(|n| super::commands::is_reader(super::commands::basename(n)))
+            });
+        for (k, w) in c.words[assignments..].iter().enumerate() {
+            self.words_only = words_only && k > 0;
+            let a = self.arg(w, ends);
+            self.words_only = false;
+            let mut a = a?;
             match a.split.take() {
                 // (Brace expansion's words, each an argument: `cp {x,.claude/}`.)
                 Some(parts) => args.extend(parts),
