@@ -909,6 +909,23 @@ mod tests {
     }
 
     #[test]
+    fn zsh_mapfile_read_back_under_the_e_flag_is_a_heredoc_flow_without_the_tamper_rule() {
+        // (With the tamper rule, loading zsh/mapfile is denied first: redteam16.txt.)
+        let cmd =
+            "zmodload zsh/mapfile\ncat > f <<'EOF'\n$(canary)\nEOF\nprint -r -- ${(e)mapfile[f]}\n";
+        let rule = check_from_report(cmd);
+        assert_eq!(rule, Some(crate::verdict::Rule::HeredocFlow));
+    }
+
+    /// The rule the judge alone (no tamper rule) denies `cmd` by.
+    fn check_from_report(cmd: &str) -> Option<crate::verdict::Rule> {
+        match inspect(cmd) {
+            Ok(report) => verdict_for(&report).denial().map(|d| d.rule),
+            Err(d) => Some(d.rule),
+        }
+    }
+
+    #[test]
     fn commands_without_heredocs_say_which_check_cleared_them() {
         let why = |c: &str| inspect(c).ok().and_then(|r| r.clean).map(|c| c.why());
         assert_eq!(why("ls -la"), Some(Why::NothingToRead));

@@ -40,6 +40,7 @@ pub(super) enum Kind {
     Codex,
     Gio,
     Mount,
+    Zmodload,
 }
 
 /// Whether a line of `words` (as written, nothing computed) running a command of `kind`
@@ -252,6 +253,7 @@ const KINDS: &[(&str, Kind)] = &[
     ("wipe", Kind::Remove),
     ("xargs", Kind::Wrapper),
     ("yarn", Kind::PackageManager),
+    ("zmodload", Kind::Zmodload),
     ("zsh", Kind::Shell),
 ];
 
@@ -533,6 +535,19 @@ impl Walker<'_> {
                 }
             }
             Some(Kind::Gio) => self.gio(rest),
+            // zsh's `zsh/mapfile` module: its `mapfile` parameter writes, and `unset`
+            // removes, any file by name (`unset "mapfile[$HOME/.claude/settings.json]"`,
+            // round 76), through `read`, `typeset`, `let` or a plain assignment alike.
+            // Loading it, or a module the words do not show, is denied.
+            Some(Kind::Zmodload) => {
+                if rest.iter().any(|a| {
+                    a.value.is_none() || a.v().contains("mapfile") || paths::is_glob(a.v())
+                }) {
+                    self.actions.push(Action::Guard(
+                        "load zsh's mapfile module (zsh/mapfile), whose mapfile parameter writes and removes any file by its name, heredoc-guard's hook files too".to_owned(),
+                    ));
+                }
+            }
             Some(Kind::Mount) => {
                 // What is mounted hides what is below the mount point.
                 let ops = operands_with(
@@ -547,7 +562,7 @@ impl Walker<'_> {
             // binary as a word, may write it (`sort -o f`, `curl -o f`, `tar -cf f`, `gzip
             // f`, a wrapper the rule does not know, `flock l rm f`: round 74): unless it only
             // reads ([`READERS`]), what its words name counts as written.
-            None if !is_reader(&name) => {
+            None if !self.reader(&name) => {
                 for a in rest {
                     self.touch_if_settings(a, &name);
                 }

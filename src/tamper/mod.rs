@@ -18,6 +18,9 @@
 //! - writing into a settings file an agent reads (user, project, local: by its place,
 //!   `paths.rs`) when the command shows text that switches hooks off (`switches.rs`, with
 //!   the evidence from each client);
+//! - loading zsh's `zsh/mapfile` module (its `mapfile` parameter writes and removes any
+//!   file by name), and a command in a quoted subscript a builtin evaluates (`read
+//!   'a[$(rm f)]'`), walked as shell text;
 //! - interpreter code (inline, or a heredoc, here-string or pipe it reads) that names a
 //!   file holding the hook and writes files (`open(…, 'w')`, `writeFileSync`, `unlink`,
 //!   `rename`, …), or names a settings file and shows a switch-off.
@@ -155,7 +158,7 @@ impl Ctx {
             && self
                 .exe
                 .iter()
-                .all(|e| e.file_name().is_some_and(|n| !holds(n.as_encoded_bytes())))
+                .all(|e| last_name(e).is_some_and(|n| !holds(n)))
         {
             return false;
         }
@@ -189,6 +192,17 @@ impl Ctx {
             .map(PathBuf::from)
             .chain(self.managed.iter().cloned())
     }
+}
+
+/// The bytes after a path's last `/`, where they are its file name (not empty, `.` or
+/// `..`): what [`Path::file_name`] gives, without taking the path apart.
+fn last_name(p: &Path) -> Option<&[u8]> {
+    let b = p.as_os_str().as_encoded_bytes();
+    let name = match memchr::memrchr(b'/', b) {
+        Some(at) => b.get(at + 1..)?,
+        None => b,
+    };
+    (!matches!(name, b"" | b"." | b"..")).then_some(name)
 }
 
 /// The denial for `command`, when what it does would switch the guard off or change it.

@@ -542,3 +542,35 @@ fn real_paths_resolved_by_directory_are_the_ones_canonicalize_gives() {
         Some(root.join("a/file"))
     );
 }
+
+/// Round 76: a function the command defines under a reader's name runs in its place; zsh's
+/// mapfile module writes any file by name; a subscript a shell evaluates runs its
+/// substitution, quoted or not.
+#[test]
+fn a_reader_redefined_mapfile_and_code_in_a_quoted_subscript_are_denied() {
+    let home = Home::new().hooked();
+    denied(
+        &home,
+        &[
+            "read() { rm -f \"$1\"; }; read ~/.claude/settings.json",
+            "cat() { rm -f \"$1\"; }\ncat ~/.codex/hooks.json",
+            "eval 'sleep() { rm -f \"$1\"; }'; sleep ~/.claude/settings.json",
+            "function 'true' { rm -f \"$1\"; }; true ~/.claude/settings.json",
+            "zmodload zsh/mapfile; unset \"mapfile[$HOME/.claude/settings.json]\"",
+            "m=zsh/mapfile; zmodload $m",
+            "read 'a[$(rm ~/.claude/settings.json)]' <<< 1",
+            "printf -v 'a[`rm ~/.codex/hooks.json`]' 1",
+            "let 'x=a[$(rm ~/.claude/settings.json)]'",
+            "x='a[$(rm ~/.claude/settings.json)]'; echo $((x))",
+        ],
+    );
+    passed(
+        &home,
+        &[
+            "grep -n '[$(]' notes.md",
+            "echo 'the price is $(cost) [sic]'",
+            "zmodload zsh/datetime; echo $EPOCHSECONDS",
+            "greet() { echo hi; }; greet; cat ~/.claude/settings.json",
+        ],
+    );
+}

@@ -237,6 +237,17 @@ pub(super) struct Walker<'a> {
     ///
     /// [`READERS`]: super::commands::READERS
     words_only: bool,
+    /// The names of the functions the command defines (in any reading walked, its `eval`
+    /// texts too): such a name runs the function, not the program (`read() { rm -f "$1";
+    /// }; read f`: round 76), so it is no reader.
+    shadowed: rustc_hash::FxHashSet<Vec<u8>>,
+    /// A function is defined under a name the walk cannot tell (quoted, expanded, zsh's
+    /// `functions[…]=`): no name is taken for a reader.
+    shadow_all: bool,
+    /// Text a shell runs later as code that the command shows quoted: a subscript with a
+    /// substitution in a name or value given to the shell (`read 'a[$(rm f)]'`, a value
+    /// `'a[$(rm f)]'` later read by arithmetic: round 76), walked as nested shell text.
+    subscript_code: Vec<Vec<u8>>,
 }
 
 impl<'a> Walker<'a> {
@@ -260,11 +271,49 @@ impl<'a> Walker<'a> {
             over: false,
             target_cache: std::cell::RefCell::new(rustc_hash::FxHashMap::default()),
             words_only: false,
+            shadowed: rustc_hash::FxHashSet::default(),
+            shadow_all: false,
+            subscript_code: Vec::new(),
+        }
+    }
+
+    /// Whether `name` (a command's name) only reads what it is given: one of
+    /// [`super::commands::READERS`] that the command does not define as a function.
+    pub(super) fn reader(&self, name: &str) -> bool {
+        !self.shadow_all
+            && !self.shadowed.contains(name.as_bytes())
+            && super::commands::is_reader(name)
+    }
+
+    /// Takes in the functions reading `r` of `text` defines, its literal `eval` and
+    /// `trap` texts' too ([`Walker::shadowed`]).
+    fn functions_defined(&mut self, r: &Reading, text: &[u8]) {
+        // zsh's table of functions, written by any route.
+        if memchr::memmem::find(text, b"functions").is_some() {
+            self.shadow_all = true;
+        }
+        for e in &r.events {
+            if let Event::Open(Compound::Function(w), _) = e {
+                let raw = w.text.bytes();
+                if raw.is_empty()
+                    || raw
+                        .iter()
+                        .any(|c| matches!(c, b'\'' | b'"' | b'\\' | b'$' | b'`'))
+                {
+                    self.shadow_all = true;
+                } else {
+                    self.shadowed.insert(raw.to_vec());
+                }
+            }
+        }
+        for n in &r.nested {
+            self.functions_defined(&n.reading, &n.text);
         }
     }
 
     /// Walks reading `r` of `text` (the command, or nested shell text) at `depth`.
     pub(super) fn reading(&mut self, r: &Reading, text: &[u8], depth: usize) {
+        self.functions_defined(r, text);
         let ends = Ends::of(&r.events);
         let found = self.located(r, &ends);
         self.assignments(r, &ends);
@@ -294,6 +343,12 @@ impl<'a> Walker<'a> {
         }
         self.located = saved;
         self.bodies = saved_bodies;
+        for code in std::mem::take(&mut self.subscript_code) {
+            if self.over {
+                return;
+            }
+            self.nested(&code, depth);
+        }
     }
 
     /// The substitutions of reading `r` that only say where a program is (`$(command -v
@@ -497,6 +552,9 @@ impl<'a> Walker<'a> {
             .flatten()
             .copied()
             .collect();
+        if subscript_code(&lit) {
+            self.subscript_code.push(lit.clone());
+        }
         // (Kept only when it may hold a switch: the switches' keys all hold `ooks`.)
         if lit != text.bytes()
             && (memchr::memmem::find(&lit, b"ooks").is_some()
@@ -617,6 +675,19 @@ impl<'a> Walker<'a> {
                 _ => continue,
             };
             for (name, value) in names.into_iter().zip(values) {
+                let lit: Vec<u8> = value
+                    .pieces
+                    .iter()
+                    .filter_map(|p| match p {
+                        word::Piece::Lit(l) => Some(l.as_slice()),
+                        _ => None,
+                    })
+                    .flatten()
+                    .copied()
+                    .collect();
+                if subscript_code(&lit) {
+                    self.subscript_code.push(lit);
+                }
                 let Some((texts, _)) = self.texts(&value) else {
                     continue;
                 };
@@ -804,7 +875,7 @@ impl<'a> Walker<'a> {
                 let raw = w.text.bytes();
                 word::as_written(raw)
                     && std::str::from_utf8(raw)
-                        .is_ok_and(|n| super::commands::is_reader(super::commands::basename(n)))
+                        .is_ok_and(|n| self.reader(super::commands::basename(n)))
             });
         for (k, w) in c.words[assignments..].iter().enumerate() {
             self.words_only = words_only && k > 0;
@@ -902,6 +973,12 @@ impl<'a> Walker<'a> {
             self.reading(&r, text, depth + 1);
         }
     }
+}
+
+/// Whether quoted text may be a subscript that runs a command once the shell takes it as
+/// a name or arithmetic (`a[$(…)]`, a backquoted command in brackets).
+fn subscript_code(lit: &[u8]) -> bool {
+    lit.contains(&b'[') && (lit.contains(&b'`') || memchr::memmem::find(lit, b"$(").is_some())
 }
 
 /// Whether `text` names a place of the guard's ([`MARKERS`], the running binary's name).
