@@ -540,9 +540,22 @@ impl Walker<'_> {
             // round 76), through `read`, `typeset`, `let` or a plain assignment alike.
             // Loading it, or a module the words do not show, is denied.
             Some(Kind::Zmodload) => {
-                if rest.iter().any(|a| {
-                    a.value.is_none() || a.v().contains("mapfile") || paths::is_glob(a.v())
-                }) {
+                // (Testing, listing or unloading loads nothing: `-e`, `-l`, `-L`, `-u`.)
+                let loads = !rest.iter().any(|a| {
+                    a.v().starts_with('-')
+                        && !a.v().starts_with("--")
+                        && a.v()[1..]
+                            .bytes()
+                            .any(|c| matches!(c, b'e' | b'l' | b'L' | b'u'))
+                });
+                // (A module looked up where the command says, `module_path`, may be any
+                // under any name.)
+                if loads
+                    && (self.module_path_named
+                        || rest.iter().any(|a| {
+                            a.value.is_none() || a.v().contains("mapfile") || paths::is_glob(a.v())
+                        }))
+                {
                     self.actions.push(Action::Guard(
                         "load zsh's mapfile module (zsh/mapfile), whose mapfile parameter writes and removes any file by its name, heredoc-guard's hook files too".to_owned(),
                     ));

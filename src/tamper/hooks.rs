@@ -46,7 +46,7 @@ pub(super) struct Places<'c> {
     /// Each path's `lstat`: its file type, or the kind of error (a path is asked up to
     /// three times for one action: whether it is there, whether it is a link, whether it
     /// exists).
-    lstats: RefCell<HashMap<PathBuf, Result<std::fs::FileType, std::io::ErrorKind>>>,
+    lstats: RefCell<rustc_hash::FxHashMap<PathBuf, Result<std::fs::FileType, std::io::ErrorKind>>>,
 }
 
 impl<'c> Places<'c> {
@@ -57,7 +57,7 @@ impl<'c> Places<'c> {
             binaries: RefCell::new(None),
             held: RefCell::new(HashMap::new()),
             real_dirs: RefCell::new(HashMap::new()),
-            lstats: RefCell::new(HashMap::new()),
+            lstats: RefCell::new(rustc_hash::FxHashMap::default()),
         }
     }
 

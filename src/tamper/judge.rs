@@ -190,6 +190,28 @@ fn code(
 
 /// What a managed-policy place `t` is (`recursive`: a directory above one counts).
 fn managed(t: &Target, recursive: bool, ctx: &Ctx) -> Option<&'static str> {
+    // (Most paths a script writes share not even their first directory with a managed
+    // root, and are told apart without building the roots: a path is under a root, or
+    // above one, only where their first components are the same.)
+    if let Target::Exact(p) = t
+        && ctx.managed.is_empty()
+    {
+        let mut parts = p.components();
+        match (parts.next(), parts.next()) {
+            // Relative: neither under nor above an absolute root.
+            (Some(c), _) if c != std::path::Component::RootDir => return None,
+            (_, Some(std::path::Component::Normal(first)))
+                if !paths::MANAGED_ROOTS.iter().any(|r| {
+                    r.strip_prefix('/')
+                        .and_then(|r| r.split('/').next())
+                        .is_some_and(|f| f.as_bytes() == first.as_encoded_bytes())
+                }) =>
+            {
+                return None;
+            }
+            _ => {}
+        }
+    }
     let hit = ctx.managed_roots().any(|root| match t {
         Target::Exact(p) => p.starts_with(&root) || (recursive && root.starts_with(p)),
         Target::Pattern(p) => {

@@ -562,6 +562,16 @@ fn a_reader_redefined_mapfile_and_code_in_a_quoted_subscript_are_denied() {
             "printf -v 'a[`rm ~/.codex/hooks.json`]' 1",
             "let 'x=a[$(rm ~/.claude/settings.json)]'",
             "x='a[$(rm ~/.claude/settings.json)]'; echo $((x))",
+            "/bin/cat() { rm -f \"$1\"; }; /bin/cat ~/.claude/settings.json",
+            "hash -p /bin/rm cat; cat ~/.claude/settings.json",
+            "BASH_CMDS[cat]=/bin/rm; cat ~/.claude/settings.json",
+            "a=cat; alias \"$a=rm -f\"\ncat ~/.claude/settings.json",
+            "PATH=/tmp/p:$PATH cat ~/.claude/settings.json",
+            ". ./defs.sh; cat ~/.claude/settings.json",
+            "[[ -v 'a[$(rm ~/.claude/settings.json)]' ]]",
+            "[[ 'a[$(rm ~/.claude/settings.json)]' -eq 0 ]]",
+            "exec 3<<<'zmodload zsh/mapfile'; . /dev/fd/3; unset \"mapfile[$HOME/.claude/settings.json]\"",
+            "module_path=(/tmp/m $module_path); zmodload zsh/x",
         ],
     );
     passed(
@@ -571,6 +581,13 @@ fn a_reader_redefined_mapfile_and_code_in_a_quoted_subscript_are_denied() {
             "echo 'the price is $(cost) [sic]'",
             "zmodload zsh/datetime; echo $EPOCHSECONDS",
             "greet() { echo hi; }; greet; cat ~/.claude/settings.json",
+            "grep -n functions ~/.claude/settings.json",
+            "git commit -m 'docs: warn against `rm ~/.claude/settings.json` [threat-model]'",
+            "gh issue comment 12 --body 'Bypass: `unset \"a[$(rm ~/.claude/settings.json)]\"` is allowed'",
+            "git commit --allow-empty -m 'docs [zsh]: `zmodload zsh/mapfile` is now denied'",
+            "zmodload -e zsh/mapfile && echo loaded",
+            "zmodload -u zsh/mapfile",
+            "mapfile -t lines < notes.txt; printf '%s\\n' \"${lines[@]}\"",
         ],
     );
 }

@@ -248,6 +248,11 @@ pub(super) struct Walker<'a> {
     /// substitution in a name or value given to the shell (`read 'a[$(rm f)]'`, a value
     /// `'a[$(rm f)]'` later read by arithmetic: round 76), walked as nested shell text.
     subscript_code: Vec<Vec<u8>>,
+    /// The words being read are a builtin's that takes names or arithmetic
+    /// ([`TAKES_NAMES`]).
+    takes_names: bool,
+    /// The command names zsh's `module_path` (where `zmodload` looks modules up).
+    pub(super) module_path_named: bool,
 }
 
 impl<'a> Walker<'a> {
@@ -274,6 +279,8 @@ impl<'a> Walker<'a> {
             shadowed: rustc_hash::FxHashSet::default(),
             shadow_all: false,
             subscript_code: Vec::new(),
+            takes_names: false,
+            module_path_named: false,
         }
     }
 
@@ -286,24 +293,99 @@ impl<'a> Walker<'a> {
     }
 
     /// Takes in the functions reading `r` of `text` defines, its literal `eval` and
-    /// `trap` texts' too ([`Walker::shadowed`]).
+    /// `trap` texts' too ([`Walker::shadowed`]); where the text may rebind a name another
+    /// way (zsh's `functions` table, `hash`, `BASH_CMDS`, zsh's `commands`, an alias table
+    /// or an alias named at run time, an exported function, `fpath` and `autoload`,
+    /// `PATH`, `enable`, `eval`, a sourced file, `command_not_found_handle`), no name is
+    /// taken for a reader (round 76).
     fn functions_defined(&mut self, r: &Reading, text: &[u8]) {
-        // zsh's table of functions, written by any route.
-        if memchr::memmem::find(text, b"functions").is_some() {
+        // Text that writes a table of functions, commands or aliases, an exported
+        // function, the places functions and programs are looked up.
+        const TABLES: [&[u8]; 19] = [
+            b"functions[",
+            b"functions=",
+            b"functions+=",
+            b"BASH_CMDS",
+            b"commands[",
+            b"commands=",
+            b"commands+=",
+            b"BASH_ALIASES",
+            b"aliases[",
+            b"aliases=",
+            b"aliases+=",
+            b"BASH_FUNC",
+            b"fpath",
+            b"FPATH",
+            b"PATH",
+            b"path=",
+            b"path+=",
+            b"path[",
+            b"command_not_found",
+        ];
+        // Commands that rebind a name or run text that may (a word of the command, so
+        // that a wrapper's `builtin hash` counts too).
+        const REBINDERS: [&[u8]; 7] = [
+            b"hash",
+            b"alias",
+            b"autoload",
+            b"enable",
+            b"eval",
+            b"source",
+            b"functions",
+        ];
+        if memchr::memmem::find(text, b"module_path").is_some()
+            || memchr::memmem::find(text, b"MODULE_PATH").is_some()
+        {
+            self.module_path_named = true;
+        }
+        if !self.shadow_all
+            && TABLES
+                .iter()
+                .any(|m| memchr::memmem::find(text, m).is_some())
+        {
             self.shadow_all = true;
         }
         for e in &r.events {
-            if let Event::Open(Compound::Function(w), _) = e {
-                let raw = w.text.bytes();
-                if raw.is_empty()
-                    || raw
-                        .iter()
-                        .any(|c| matches!(c, b'\'' | b'"' | b'\\' | b'$' | b'`'))
-                {
-                    self.shadow_all = true;
-                } else {
-                    self.shadowed.insert(raw.to_vec());
+            match e {
+                Event::Open(Compound::Function(w), _) => {
+                    let raw = w.text.bytes();
+                    if raw.is_empty()
+                        || raw
+                            .iter()
+                            .any(|c| matches!(c, b'\'' | b'"' | b'\\' | b'$' | b'`'))
+                    {
+                        self.shadow_all = true;
+                    } else {
+                        // (`/bin/cat() {…}` runs for `/bin/cat`, which names `cat`.)
+                        let base = match memchr::memrchr(b'/', raw) {
+                            Some(at) => &raw[at + 1..],
+                            None => raw,
+                        };
+                        self.shadowed.insert(base.to_vec());
+                        self.shadowed.insert(raw.to_vec());
+                    }
                 }
+                Event::Simple(c) => {
+                    let words: Vec<&[u8]> = c
+                        .words
+                        .iter()
+                        .map(|w| w.text.bytes())
+                        .skip_while(|w| crate::shell::syntax::assignment(w, false).is_some())
+                        .collect();
+                    // The command's name, or the one after `builtin` or `command` (a
+                    // sourced file may define any function: `.` too).
+                    let name = match words.as_slice() {
+                        [first, second, ..] if matches!(*first, b"builtin" | b"command") => {
+                            Some(*second)
+                        }
+                        [first, ..] => Some(*first),
+                        [] => None,
+                    };
+                    if name.is_some_and(|n| n == b"." || REBINDERS.contains(&n)) {
+                        self.shadow_all = true;
+                    }
+                }
+                _ => {}
             }
         }
         for n in &r.nested {
@@ -337,6 +419,32 @@ impl<'a> Walker<'a> {
                 Event::Redirect(rd) => {
                     last_out = None;
                     self.redirect(rd, &ends, "a redirection");
+                }
+                // `[[ -v 'a[$(…)]' ]]`, `[[ 'a[$(…)]' -eq 0 ]]`: a name or arithmetic the
+                // shell evaluates, its subscript's command run.
+                Event::Cond(words) => {
+                    last_out = None;
+                    for w in words {
+                        if memchr::memchr(b'[', w.text.bytes()).is_none() {
+                            continue;
+                        }
+                        let Some(info) = self.word(w, &ends) else {
+                            return;
+                        };
+                        let lit: Vec<u8> = info
+                            .pieces
+                            .iter()
+                            .filter_map(|p| match p {
+                                word::Piece::Lit(l) => Some(l.as_slice()),
+                                _ => None,
+                            })
+                            .flatten()
+                            .copied()
+                            .collect();
+                        if subscript_code(&lit) {
+                            self.subscript_code.push(lit);
+                        }
+                    }
                 }
                 _ => last_out = None,
             }
@@ -552,9 +660,12 @@ impl<'a> Walker<'a> {
             .flatten()
             .copied()
             .collect();
-        if subscript_code(&lit) {
+        if self.takes_names && subscript_code(&lit) {
             self.subscript_code.push(lit.clone());
         }
+        // (A reader's word is read as a path only where it may be an element of zsh's
+        // `mapfile`, which names a file: `unset "mapfile[$HOME/…]"`.)
+        let paths_needed = !self.words_only || memchr::memmem::find(&lit, b"mapfile").is_some();
         // (Kept only when it may hold a switch: the switches' keys all hold `ooks`.)
         if lit != text.bytes()
             && (memchr::memmem::find(&lit, b"ooks").is_some()
@@ -562,7 +673,7 @@ impl<'a> Walker<'a> {
         {
             self.shown.push(lit);
         }
-        let texts = if self.words_only {
+        let texts = if !paths_needed {
             None
         } else {
             self.texts(&info)
@@ -877,15 +988,33 @@ impl<'a> Walker<'a> {
                     && std::str::from_utf8(raw)
                         .is_ok_and(|n| self.reader(super::commands::basename(n)))
             });
+        // (Behind a wrapper too: `builtin read`, `command printf`.)
+        let takes_names = c.words[assignments..]
+            .iter()
+            .any(|w| TAKES_NAMES.contains(&w.text.bytes()));
         for (k, w) in c.words[assignments..].iter().enumerate() {
             self.words_only = words_only && k > 0;
+            self.takes_names = takes_names;
             let a = self.arg(w, ends);
             self.words_only = false;
+            self.takes_names = false;
             let mut a = a?;
             match a.split.take() {
                 // (Brace expansion's words, each an argument: `cp {x,.claude/}`.)
                 Some(parts) => args.extend(parts),
                 None => args.push(a),
+            }
+        }
+        // An element of zsh's `mapfile` names the file it reads, writes or removes
+        // (`unset "mapfile[$HOME/.claude/settings.json]"`, `read "mapfile[f]"`): where the
+        // module is loaded by a route the rule does not see (round 76), each is written.
+        for a in &args {
+            let elements: Vec<String> = a
+                .texts()
+                .map(|(t, _)| t.iter().filter_map(|t| mapfile_element(t)).collect())
+                .unwrap_or_default();
+            for e in elements {
+                self.touch(&Arg::plain(e), How::Write, "zsh's mapfile", None);
             }
         }
         // A word brace expansion makes too many words of, given to a command the rule
@@ -975,11 +1104,52 @@ impl<'a> Walker<'a> {
     }
 }
 
-/// Whether quoted text may be a subscript that runs a command once the shell takes it as
-/// a name or arithmetic (`a[$(…)]`, a backquoted command in brackets).
-fn subscript_code(lit: &[u8]) -> bool {
-    lit.contains(&b'[') && (lit.contains(&b'`') || memchr::memmem::find(lit, b"$(").is_some())
+/// The file an element of zsh's `mapfile` names (`mapfile[f]`, `mapfile[f]=x`).
+fn mapfile_element(t: &str) -> Option<String> {
+    let at = t.find("mapfile[")?;
+    let rest = &t[at + "mapfile[".len()..];
+    let end = rest.rfind(']')?;
+    Some(rest[..end].to_owned())
 }
+
+/// Whether quoted text may be a subscript that runs a command once the shell takes it as
+/// a name or arithmetic: a name's `[` with a `$(` or a backquote after it (`a[$(…)]`,
+/// `x+b[\`…\`]`; not `[sic]` nor a `[` after a blank).
+fn subscript_code(lit: &[u8]) -> bool {
+    memchr::memchr_iter(b'[', lit).any(|at| {
+        at > 0
+            && lit
+                .get(at - 1)
+                .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+            && lit.get(at + 1..).is_some_and(|rest| {
+                rest.contains(&b'`') || memchr::memmem::find(rest, b"$(").is_some()
+            })
+    })
+}
+
+/// The shell's builtins that take a word as a variable's name or as arithmetic, evaluating
+/// a subscript in it (`read 'a[$(…)]'`, `printf -v`, `let`, `unset`, `test -v`, …).
+const TAKES_NAMES: [&[u8]; 19] = [
+    b"read",
+    b"printf",
+    b"print",
+    b"let",
+    b"declare",
+    b"typeset",
+    b"local",
+    b"export",
+    b"readonly",
+    b"unset",
+    b"test",
+    b"[",
+    b"mapfile",
+    b"readarray",
+    b"getopts",
+    b"wait",
+    b"vared",
+    b"zparseopts",
+    b"integer",
+];
 
 /// Whether `text` names a place of the guard's ([`MARKERS`], the running binary's name).
 pub(super) fn names_places(text: &[u8], ctx: &Ctx) -> bool {
