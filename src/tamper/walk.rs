@@ -253,6 +253,8 @@ pub(super) struct Walker<'a> {
     takes_names: bool,
     /// The command names zsh's `module_path` (where `zmodload` looks modules up).
     pub(super) module_path_named: bool,
+    /// The text names `mapfile` (zsh's parameter of files).
+    mapfile_named: bool,
 }
 
 impl<'a> Walker<'a> {
@@ -281,6 +283,7 @@ impl<'a> Walker<'a> {
             subscript_code: Vec::new(),
             takes_names: false,
             module_path_named: false,
+            mapfile_named: false,
         }
     }
 
@@ -333,19 +336,31 @@ impl<'a> Walker<'a> {
             b"source",
             b"functions",
         ];
+        if memchr::memmem::find(text, b"mapfile").is_some() {
+            self.mapfile_named = true;
+        }
         if memchr::memmem::find(text, b"module_path").is_some()
             || memchr::memmem::find(text, b"MODULE_PATH").is_some()
         {
             self.module_path_named = true;
         }
-        if !self.shadow_all
-            && TABLES
-                .iter()
-                .any(|m| memchr::memmem::find(text, m).is_some())
-        {
-            self.shadow_all = true;
+        if self.shadow_all {
+            // (Nothing more to learn: no name is a reader.)
+            return;
         }
-        for e in &r.events {
+        let holds = |m: &[u8]| memchr::memmem::find(text, m).is_some();
+        if TABLES.iter().any(|m| holds(m)) {
+            self.shadow_all = true;
+            return;
+        }
+        // (The commands are looked at only where the text may define a function, name one
+        // of the commands above, or source a file.)
+        let scan = memchr::memchr(b'(', text).is_some()
+            || holds(b"function")
+            || REBINDERS.iter().any(|m| holds(m))
+            || holds(b". ")
+            || holds(b".\t");
+        for e in r.events.iter().filter(|_| scan) {
             match e {
                 Event::Open(Compound::Function(w), _) => {
                     let raw = w.text.bytes();
@@ -365,25 +380,12 @@ impl<'a> Walker<'a> {
                         self.shadowed.insert(raw.to_vec());
                     }
                 }
-                Event::Simple(c) => {
-                    let words: Vec<&[u8]> = c
-                        .words
-                        .iter()
-                        .map(|w| w.text.bytes())
-                        .skip_while(|w| crate::shell::syntax::assignment(w, false).is_some())
-                        .collect();
-                    // The command's name, or the one after `builtin` or `command` (a
-                    // sourced file may define any function: `.` too).
-                    let name = match words.as_slice() {
-                        [first, second, ..] if matches!(*first, b"builtin" | b"command") => {
-                            Some(*second)
-                        }
-                        [first, ..] => Some(*first),
-                        [] => None,
-                    };
-                    if name.is_some_and(|n| n == b"." || REBINDERS.contains(&n)) {
-                        self.shadow_all = true;
-                    }
+                // The command's name (a sourced file may define any function: `.` too).
+                Event::Simple(c)
+                    if command_name(&c.words)
+                        .is_some_and(|n| n == b"." || REBINDERS.contains(&n)) =>
+                {
+                    self.shadow_all = true;
                 }
                 _ => {}
             }
@@ -665,7 +667,8 @@ impl<'a> Walker<'a> {
         }
         // (A reader's word is read as a path only where it may be an element of zsh's
         // `mapfile`, which names a file: `unset "mapfile[$HOME/…]"`.)
-        let paths_needed = !self.words_only || memchr::memmem::find(&lit, b"mapfile").is_some();
+        let paths_needed = !self.words_only
+            || (self.mapfile_named && memchr::memmem::find(&lit, b"mapfile").is_some());
         // (Kept only when it may hold a switch: the switches' keys all hold `ooks`.)
         if lit != text.bytes()
             && (memchr::memmem::find(&lit, b"ooks").is_some()
@@ -989,9 +992,14 @@ impl<'a> Walker<'a> {
                         .is_ok_and(|n| self.reader(super::commands::basename(n)))
             });
         // (Behind a wrapper too: `builtin read`, `command printf`.)
-        let takes_names = c.words[assignments..]
-            .iter()
-            .any(|w| TAKES_NAMES.contains(&w.text.bytes()));
+        let takes_names = {
+            let mut names = c.words[assignments..].iter().map(|w| w.text.bytes());
+            match names.next() {
+                Some(b"builtin" | b"command") => names.next().is_some_and(takes_names),
+                Some(first) => takes_names(first),
+                None => false,
+            }
+        };
         for (k, w) in c.words[assignments..].iter().enumerate() {
             self.words_only = words_only && k > 0;
             self.takes_names = takes_names;
@@ -1008,7 +1016,8 @@ impl<'a> Walker<'a> {
         // An element of zsh's `mapfile` names the file it reads, writes or removes
         // (`unset "mapfile[$HOME/.claude/settings.json]"`, `read "mapfile[f]"`): where the
         // module is loaded by a route the rule does not see (round 76), each is written.
-        for a in &args {
+        let mapfile_named = self.mapfile_named;
+        for a in args.iter().filter(|_| mapfile_named) {
             let elements: Vec<String> = a
                 .texts()
                 .map(|(t, _)| t.iter().filter_map(|t| mapfile_element(t)).collect())
@@ -1129,27 +1138,43 @@ fn subscript_code(lit: &[u8]) -> bool {
 
 /// The shell's builtins that take a word as a variable's name or as arithmetic, evaluating
 /// a subscript in it (`read 'a[$(…)]'`, `printf -v`, `let`, `unset`, `test -v`, …).
-const TAKES_NAMES: [&[u8]; 19] = [
-    b"read",
-    b"printf",
-    b"print",
-    b"let",
-    b"declare",
-    b"typeset",
-    b"local",
-    b"export",
-    b"readonly",
-    b"unset",
-    b"test",
-    b"[",
-    b"mapfile",
-    b"readarray",
-    b"getopts",
-    b"wait",
-    b"vared",
-    b"zparseopts",
-    b"integer",
-];
+fn takes_names(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"read"
+            | b"printf"
+            | b"print"
+            | b"let"
+            | b"declare"
+            | b"typeset"
+            | b"local"
+            | b"export"
+            | b"readonly"
+            | b"unset"
+            | b"test"
+            | b"["
+            | b"mapfile"
+            | b"readarray"
+            | b"getopts"
+            | b"wait"
+            | b"vared"
+            | b"zparseopts"
+            | b"integer"
+    )
+}
+
+/// The name of a simple command as written (its words after the assignments): the first
+/// word, or the one after `builtin` or `command`.
+fn command_name(words: &[Word]) -> Option<&[u8]> {
+    let mut names = words.iter().map(|w| w.text.bytes()).skip_while(|w| {
+        memchr::memchr(b'=', w).is_some() && crate::shell::syntax::assignment(w, false).is_some()
+    });
+    let first = names.next()?;
+    if matches!(first, b"builtin" | b"command") {
+        return names.next();
+    }
+    Some(first)
+}
 
 /// Whether `text` names a place of the guard's ([`MARKERS`], the running binary's name).
 pub(super) fn names_places(text: &[u8], ctx: &Ctx) -> bool {
