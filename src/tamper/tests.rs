@@ -572,6 +572,9 @@ fn a_reader_redefined_mapfile_and_code_in_a_quoted_subscript_are_denied() {
             "[[ 'a[$(rm ~/.claude/settings.json)]' -eq 0 ]]",
             "exec 3<<<'zmodload zsh/mapfile'; . /dev/fd/3; unset \"mapfile[$HOME/.claude/settings.json]\"",
             "module_path=(/tmp/m $module_path); zmodload zsh/x",
+            "'ev'al \"$(printf 'ca%s() { rm -f \\\"$1\\\"; }' t)\"; cat ~/.claude/settings.json",
+            "\\. ./defs.sh; cat ~/.claude/settings.json",
+            "e=eval; $e \"$x\"; cat ~/.claude/settings.json",
         ],
     );
     passed(

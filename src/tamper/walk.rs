@@ -325,17 +325,6 @@ impl<'a> Walker<'a> {
             b"path[",
             b"command_not_found",
         ];
-        // Commands that rebind a name or run text that may (a word of the command, so
-        // that a wrapper's `builtin hash` counts too).
-        const REBINDERS: [&[u8]; 7] = [
-            b"hash",
-            b"alias",
-            b"autoload",
-            b"enable",
-            b"eval",
-            b"source",
-            b"functions",
-        ];
         if memchr::memmem::find(text, b"mapfile").is_some() {
             self.mapfile_named = true;
         }
@@ -355,7 +344,9 @@ impl<'a> Walker<'a> {
         }
         // (The commands are looked at only where the text may define a function, name one
         // of the commands above, or source a file.)
-        let scan = memchr::memchr(b'(', text).is_some()
+        // (Or a name spelled with quotes, escapes or expansions: `'ev'al`, `\\.`, `$e`.)
+        let scan = memchr::memchr3(b'(', b'\'', b'"', text).is_some()
+            || memchr::memchr3(b'\\', b'$', b'`', text).is_some()
             || holds(b"function")
             || REBINDERS.iter().any(|m| holds(m))
             || holds(b". ")
@@ -381,10 +372,7 @@ impl<'a> Walker<'a> {
                     }
                 }
                 // The command's name (a sourced file may define any function: `.` too).
-                Event::Simple(c)
-                    if command_name(&c.words)
-                        .is_some_and(|n| n == b"." || REBINDERS.contains(&n)) =>
-                {
+                Event::Simple(c) if command_name(&c.words).is_some_and(rebinds) => {
                     self.shadow_all = true;
                 }
                 _ => {}
@@ -1161,6 +1149,32 @@ fn takes_names(name: &[u8]) -> bool {
             | b"zparseopts"
             | b"integer"
     )
+}
+
+/// Commands that rebind a name, or run text that may.
+const REBINDERS: [&[u8]; 7] = [
+    b"hash",
+    b"alias",
+    b"autoload",
+    b"enable",
+    b"eval",
+    b"source",
+    b"functions",
+];
+
+/// Whether a command named `raw` (as written) may rebind a name or run text that may: one
+/// of `REBINDERS` or `.` once its quotes and escapes are taken away, or a name computed at
+/// run time (which may be any of them).
+fn rebinds(raw: &[u8]) -> bool {
+    if raw.iter().any(|c| matches!(c, b'$' | b'`')) {
+        return true;
+    }
+    let bare: Vec<u8> = raw
+        .iter()
+        .copied()
+        .filter(|c| !matches!(c, b'\'' | b'"' | b'\\'))
+        .collect();
+    bare == b"." || REBINDERS.contains(&bare.as_slice())
 }
 
 /// The name of a simple command as written (its words after the assignments): the first
