@@ -421,16 +421,7 @@ impl<'a> Walker<'a> {
                         let Some(info) = self.word(w, &ends) else {
                             return;
                         };
-                        let lit: Vec<u8> = info
-                            .pieces
-                            .iter()
-                            .filter_map(|p| match p {
-                                word::Piece::Lit(l) => Some(l.as_slice()),
-                                _ => None,
-                            })
-                            .flatten()
-                            .copied()
-                            .collect();
+                        let lit = literal_text(&info);
                         if subscript_code(&lit) {
                             self.subscript_code.push(lit);
                         }
@@ -640,16 +631,7 @@ impl<'a> Walker<'a> {
             self.settle_cwds();
         }
         // A word whose value differs from how it is written is text the command shows.
-        let lit: Vec<u8> = info
-            .pieces
-            .iter()
-            .filter_map(|p| match p {
-                word::Piece::Lit(l) => Some(l.as_slice()),
-                _ => None,
-            })
-            .flatten()
-            .copied()
-            .collect();
+        let lit = literal_text(&info);
         if self.takes_names && subscript_code(&lit) {
             self.subscript_code.push(lit.clone());
         }
@@ -777,16 +759,7 @@ impl<'a> Walker<'a> {
                 _ => continue,
             };
             for (name, value) in names.into_iter().zip(values) {
-                let lit: Vec<u8> = value
-                    .pieces
-                    .iter()
-                    .filter_map(|p| match p {
-                        word::Piece::Lit(l) => Some(l.as_slice()),
-                        _ => None,
-                    })
-                    .flatten()
-                    .copied()
-                    .collect();
+                let lit = literal_text(&value);
                 if subscript_code(&lit) {
                     self.subscript_code.push(lit);
                 }
@@ -1099,6 +1072,20 @@ impl<'a> Walker<'a> {
             self.reading(&r, text, depth + 1);
         }
     }
+}
+
+/// The literal pieces of a word, glued: its text after quote removal, less what it
+/// expands.
+fn literal_text(info: &WordInfo) -> Vec<u8> {
+    info.pieces
+        .iter()
+        .filter_map(|p| match p {
+            word::Piece::Lit(l) => Some(l.as_slice()),
+            _ => None,
+        })
+        .flatten()
+        .copied()
+        .collect()
 }
 
 /// The file an element of zsh's `mapfile` names (`mapfile[f]`, `mapfile[f]=x`).
