@@ -81,28 +81,37 @@ enum Alt {
 /// The first group in `start..end` that brace expansion expands: its `{`, its `}` and its
 /// alternatives; `None` where a sequence has more than [`MAX_WORDS`] members.
 fn find_group(raw: &[u8], start: usize, end: usize) -> Option<Option<Group>> {
-    let mut i = start;
-    while i < end {
-        if let Some(next) = skip_part(raw, i, end) {
-            i = next;
-            continue;
-        }
-        match raw[i] {
-            b'{' => {
-                if let Some(close) = matching(raw, i, end) {
-                    match alternatives(raw, i, close) {
-                        Members::Alts(alts) => return Some(Some((i, close, alts))),
-                        Members::TooMany => return None,
-                        Members::No => {}
-                    }
-                }
-                // Not a group: the text after its `{` may hold one.
-                i += 1;
+    // (A `{` that opens no group: the text after it may hold one.)
+    for (i, c) in unquoted(raw, start, end) {
+        if c == b'{'
+            && let Some(close) = matching(raw, i, end)
+        {
+            match alternatives(raw, i, close) {
+                Members::Alts(alts) => return Some(Some((i, close, alts))),
+                Members::TooMany => return None,
+                Members::No => {}
             }
-            _ => i += 1,
         }
     }
     Some(None)
+}
+
+/// The bytes of `raw[start..end]` outside quoted parts, escapes and expansions
+/// ([`skip_part`]), with their offsets: what brace expansion looks at.
+fn unquoted(raw: &[u8], start: usize, end: usize) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let mut i = start;
+    std::iter::from_fn(move || {
+        while i < end {
+            if let Some(next) = skip_part(raw, i, end) {
+                i = next;
+                continue;
+            }
+            let at = i;
+            i += 1;
+            return raw.get(at).map(|&c| (at, c));
+        }
+        None
+    })
 }
 
 /// A group: its `{`, its `}` and its alternatives.
@@ -118,23 +127,17 @@ enum Members {
 /// The `}` that closes the `{` at `open`, skipping quoted text and `${…}`.
 fn matching(raw: &[u8], open: usize, end: usize) -> Option<usize> {
     let mut depth = 0usize;
-    let mut i = open;
-    while i < end {
-        if let Some(next) = skip_part(raw, i, end) {
-            i = next;
-            continue;
-        }
-        match raw[i] {
+    for (i, c) in unquoted(raw, open, end) {
+        match c {
             b'{' => depth += 1,
             b'}' => {
-                depth -= 1;
+                depth = depth.saturating_sub(1);
                 if depth == 0 {
                     return Some(i);
                 }
             }
             _ => {}
         }
-        i += 1;
     }
     None
 }
@@ -144,13 +147,8 @@ fn alternatives(raw: &[u8], open: usize, close: usize) -> Members {
     let mut alts = Vec::new();
     let mut from = open + 1;
     let mut depth = 0usize;
-    let mut i = open + 1;
-    while i < close {
-        if let Some(next) = skip_part(raw, i, close) {
-            i = next;
-            continue;
-        }
-        match raw[i] {
+    for (i, c) in unquoted(raw, open + 1, close) {
+        match c {
             b'{' => depth += 1,
             b'}' => depth = depth.saturating_sub(1),
             b',' if depth == 0 => {
@@ -159,7 +157,6 @@ fn alternatives(raw: &[u8], open: usize, close: usize) -> Members {
             }
             _ => {}
         }
-        i += 1;
     }
     if !alts.is_empty() {
         alts.push(Alt::Range(from, close));

@@ -235,7 +235,8 @@ fn with_the_hook_installed_reading_and_other_files_pass() {
             // The shell's builtins that name no file, given a hook file's path as a
             // value (they write nothing).
             "export SETTINGS=~/.claude/settings.json; echo \"$SETTINGS\"",
-            "local f=$HOME/.codex/hooks.json 2>/dev/null; declare -r g=~/.claude/settings.json",
+            "local ~/.codex/hooks.json 2>/dev/null; declare -p ~/.claude/settings.json 2>/dev/null",
+            "unset ~/.claude/settings.json 2>/dev/null; sleep 0 ~/.codex/hooks.json 2>/dev/null",
             "read -r line < ~/.claude/settings.json; unset line; true ~/.codex/hooks.json",
         ],
     );
@@ -575,6 +576,7 @@ fn a_reader_redefined_mapfile_and_code_in_a_quoted_subscript_are_denied() {
             "'ev'al \"$(printf 'ca%s() { rm -f \\\"$1\\\"; }' t)\"; cat ~/.claude/settings.json",
             "\\. ./defs.sh; cat ~/.claude/settings.json",
             "e=eval; $e \"$x\"; cat ~/.claude/settings.json",
+            "r=read; $r 'a[$(rm ~/.claude/settings.json)]' <<< 1",
         ],
     );
     passed(

@@ -955,9 +955,11 @@ impl<'a> Walker<'a> {
         // (Behind a wrapper too: `builtin read`, `command printf`.)
         let takes_names = {
             let mut names = c.words[assignments..].iter().map(|w| w.text.bytes());
+            // (A name computed at run time may be any of them.)
+            let may = |n: &[u8]| takes_names(n) || n.iter().any(|c| matches!(c, b'$' | b'`'));
             match names.next() {
-                Some(b"builtin" | b"command") => names.next().is_some_and(takes_names),
-                Some(first) => takes_names(first),
+                Some(b"builtin" | b"command") => names.next().is_some_and(may),
+                Some(first) => may(first),
                 None => false,
             }
         };
