@@ -477,7 +477,11 @@ fn number(v: &WordInfo) -> bool {
 
 /// Whether `name` is a builtin of bash or zsh ([`BUILTINS`]).
 pub(super) fn builtin(name: &[u8]) -> bool {
-    BUILTINS.binary_search(&name).is_ok()
+    // (Asked of every command's name: a set, not a search of the sorted list.)
+    static SET: std::sync::OnceLock<rustc_hash::FxHashSet<&'static [u8]>> =
+        std::sync::OnceLock::new();
+    SET.get_or_init(|| BUILTINS.iter().copied().collect())
+        .contains(name)
 }
 
 /// Whether the text spells `alias` in any case (`alias`, `unalias`, `BASH_ALIASES`, zsh's
@@ -815,11 +819,19 @@ fn wide(v: &[u8]) -> bool {
 fn ordinary_name(name: &[u8], zsh: bool) -> bool {
     crate::shell::syntax::legal_identifier(name)
         && !name.starts_with(b"BASH")
-        && SPECIALS.binary_search(&name).is_err()
+        && !special(name)
         && !super::builtins::integer_special(name, zsh)
         && !super::builtins::integer_special(name, !zsh)
         && super::walk::special_change(name, zsh).is_none()
         && super::walk::special_change(name, !zsh).is_none()
+}
+
+/// Whether `name` is one of [`SPECIALS`] (asked of every name assigned: a set).
+fn special(name: &[u8]) -> bool {
+    static SET: std::sync::OnceLock<rustc_hash::FxHashSet<&'static [u8]>> =
+        std::sync::OnceLock::new();
+    SET.get_or_init(|| SPECIALS.iter().copied().collect())
+        .contains(name)
 }
 
 /// `[[ … ]]` and `test` words that evaluate arithmetic or a name (whose subscript is

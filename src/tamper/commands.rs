@@ -33,6 +33,7 @@ pub(super) enum Kind {
     Interpreter,
     Shell,
     Eval,
+    Trap,
     Source,
     Cd,
     PackageManager,
@@ -244,6 +245,7 @@ const KINDS: &[(&str, Kind)] = &[
     ("tee", Kind::Tee),
     ("time", Kind::Wrapper),
     ("timeout", Kind::Wrapper),
+    ("trap", Kind::Trap),
     ("trash", Kind::Remove),
     ("trash-put", Kind::Remove),
     ("truncate", Kind::Truncate),
@@ -493,6 +495,15 @@ impl Walker<'_> {
                 let values: Option<Vec<&str>> = rest.iter().map(|a| a.value.as_deref()).collect();
                 if let Some(v) = values {
                     self.nested(v.join(" ").as_bytes(), depth);
+                }
+            }
+            // `trap 'TEXT' SIGNAL…`: TEXT runs as shell code when the signal comes (on
+            // `EXIT`, as the command ends), read as `eval`'s is.
+            Some(Kind::Trap) => {
+                if let Some(&i) = operands(rest).first()
+                    && let Some(v) = rest[i].value.clone()
+                {
+                    self.nested(v.as_bytes(), depth);
                 }
             }
             Some(Kind::Source) => {

@@ -147,24 +147,19 @@ impl Ctx {
     /// Whether the command word `word` runs the guard: a file named `heredoc-guard`, or
     /// the running binary by its path.
     fn is_exe(&self, word: &str) -> bool {
-        // (A path's file name, normalised or not, is text of the word: a word holding
-        // neither `heredoc-guard` nor the running binary's file name is neither.)
-        let holds = |name: &[u8]| {
-            !name.is_empty()
-                && word.len() >= name.len()
-                && memchr::memmem::find(word.as_bytes(), name).is_some()
-        };
-        if !holds(b"heredoc-guard")
-            && self
-                .exe
-                .iter()
-                .all(|e| last_name(e).is_some_and(|n| !holds(n)))
-        {
+        if !self.may_name_exe(word.as_bytes()) {
             return false;
         }
         let p = Path::new(word);
         p.file_name().is_some_and(|n| n == "heredoc-guard")
             || (p.is_absolute() && self.exe.iter().any(|e| paths::normalize(p) == *e))
+    }
+
+    /// Whether text may name the guard's binary: it holds `heredoc-guard` or the running
+    /// binary's file name (a path's file name, normalised or not, is text of the word).
+    fn may_name_exe(&self, word: &[u8]) -> bool {
+        let holds = |name: &[u8]| !name.is_empty() && find(word, name);
+        holds(b"heredoc-guard") || self.exe.iter().any(|e| last_name(e).is_none_or(holds))
     }
 
     /// Whether `name` (a bare command name) is the running binary's file name.
@@ -191,6 +186,19 @@ impl Ctx {
             .iter()
             .map(PathBuf::from)
             .chain(self.managed.iter().cloned())
+    }
+}
+
+/// Whether `needle` occurs in `hay` (most words are short: compared in place, not through
+/// a searcher built for each).
+pub(super) fn find(hay: &[u8], needle: &[u8]) -> bool {
+    match needle.first() {
+        None => true,
+        Some(_) if hay.len() < needle.len() => false,
+        Some(&first) if hay.len() <= 64 => {
+            memchr::memchr_iter(first, hay).any(|at| hay.get(at..at + needle.len()) == Some(needle))
+        }
+        Some(_) => memchr::memmem::find(hay, needle).is_some(),
     }
 }
 

@@ -115,6 +115,9 @@ fn with_the_hook_installed_changing_the_guard_or_its_files_is_denied_however_lai
             "bash -c 'rm ~/.codex/hooks.json'",
             "sh -c \"heredoc-guard uninstall codex\"",
             "eval 'rm ~/.claude/settings.json'",
+            // A trap's text runs when its signal comes (on EXIT, as the command ends).
+            "trap 'rm -f ~/.claude/settings.json' EXIT",
+            "trap -- 'heredoc-guard uninstall codex' EXIT INT",
             "bash <<'EOF'\nheredoc-guard uninstall codex\nEOF",
             "cat <<'EOF' | sh\nrm ~/.codex/hooks.json\nEOF",
             "x=$(rm ~/.claude/settings.json)",
@@ -173,6 +176,9 @@ fn a_visible_switch_off_written_to_settings_is_denied_installed_or_not() {
             &[
                 "cat > .claude/settings.json <<'EOF'\n{\"disableAllHooks\": true}\nEOF",
                 "mkdir -p .claude && echo '{\"disableAllHooks\":true}' > .claude/settings.local.json",
+                // (A reader's word whose text differs from how it is written: its text
+                // after quote removal is what shows the switch.)
+                "echo '{\"disable'\"AllHo\"'oks\": true}' > .claude/settings.local.json",
                 "jq '.disableAllHooks = true' .claude/settings.json > /tmp/x && mv /tmp/x .claude/settings.json",
                 "python3 -c \"import json; json.dump({'disableAllHooks': True}, open('.claude/settings.json', 'w'))\"",
                 "printf '[features]\\nhooks = false\\n' >> ~/.codex/config.toml",
@@ -238,6 +244,7 @@ fn with_the_hook_installed_reading_and_other_files_pass() {
             "local ~/.codex/hooks.json 2>/dev/null; declare -p ~/.claude/settings.json 2>/dev/null",
             "unset ~/.claude/settings.json 2>/dev/null; sleep 0 ~/.codex/hooks.json 2>/dev/null",
             "read -r line < ~/.claude/settings.json; unset line; true ~/.codex/hooks.json",
+            "tmp=$(mktemp -d); trap 'rm -rf \"$tmp\"' EXIT; trap cleanup INT; trap - EXIT",
         ],
     );
 }

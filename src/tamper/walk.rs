@@ -483,7 +483,15 @@ impl<'a> Walker<'a> {
 
     /// `which X`, `command -v X`, `type -p X`, `type -P X`, `whence -p X`: where X is.
     fn lookup(&mut self, c: &SimpleCommand, ends: &Ends) -> Option<String> {
-        if !c.redirects.is_empty() {
+        if !c.redirects.is_empty()
+            || !(2..=3).contains(&c.words.len())
+            || c.words.first().is_some_and(|w| {
+                !crate::shell::syntax::may_be_one_of(
+                    w.text.bytes(),
+                    &[b"which", b"command", b"type", b"whence"],
+                )
+            })
+        {
             return None;
         }
         let mut values = Vec::with_capacity(c.words.len());
@@ -523,6 +531,18 @@ impl<'a> Walker<'a> {
 
     fn arg(&mut self, w: &Word, ends: &Ends) -> Option<Arg> {
         let raw = w.text.bytes();
+        // A reader's word (no path, no element of zsh's `mapfile`) matters only for the
+        // text it shows, where that text may hold a switch, and for a subscript a builtin
+        // that takes names evaluates ([`Walker::arg_of`]); one that can spell neither is
+        // not read.
+        if self.words_only
+            && !self.mapfile_named
+            && !may_show(raw, self.takes_names.then_some(b"[".as_slice()))
+        {
+            return self
+                .charge(1 + raw.len() / crate::shell::BYTES_PER_WORK)
+                .then(|| Arg::unvalued(None));
+        }
         if word::as_written(raw) {
             // A word that is itself (`ls`, `-la`, `out.txt`): what the reading below would
             // make of it, without reading it (most words of a script).
@@ -637,12 +657,11 @@ impl<'a> Walker<'a> {
         }
         // (A reader's word is read as a path only where it may be an element of zsh's
         // `mapfile`, which names a file: `unset "mapfile[$HOME/…]"`.)
-        let paths_needed = !self.words_only
-            || (self.mapfile_named && memchr::memmem::find(&lit, b"mapfile").is_some());
+        let paths_needed =
+            !self.words_only || (self.mapfile_named && super::find(&lit, b"mapfile"));
         // (Kept only when it may hold a switch: the switches' keys all hold `ooks`.)
         if lit != text.bytes()
-            && (memchr::memmem::find(&lit, b"ooks").is_some()
-                || memchr::memmem::find(&lit, b"heredoc-guard@").is_some())
+            && (super::find(&lit, b"ooks") || super::find(&lit, b"heredoc-guard@"))
         {
             self.shown.push(lit);
         }
@@ -915,6 +934,10 @@ impl<'a> Walker<'a> {
         {
             return None;
         }
+        if self.plain_command(c, pipes) {
+            self.redirects(c, ends);
+            return None;
+        }
         // What it reads on standard input that the command shows.
         let mut stdin: Vec<Vec<u8>> = piped.unwrap_or_default();
         for rd in &c.redirects {
@@ -1003,18 +1026,7 @@ impl<'a> Walker<'a> {
             self.over = true;
             return None;
         }
-        for rd in &c.redirects {
-            self.redirect(rd, ends, "a redirection");
-            // zsh's `>!` and `>>!` write the word after the `!` (bash, a file named `!`:
-            // round 73).
-            if rd.op == RedirOp::Output
-                && let Some(t) = rd.target.as_ref().filter(|t| t.text.bytes() == b"!")
-                && let Some(next) = c.words.iter().find(|w| w.start >= t.end)
-                && let Some(a) = self.arg(next, ends)
-            {
-                self.touch(&a, How::Write, "a redirection", None);
-            }
-        }
+        self.redirects(c, ends);
         let name = self.command(&args, &stdin, depth);
         if !pipes {
             return None;
@@ -1036,6 +1048,70 @@ impl<'a> Walker<'a> {
             ]),
             _ => None,
         }
+    }
+
+    /// The files a simple command's redirections write.
+    fn redirects(&mut self, c: &SimpleCommand, ends: &Ends) {
+        for rd in &c.redirects {
+            self.redirect(rd, ends, "a redirection");
+            // zsh's `>!` and `>>!` write the word after the `!` (bash, a file named `!`:
+            // round 73).
+            if rd.op == RedirOp::Output
+                && let Some(t) = rd.target.as_ref().filter(|t| t.text.bytes() == b"!")
+                && let Some(next) = c.words.iter().find(|w| w.start >= t.end)
+                && let Some(a) = self.arg(next, ends)
+            {
+                self.touch(&a, How::Write, "a redirection", None);
+            }
+        }
+    }
+
+    /// Whether simple command `c` does nothing the rule looks at but through its
+    /// redirections, seen without reading its words (most commands of a script): named as
+    /// written by a program the rule does not know ([`super::commands::kind`]) or a reader,
+    /// none of the builtins that take names, and each word itself (no quote, expansion,
+    /// glob or brace) naming no JSON or TOML file and not the guard's binary, so that
+    /// [`Walker::touch_if_settings`] finds nothing in it. What it writes matters only to a
+    /// command it `pipes` into, and only when it is `cat`, `echo` or `printf`; an element
+    /// of zsh's `mapfile` may be any word.
+    fn plain_command(&mut self, c: &SimpleCommand, pipes: bool) -> bool {
+        if self.mapfile_named {
+            return false;
+        }
+        let mut words = c
+            .words
+            .iter()
+            .skip_while(|w| word::is_assignment(&w.text))
+            .map(|w| w.text.bytes());
+        let Some(raw) = words.next() else {
+            return false;
+        };
+        let mut cost = 1 + raw.len() / crate::shell::BYTES_PER_WORK;
+        let plain = |t: &[u8]| {
+            word::as_written(t)
+                && !t.starts_with(b"=")
+                && !super::find(t, b".json")
+                && !super::find(t, b".toml")
+                && !self.ctx.may_name_exe(t)
+        };
+        for t in words {
+            if !plain(t) {
+                return false;
+            }
+            cost += 1 + t.len() / crate::shell::BYTES_PER_WORK;
+        }
+        let Ok(full) = std::str::from_utf8(raw) else {
+            return false;
+        };
+        let name = super::commands::basename(full);
+        if !plain(raw)
+            || takes_names(name.as_bytes())
+            || super::commands::kind(name, self.ctx).is_some()
+            || (pipes && matches!(name, "cat" | "echo" | "printf"))
+        {
+            return false;
+        }
+        self.charge(cost)
     }
 
     /// Reads shell text a command runs and walks it, within the limits; text past them
@@ -1088,6 +1164,30 @@ fn literal_text(info: &WordInfo) -> Vec<u8> {
         .flatten()
         .copied()
         .collect()
+}
+
+/// Whether a word written as `raw` may show text that holds a switch's key, or (with
+/// `also`) that text: its literal text after quote removal ([`literal_text`], what
+/// [`Walker::arg_of`] looks in) may hold `ooks`, `heredoc-guard@` or `also`. That text is a
+/// subsequence of the bytes as written, but where an escape or a translation makes bytes
+/// (`$'…'`, `$"…"`) or a brace sequence does (`{n..p}`, `{Z..a}`), so those always may.
+fn may_show(raw: &[u8], also: Option<&[u8]>) -> bool {
+    fn subsequence(hay: &[u8], needle: &[u8]) -> bool {
+        let mut at = 0;
+        for &c in needle {
+            match hay.get(at..).and_then(|rest| memchr::memchr(c, rest)) {
+                Some(i) => at += i + 1,
+                None => return false,
+            }
+        }
+        true
+    }
+    super::find(raw, b"$'")
+        || super::find(raw, b"$\"")
+        || (raw.contains(&b'{') && super::find(raw, b".."))
+        || subsequence(raw, b"ooks")
+        || subsequence(raw, b"heredoc-guard@")
+        || also.is_some_and(|a| subsequence(raw, a))
 }
 
 /// The file an element of zsh's `mapfile` names (`mapfile[f]`, `mapfile[f]=x`).
