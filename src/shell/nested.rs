@@ -165,24 +165,35 @@ fn may_run_again(c: &SimpleCommand) -> bool {
 }
 
 /// Whether a word of the command holds a `$'…'` whose escapes the shells decode
-/// differently ([`word::ansi_c_differs`]), or, in zsh, a `$"…"`.
+/// differently ([`word::ansi_c_differs`]), or, in zsh, a `$"…"`. (Read without its quotes,
+/// so a `$"` inside a quoted string counts too; but not where the `$` is escaped, `\$"`,
+/// or is the second of `$$`, the shell's process ID: `trap "rm -f /tmp/x.$$" EXIT`.)
 fn spelled_apart(c: &SimpleCommand, zsh: impl Fn() -> bool) -> bool {
     c.words.iter().any(|w| {
         let t = w.text.bytes();
-        memchr::memchr_iter(b'$', t).any(|at| match t.get(at + 1) {
-            Some(b'"') => zsh(),
-            Some(b'\'') => {
-                // (To the first `'` no `\` escapes.)
-                let from = at + 2;
-                let mut k = from;
-                while k < t.len() && t[k] != b'\'' {
-                    k += if t[k] == b'\\' { 2 } else { 1 };
+        let mut at = 0;
+        while let Some(&b) = t.get(at) {
+            match (b, t.get(at + 1)) {
+                (b'\\', _) | (b'$', Some(b'$')) => at += 2,
+                (b'$', Some(b'"')) if zsh() => return true,
+                (b'$', Some(b'\'')) => {
+                    // (To the first `'` no `\` escapes.)
+                    let from = at + 2;
+                    let mut k = from;
+                    while k < t.len() && t[k] != b'\'' {
+                        k += if t[k] == b'\\' { 2 } else { 1 };
+                    }
+                    if t.get(from..k.min(t.len()))
+                        .is_some_and(word::ansi_c_differs)
+                    {
+                        return true;
+                    }
+                    at += 1;
                 }
-                t.get(from..k.min(t.len()))
-                    .is_some_and(word::ansi_c_differs)
+                _ => at += 1,
             }
-            _ => false,
-        })
+        }
+        false
     })
 }
 

@@ -69,7 +69,8 @@ pub(super) fn concerns(kind: Kind, words: &[&str]) -> bool {
 /// name no file (`export`, `local`, `read`, …) (sorted: a test checks): given a
 /// settings file, they change nothing. (Not `xxd` nor `tree`, which write a file they are
 /// given: round 75.) Any other program the rule does not know may write
-/// what it is given ([`Walker::touch_if_settings`]).
+/// what it is given ([`Walker::touch_if_settings`]); so may `jsonlint -i`, `taplo fmt` and
+/// `view` with `:w!` (round 78), which are not here.
 pub(super) const READERS: &[&str] = &[
     ":",
     "[",
@@ -104,7 +105,6 @@ pub(super) const READERS: &[&str] = &[
     "hexdump",
     "jless",
     "jq",
-    "jsonlint",
     "less",
     "let",
     "local",
@@ -131,13 +131,11 @@ pub(super) const READERS: &[&str] = &[
     "strings",
     "tac",
     "tail",
-    "taplo",
     "test",
     "tr",
     "true",
     "typeset",
     "unset",
-    "view",
     "wait",
     "wc",
 ];
@@ -176,6 +174,7 @@ const KINDS: &[(&str, Kind)] = &[
     ("cargo", Kind::PackageManager),
     ("cd", Kind::Cd),
     ("chattr", Kind::Mode),
+    ("chdir", Kind::Cd),
     ("chgrp", Kind::Mode),
     ("chmod", Kind::Mode),
     ("chown", Kind::Mode),
@@ -492,18 +491,33 @@ impl Walker<'_> {
             Some(Kind::Interpreter) => self.interpreter(&name, rest, stdin),
             Some(Kind::Shell) => self.shell(rest, stdin, depth),
             Some(Kind::Eval) => {
-                let values: Option<Vec<&str>> = rest.iter().map(|a| a.value.as_deref()).collect();
+                let values: Option<Vec<String>> = rest.iter().map(shown_text).collect();
                 if let Some(v) = values {
                     self.nested(v.join(" ").as_bytes(), depth);
                 }
             }
             // `trap 'TEXT' SIGNAL…`: TEXT runs as shell code when the signal comes (on
-            // `EXIT`, as the command ends), read as `eval`'s is.
+            // `EXIT`, as the command ends), read as `eval`'s is. (The action is the first
+            // word that is not `--` nor one of the options `-l`, `-p`, `-P`: zsh runs
+            // `trap '-x; …' EXIT`, round 78.) A word that is only a name (a function's:
+            // `trap cleanup EXIT`), `-` or empty runs no text of its own.
             Some(Kind::Trap) => {
-                if let Some(&i) = operands(rest).first()
-                    && let Some(v) = rest[i].value.clone()
+                let mut words = rest.iter().skip_while(|a| {
+                    let v = a.v();
+                    v.len() > 1
+                        && v.starts_with('-')
+                        && v[1..].bytes().all(|c| matches!(c, b'l' | b'p' | b'P'))
+                });
+                let action = match words.next() {
+                    Some(a) if a.is("--") => words.next(),
+                    a => a,
+                };
+                if let Some(text) = action.and_then(shown_text)
+                    && !text.bytes().all(|c| {
+                        c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b':')
+                    })
                 {
-                    self.nested(v.as_bytes(), depth);
+                    self.nested(text.as_bytes(), depth);
                 }
             }
             Some(Kind::Source) => {
@@ -1312,6 +1326,17 @@ fn skip_wrappers(args: &[Arg], ctx: &Ctx) -> usize {
 }
 
 /// The indices of the operands: words that are not options (or are after `--`).
+/// The text a word gives a command that runs it as shell code (`eval`, `trap`): its value,
+/// or, for a word that is a glob, the pattern as written, which is what the shell passes
+/// where nothing matches (`trap 'rm ~/.claude/settings.json'* EXIT`, round 78).
+fn shown_text(a: &Arg) -> Option<String> {
+    match (&a.value, a.texts()) {
+        (Some(v), _) => Some(v.clone()),
+        (None, Some(([one], true))) => Some(one.clone()),
+        _ => None,
+    }
+}
+
 fn operands(args: &[Arg]) -> Vec<usize> {
     operands_with(args, &[])
 }

@@ -118,6 +118,16 @@ fn with_the_hook_installed_changing_the_guard_or_its_files_is_denied_however_lai
             // A trap's text runs when its signal comes (on EXIT, as the command ends).
             "trap 'rm -f ~/.claude/settings.json' EXIT",
             "trap -- 'heredoc-guard uninstall codex' EXIT INT",
+            "trap '-x; rm -f ~/.claude/settings.json' EXIT",
+            "trap 'rm -f ~/.claude/settings.json'* EXIT",
+            // Text piped into a shell, through zsh's `print` or `head`; zsh's `chdir`; a
+            // linter that writes its file in place (round 78).
+            "print 'rm -f ~/.claude/settings.json' | sh",
+            "head <<'EOF' | sh\nrm -f ~/.claude/settings.json\nEOF",
+            "chdir ~; rm -rf .claude",
+            "jsonlint -i ~/.claude/settings.json",
+            // A command whose words are not read must still hide no `env -S` (round 78).
+            "flock /tmp/lock env -S rm ~/.claude/settings.json",
             "bash <<'EOF'\nheredoc-guard uninstall codex\nEOF",
             "cat <<'EOF' | sh\nrm ~/.codex/hooks.json\nEOF",
             "x=$(rm ~/.claude/settings.json)",

@@ -89,6 +89,10 @@ pub(super) enum Action {
     Unread,
 }
 
+/// Commands whose output, piped on, is text the command shows ([`Walker::simple`]): their
+/// input or their words.
+const SHOWS: [&str; 7] = ["cat", "head", "tail", "tac", "echo", "print", "printf"];
+
 /// Deepest nesting of shell text run by a shell (`bash -c`, `eval`, a heredoc given to a
 /// shell) that is read.
 pub(super) const MAX_DEPTH: usize = 4;
@@ -302,29 +306,6 @@ impl<'a> Walker<'a> {
     /// `PATH`, `enable`, `eval`, a sourced file, `command_not_found_handle`), no name is
     /// taken for a reader (round 76).
     fn functions_defined(&mut self, r: &Reading, text: &[u8]) {
-        // Text that writes a table of functions, commands or aliases, an exported
-        // function, the places functions and programs are looked up.
-        const TABLES: [&[u8]; 19] = [
-            b"functions[",
-            b"functions=",
-            b"functions+=",
-            b"BASH_CMDS",
-            b"commands[",
-            b"commands=",
-            b"commands+=",
-            b"BASH_ALIASES",
-            b"aliases[",
-            b"aliases=",
-            b"aliases+=",
-            b"BASH_FUNC",
-            b"fpath",
-            b"FPATH",
-            b"PATH",
-            b"path=",
-            b"path+=",
-            b"path[",
-            b"command_not_found",
-        ];
         if memchr::memmem::find(text, b"mapfile").is_some() {
             self.mapfile_named = true;
         }
@@ -338,7 +319,7 @@ impl<'a> Walker<'a> {
             return;
         }
         let holds = |m: &[u8]| memchr::memmem::find(text, m).is_some();
-        if TABLES.iter().any(|m| holds(m)) {
+        if writes_tables(text) {
             self.shadow_all = true;
             return;
         }
@@ -1032,20 +1013,27 @@ impl<'a> Walker<'a> {
             return None;
         }
         match name.as_deref() {
-            Some("cat") => Some(stdin),
+            // (Part of it, for `head`, `tail`: all of it counts.)
+            Some("cat" | "head" | "tail" | "tac") => Some(stdin),
             // (A glob's words as its pattern: `echo ~/.c*/s* | xargs rm`, round 73.)
-            Some("echo" | "printf") => Some(vec![
-                args.iter()
+            Some(name @ ("echo" | "print" | "printf")) => {
+                let words: Vec<String> = args
+                    .iter()
                     .skip(1)
                     .map(|a| match (&a.value, a.texts()) {
                         (Some(v), _) => v.clone(),
                         (None, Some((t, true))) => t.join(" "),
                         _ => String::new(),
                     })
-                    .collect::<Vec<_>>()
-                    .join(" ")
-                    .into_bytes(),
-            ]),
+                    .collect();
+                let mut shown = vec![words.join(" ").into_bytes()];
+                // `printf '%s\n' 'rm …'`: the words after the format, a line each
+                // (round 78).
+                if name == "printf" {
+                    shown.push(words.get(1..).unwrap_or_default().join("\n").into_bytes());
+                }
+                Some(shown)
+            }
             _ => None,
         }
     }
@@ -1071,11 +1059,18 @@ impl<'a> Walker<'a> {
     /// written by a program the rule does not know ([`super::commands::kind`]) or a reader,
     /// none of the builtins that take names, and each word itself (no quote, expansion,
     /// glob or brace) naming no JSON or TOML file and not the guard's binary, so that
-    /// [`Walker::touch_if_settings`] finds nothing in it. What it writes matters only to a
-    /// command it `pipes` into, and only when it is `cat`, `echo` or `printf`; an element
-    /// of zsh's `mapfile` may be any word.
+    /// [`Walker::touch_if_settings`] finds nothing in it; no `env` or `-S` word (`env -S`
+    /// behind a program, round 78), no heredoc or here-string (text it shows). What it
+    /// writes matters only to a command it `pipes` into, and only when it is one of
+    /// [`SHOWS`]; an element of zsh's `mapfile` may be any word.
     fn plain_command(&mut self, c: &SimpleCommand, pipes: bool) -> bool {
-        if self.mapfile_named {
+        // (What it reads on standard input is text the command shows, for a switch: a
+        // heredoc or a here-string takes the slow path.)
+        if self.mapfile_named
+            || c.redirects
+                .iter()
+                .any(|rd| matches!(rd.op, RedirOp::Heredoc | RedirOp::HereString))
+        {
             return false;
         }
         let mut words = c
@@ -1087,9 +1082,14 @@ impl<'a> Walker<'a> {
             return false;
         };
         let mut cost = 1 + raw.len() / crate::shell::BYTES_PER_WORK;
+        // (`env -S TEXT` runs TEXT behind any program: `flock l env -S rm …`.)
         let plain = |t: &[u8]| {
             word::as_written(t)
                 && !t.starts_with(b"=")
+                && !t.starts_with(b"-S")
+                && !t.starts_with(b"--split-string")
+                && t != b"env"
+                && !t.ends_with(b"/env")
                 && !super::find(t, b".json")
                 && !super::find(t, b".toml")
                 && !self.ctx.may_name_exe(t)
@@ -1107,7 +1107,7 @@ impl<'a> Walker<'a> {
         if !plain(raw)
             || takes_names(name.as_bytes())
             || super::commands::kind(name, self.ctx).is_some()
-            || (pipes && matches!(name, "cat" | "echo" | "printf"))
+            || (pipes && SHOWS.contains(&name))
         {
             return false;
         }
@@ -1164,6 +1164,34 @@ fn literal_text(info: &WordInfo) -> Vec<u8> {
         .flatten()
         .copied()
         .collect()
+}
+
+/// Whether text writes a table of functions, commands or aliases, an exported function,
+/// or the places functions and programs are looked up: it holds one of `functions[`,
+/// `functions=`, `functions+=` (and so for `commands` and `aliases`), `BASH_CMDS`,
+/// `BASH_ALIASES`, `BASH_FUNC`, `fpath`, `FPATH`, `PATH`, `path=`, `path+=`, `path[` or
+/// `command_not_found`. (A search per stem, each hit's neighbours then looked at: one
+/// pass over a script for each of seven stems, not nineteen.)
+fn writes_tables(text: &[u8]) -> bool {
+    let followed = |stem: &[u8], ok: &dyn Fn(&[u8], &[u8]) -> bool| {
+        memchr::memmem::find_iter(text, stem).any(|at| {
+            let before = text.get(..at).unwrap_or_default();
+            let after = text.get(at + stem.len()..).unwrap_or_default();
+            ok(before, after)
+        })
+    };
+    let assigned = |after: &[u8]| {
+        after.starts_with(b"[") || after.starts_with(b"=") || after.starts_with(b"+=")
+    };
+    followed(b"functions", &|_, a| assigned(a))
+        || followed(b"commands", &|_, a| assigned(a))
+        || followed(b"aliases", &|_, a| assigned(a))
+        || followed(b"BASH_", &|_, a| {
+            a.starts_with(b"CMDS") || a.starts_with(b"ALIASES") || a.starts_with(b"FUNC")
+        })
+        || followed(b"PATH", &|_, _| true)
+        || followed(b"path", &|b, a| b.ends_with(b"f") || assigned(a))
+        || followed(b"command_not_found", &|_, _| true)
 }
 
 /// Whether a word written as `raw` may show text that holds a switch's key, or (with
@@ -1361,5 +1389,49 @@ mod tests {
             key(&one, c, &bodies, 0, false),
             key(&other, c, &bodies, 0, false)
         );
+    }
+
+    #[test]
+    fn text_that_writes_a_table_of_names_or_the_lookup_path_is_found_by_any_of_its_markers() {
+        for marker in [
+            "functions[",
+            "functions=",
+            "functions+=",
+            "BASH_CMDS",
+            "commands[",
+            "commands=",
+            "commands+=",
+            "BASH_ALIASES",
+            "aliases[",
+            "aliases=",
+            "aliases+=",
+            "BASH_FUNC",
+            "fpath",
+            "FPATH",
+            "PATH",
+            "path=",
+            "path+=",
+            "path[",
+            "command_not_found",
+        ] {
+            for text in [
+                marker.to_owned(),
+                format!("x {marker}y"),
+                format!("a=1;{marker}"),
+            ] {
+                assert!(writes_tables(text.as_bytes()), "{text}");
+            }
+        }
+        for text in [
+            "functions list",
+            "commands run",
+            "my aliases: none",
+            "BASH_VERSION",
+            "the path is long",
+            "command_not_foun",
+            "echo $HOME",
+        ] {
+            assert!(!writes_tables(text.as_bytes()), "{text}");
+        }
     }
 }
