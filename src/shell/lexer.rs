@@ -275,6 +275,20 @@ impl<'s, 'o> Reader<'s, 'o> {
         }
     }
 
+    /// bash 3.2 and 4.4 rewrite a `$'…'` string in the text of a `$(…)`, `${…}` or `$[…]`
+    /// as they scan it: decoded and single-quoted again, its `$` dropped. A `$` before it
+    /// (`$$'\\'`) then starts another `$'…'` string in the text they run, which the reader,
+    /// reading the text as written, does not follow (round 79: a heredoc body line run by
+    /// bash 3.2). Called with the scanned text `b` holding the `'` that opens a `$'…'`.
+    pub fn ansi_c_after_dollar(&mut self, b: &Builder) {
+        if b.bytes().ends_with(b"$$'") && !self.d.matched_51() && self.out.unreliable.is_none() {
+            self.out.unreliable = Some(
+                "bash 3.2 and 4.4 rewrite a $'…' string in a substitution's text, and a $ before it then starts another string",
+            );
+            self.out.unreliable_at = self.input.last_origin();
+        }
+    }
+
     pub fn err(&self, cause: &'static str) -> ReadError {
         ReadError {
             cause,

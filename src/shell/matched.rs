@@ -287,6 +287,7 @@ impl Reader<'_, '_> {
                 if shellquote(ch) {
                     self.dstack.push(ch);
                     let nflags = if tflags & LEX_WASDOL != 0 && ch == b'\'' {
+                        self.ansi_c_after_dollar(b);
                         P_ALLOWESC | rflags
                     } else {
                         rflags
@@ -490,6 +491,7 @@ impl Reader<'_, '_> {
                 if shellquote(ch) {
                     self.dstack.push(ch);
                     let nflags = if was_dollar && ch == b'\'' {
+                        self.ansi_c_after_dollar(b);
                         P_ALLOWESC | rflags
                     } else {
                         rflags

@@ -167,7 +167,9 @@ fn may_run_again(c: &SimpleCommand) -> bool {
 /// Whether a word of the command holds a `$'…'` whose escapes the shells decode
 /// differently ([`word::ansi_c_differs`]), or, in zsh, a `$"…"`. (Read without its quotes,
 /// so a `$"` inside a quoted string counts too; but not where the `$` is escaped, `\$"`,
-/// or is the second of `$$`, the shell's process ID: `trap "rm -f /tmp/x.$$" EXIT`.)
+/// or is the second of `$$`, the shell's process ID: `trap "rm -f /tmp/x.$$" EXIT`. In a
+/// substitution's text bash 3.2 and 4.4 read `$$'…'` as a `$` and a string they rewrite:
+/// that text is not followed, [`super::lexer::Reader::ansi_c_after_dollar`].)
 fn spelled_apart(c: &SimpleCommand, zsh: impl Fn() -> bool) -> bool {
     c.words.iter().any(|w| {
         let t = w.text.bytes();

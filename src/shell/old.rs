@@ -357,6 +357,7 @@ impl Reader<'_, '_> {
         if shellquote(ch) {
             self.dstack.push(ch);
             let nflags = if *tflags & LEX_WASDOL != 0 && ch == b'\'' {
+                self.ansi_c_after_dollar(ret);
                 P_ALLOWESC | rflags
             } else {
                 rflags

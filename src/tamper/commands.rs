@@ -34,6 +34,7 @@ pub(super) enum Kind {
     Shell,
     Eval,
     Trap,
+    Alias,
     Source,
     Cd,
     PackageManager,
@@ -163,6 +164,7 @@ pub(super) fn by_place(kind: Kind) -> bool {
 const KINDS: &[(&str, Kind)] = &[
     (".", Kind::Source),
     ("Rscript", Kind::Interpreter),
+    ("alias", Kind::Alias),
     ("ash", Kind::Shell),
     ("awk", Kind::Awk),
     ("bash", Kind::Shell),
@@ -517,7 +519,19 @@ impl Walker<'_> {
                         c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b':')
                     })
                 {
-                    self.nested(text.as_bytes(), depth);
+                    self.nested_defined(text.as_bytes(), depth);
+                }
+            }
+            // `alias NAME='TEXT'`: TEXT runs wherever NAME is a command's name, in text
+            // the walk reads again without the command's aliases too (`trap NAME EXIT`,
+            // `eval NAME`: round 79), so it is walked where it is defined.
+            Some(Kind::Alias) => {
+                for a in rest.iter().filter(|a| !a.is_option()) {
+                    if let Some((_, text)) =
+                        shown_text(a).as_deref().and_then(|v| v.split_once('='))
+                    {
+                        self.nested_defined(text.as_bytes(), depth);
+                    }
                 }
             }
             Some(Kind::Source) => {

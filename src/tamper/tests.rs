@@ -126,6 +126,10 @@ fn with_the_hook_installed_changing_the_guard_or_its_files_is_denied_however_lai
             "head <<'EOF' | sh\nrm -f ~/.claude/settings.json\nEOF",
             "chdir ~; rm -rf .claude",
             "jsonlint -i ~/.claude/settings.json",
+            // An alias's text, run where its name is a command, in trap or eval text too
+            // (round 79).
+            "alias x='rm ~/.claude/settings.json'; trap x EXIT",
+            "alias -g y='heredoc-guard uninstall claude'",
             // A command whose words are not read must still hide no `env -S` (round 78).
             "flock /tmp/lock env -S rm ~/.claude/settings.json",
             "bash <<'EOF'\nheredoc-guard uninstall codex\nEOF",
@@ -255,6 +259,7 @@ fn with_the_hook_installed_reading_and_other_files_pass() {
             "unset ~/.claude/settings.json 2>/dev/null; sleep 0 ~/.codex/hooks.json 2>/dev/null",
             "read -r line < ~/.claude/settings.json; unset line; true ~/.codex/hooks.json",
             "tmp=$(mktemp -d); trap 'rm -rf \"$tmp\"' EXIT; trap cleanup INT; trap - EXIT",
+            "alias ll='ls -la'; alias gs='git status'",
         ],
     );
 }

@@ -1117,12 +1117,24 @@ impl<'a> Walker<'a> {
     /// Reads shell text a command runs and walks it, within the limits; text past them
     /// that names the guard's places, or may spell them hidden, is an [`Action::Unread`].
     pub(super) fn nested(&mut self, text: &[u8], depth: usize) {
+        self.nested_counted(text, depth, true);
+    }
+
+    /// [`Walker::nested`] for text the command gives as a definition or a handler at the
+    /// top level (`alias x='…'`, `trap '…' EXIT`): not counted among the [`MAX_NESTED`]
+    /// texts run (a plugin defines a hundred aliases; what they cost is charged to the
+    /// meter as any reading is).
+    pub(super) fn nested_defined(&mut self, text: &[u8], depth: usize) {
+        self.nested_counted(text, depth, depth > 0);
+    }
+
+    fn nested_counted(&mut self, text: &[u8], depth: usize, counted: bool) {
         if !self.nested_seen.insert(self.hashes.hash_one((text, depth))) {
             return;
         }
         self.shown.push(text.to_vec());
         if depth + 1 > MAX_DEPTH
-            || self.nested >= MAX_NESTED
+            || (counted && self.nested >= MAX_NESTED)
             || text.len() > crate::limits::MAX_COMMAND_BYTES
         {
             // Text that may spell a place without showing it (quotes, an expansion, an
@@ -1135,7 +1147,9 @@ impl<'a> Walker<'a> {
             }
             return;
         }
-        self.nested += 1;
+        if counted {
+            self.nested += 1;
+        }
         for shell in [Shell::Bash52, Shell::Zsh] {
             let r = crate::shell::read_bytes(
                 text,
