@@ -47,6 +47,7 @@ mod commands;
 mod hooks;
 mod judge;
 mod paths;
+mod printed;
 mod switches;
 #[cfg(test)]
 mod tests;

@@ -130,6 +130,9 @@ fn with_the_hook_installed_changing_the_guard_or_its_files_is_denied_however_lai
             // (round 79).
             "alias x='rm ~/.claude/settings.json'; trap x EXIT",
             "alias -g y='heredoc-guard uninstall claude'",
+            // What printf, echo -e and print make from a format or escapes (round 79).
+            "printf 'rm -f ~/.claude/%s.json' settings | sh",
+            "echo -e 'rm -f ~/.claude/settings\\x2ejson' | sh",
             // A command whose words are not read must still hide no `env -S` (round 78).
             "flock /tmp/lock env -S rm ~/.claude/settings.json",
             "bash <<'EOF'\nheredoc-guard uninstall codex\nEOF",
@@ -193,6 +196,9 @@ fn a_visible_switch_off_written_to_settings_is_denied_installed_or_not() {
                 // (A reader's word whose text differs from how it is written: its text
                 // after quote removal is what shows the switch.)
                 "echo '{\"disable'\"AllHo\"'oks\": true}' > .claude/settings.local.json",
+                // (Or printed from a format or escapes: round 79.)
+                "printf '{\"%s\": true}' disableAllHooks > .claude/settings.local.json",
+                "printf '{\"disableAllH\\157\\157ks\": true}' > .claude/settings.local.json",
                 "jq '.disableAllHooks = true' .claude/settings.json > /tmp/x && mv /tmp/x .claude/settings.json",
                 "python3 -c \"import json; json.dump({'disableAllHooks': True}, open('.claude/settings.json', 'w'))\"",
                 "printf '[features]\\nhooks = false\\n' >> ~/.codex/config.toml",

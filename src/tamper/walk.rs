@@ -1008,6 +1008,7 @@ impl<'a> Walker<'a> {
             return None;
         }
         self.redirects(c, ends);
+        let printed = self.printed(c, assignments, ends);
         let name = self.command(&args, &stdin, depth);
         if !pipes {
             return None;
@@ -1032,10 +1033,43 @@ impl<'a> Walker<'a> {
                 if name == "printf" {
                     shown.push(words.get(1..).unwrap_or_default().join("\n").into_bytes());
                 }
+                shown.extend(printed);
                 Some(shown)
             }
             _ => None,
         }
+    }
+
+    /// What `printf`, `echo` or `print` (named as written) print from escapes and a
+    /// format, where a word holds a `\` or a `%` ([`super::printed`]); kept as shown text
+    /// where it may hold a switch.
+    fn printed(&mut self, c: &SimpleCommand, assignments: usize, ends: &Ends) -> Option<Vec<u8>> {
+        let (first, rest) = c.words.get(assignments..)?.split_first()?;
+        let name = first.text.bytes();
+        let name = &name[memchr::memrchr(b'/', name).map_or(0, |at| at + 1)..];
+        if !matches!(name, b"printf" | b"echo" | b"print")
+            || !rest
+                .iter()
+                .any(|w| memchr::memchr2(b'\\', b'%', w.text.bytes()).is_some())
+        {
+            return None;
+        }
+        let mut lits = Vec::with_capacity(rest.len());
+        for w in rest {
+            lits.push(literal_text(&self.word(w, ends)?));
+        }
+        let out = if name == b"printf" {
+            super::printed::printf(&lits)
+        } else {
+            super::printed::echo(&lits)
+        };
+        if !self.charge(out.len() / crate::shell::BYTES_PER_WORK) {
+            return None;
+        }
+        if super::find(&out, b"ooks") || super::find(&out, b"heredoc-guard@") {
+            self.shown.push(out.clone());
+        }
+        Some(out)
     }
 
     /// The files a simple command's redirections write.
