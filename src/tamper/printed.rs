@@ -27,10 +27,7 @@ pub(super) fn printf(words: &[Vec<u8>]) -> Vec<u8> {
         while i < format.len() && out.len() < MAX_PRINTED {
             match format[i] {
                 b'\\' => {
-                    let (stop, n) = escape(&format[i..], &mut out);
-                    if stop {
-                        return out;
-                    }
+                    let (_, n) = escape(&format[i..], &mut out, true);
                     i += n;
                 }
                 b'%' if format.get(i + 1) == Some(&b'%') => {
@@ -90,7 +87,7 @@ fn decode_into(text: &[u8], out: &mut Vec<u8>) -> bool {
     let mut i = 0;
     while i < text.len() && out.len() < MAX_PRINTED {
         if text[i] == b'\\' {
-            let (stop, n) = escape(&text[i..], out);
+            let (stop, n) = escape(&text[i..], out, false);
             if stop {
                 return true;
             }
@@ -104,8 +101,11 @@ fn decode_into(text: &[u8], out: &mut Vec<u8>) -> bool {
 }
 
 /// The escape at the start of `t` (a `\` first): its bytes pushed to `out`; whether it is
-/// `\c` (no more output), and how many bytes of `t` it took.
-fn escape(t: &[u8], out: &mut Vec<u8>) -> (bool, usize) {
+/// `\c` (no more output), and how many bytes of `t` it took. In `printf`'s format
+/// (`format`), `\c` is itself and an octal escape is `\` and up to three digits (`\0101`
+/// is a backspace and a `1`); elsewhere (`%b`, `echo -e`) `\c` ends the output and `\0`
+/// takes three digits after it.
+fn escape(t: &[u8], out: &mut Vec<u8>, format: bool) -> (bool, usize) {
     let digits = |from: usize, max: usize, radix: u32| {
         let mut v: u32 = 0;
         let mut n = 0;
@@ -140,6 +140,10 @@ fn escape(t: &[u8], out: &mut Vec<u8>) -> (bool, usize) {
         return (false, 2);
     }
     match c {
+        b'c' if format => {
+            out.extend_from_slice(b"\\c");
+            (false, 2)
+        }
         b'c' => (true, 2),
         b'x' => match digits(2, 2, 16) {
             (_, 0) => {
@@ -167,7 +171,7 @@ fn escape(t: &[u8], out: &mut Vec<u8>) -> (bool, usize) {
         }
         // `\0NNN` (echo's) and `\NNN` (printf's): octal.
         b'0'..=b'7' => {
-            let from = if c == b'0' { 2 } else { 1 };
+            let from = if c == b'0' && !format { 2 } else { 1 };
             let (v, n) = digits(from, 3, 8);
             out.push((v & 0xff) as u8);
             (false, from + n)
@@ -190,7 +194,8 @@ mod tests {
 
     #[test]
     fn printf_applies_its_format_and_decodes_escapes_as_bash_prints_them() {
-        // (Each expected text is what bash 5.2's printf prints for these words.)
+        // (Each expected text is what bash 5.2's printf prints for these words, checked with
+        // the pinned shell.)
         for (args, printed) in [
             (
                 &["rm -f ~/.claude/%s.json", "settings"][..],
@@ -206,7 +211,10 @@ mod tests {
             (&["%b", "H\\157\\157ks"], "Hooks"),
             (&["100%% done"], "100% done"),
             (&["-v", "x", "%s", "y"], "y"),
-            (&["a\\cb"], "a"),
+            (&["a\\cb"], "a\\cb"),
+            (&["%b|", "a\\cb"], "a"),
+            (&["\\0101"], "\u{8}1"),
+            (&["%b", "\\0101"], "A"),
             (&["\\u006f"], "o"),
         ] {
             assert_eq!(
