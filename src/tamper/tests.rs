@@ -133,6 +133,9 @@ fn with_the_hook_installed_changing_the_guard_or_its_files_is_denied_however_lai
             // What printf, echo -e and print make from a format or escapes (round 79).
             "printf 'rm -f ~/.claude/%s.json' settings | sh",
             "echo -e 'rm -f ~/.claude/settings\\x2ejson' | sh",
+            // Text a filter passes on into a shell (round 79).
+            "printf 'rm -f ~/.claude/settings.json\\n' | tee /dev/null | sh",
+            "cat <<'EOF' | grep -v '#' | sort | sh\n# clean up\nrm -f ~/.claude/settings.json\nEOF",
             // A command whose words are not read must still hide no `env -S` (round 78).
             "flock /tmp/lock env -S rm ~/.claude/settings.json",
             "bash <<'EOF'\nheredoc-guard uninstall codex\nEOF",

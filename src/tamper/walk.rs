@@ -90,8 +90,12 @@ pub(super) enum Action {
 }
 
 /// Commands whose output, piped on, is text the command shows ([`Walker::simple`]): their
-/// input or their words.
-const SHOWS: [&str; 7] = ["cat", "head", "tail", "tac", "echo", "print", "printf"];
+/// input (the filters, whose output is a part of it or made from it: all of it counts,
+/// `… | tee /dev/null | sh`, round 79) or their words.
+const SHOWS: [&str; 15] = [
+    "cat", "head", "tail", "tac", "tee", "sort", "uniq", "grep", "egrep", "fgrep", "cut", "tr",
+    "echo", "print", "printf",
+];
 
 /// Deepest nesting of shell text run by a shell (`bash -c`, `eval`, a heredoc given to a
 /// shell) that is read.
@@ -1015,7 +1019,10 @@ impl<'a> Walker<'a> {
         }
         match name.as_deref() {
             // (Part of it, for `head`, `tail`: all of it counts.)
-            Some("cat" | "head" | "tail" | "tac") => Some(stdin),
+            Some(
+                "cat" | "head" | "tail" | "tac" | "tee" | "sort" | "uniq" | "grep" | "egrep"
+                | "fgrep" | "cut" | "tr",
+            ) => Some(stdin),
             // (A glob's words as its pattern: `echo ~/.c*/s* | xargs rm`, round 73.)
             Some(name @ ("echo" | "print" | "printf")) => {
                 let words: Vec<String> = args
