@@ -89,13 +89,15 @@ pub(super) enum Action {
     Unread,
 }
 
-/// Commands whose output, piped on, is text the command shows ([`Walker::simple`]): their
-/// input (the filters, whose output is a part of it or made from it: all of it counts,
-/// `… | tee /dev/null | sh`, round 79) or their words.
-const SHOWS: [&str; 15] = [
+/// Commands whose output, piped on, is their input, or a part of it or made from it: all of
+/// it counts as text the command shows (`… | tee /dev/null | sh`, round 79).
+const PASSES_INPUT: [&str; 12] = [
     "cat", "head", "tail", "tac", "tee", "sort", "uniq", "grep", "egrep", "fgrep", "cut", "tr",
-    "echo", "print", "printf",
 ];
+
+/// Commands whose output is their words, escapes decoded and a format applied
+/// ([`Walker::printed`]).
+const PRINTS_WORDS: [&str; 3] = ["echo", "print", "printf"];
 
 /// Deepest nesting of shell text run by a shell (`bash -c`, `eval`, a heredoc given to a
 /// shell) that is read.
@@ -1018,13 +1020,9 @@ impl<'a> Walker<'a> {
             return None;
         }
         match name.as_deref() {
-            // (Part of it, for `head`, `tail`: all of it counts.)
-            Some(
-                "cat" | "head" | "tail" | "tac" | "tee" | "sort" | "uniq" | "grep" | "egrep"
-                | "fgrep" | "cut" | "tr",
-            ) => Some(stdin),
+            Some(name) if PASSES_INPUT.contains(&name) => Some(stdin),
             // (A glob's words as its pattern: `echo ~/.c*/s* | xargs rm`, round 73.)
-            Some(name @ ("echo" | "print" | "printf")) => {
+            Some(name) if PRINTS_WORDS.contains(&name) => {
                 let words: Vec<String> = args
                     .iter()
                     .skip(1)
@@ -1052,9 +1050,8 @@ impl<'a> Walker<'a> {
     /// where it may hold a switch.
     fn printed(&mut self, c: &SimpleCommand, assignments: usize, ends: &Ends) -> Option<Vec<u8>> {
         let (first, rest) = c.words.get(assignments..)?.split_first()?;
-        let name = first.text.bytes();
-        let name = &name[memchr::memrchr(b'/', name).map_or(0, |at| at + 1)..];
-        if !matches!(name, b"printf" | b"echo" | b"print")
+        let name = super::commands::basename(std::str::from_utf8(first.text.bytes()).ok()?);
+        if !PRINTS_WORDS.contains(&name)
             || !rest
                 .iter()
                 .any(|w| memchr::memchr2(b'\\', b'%', w.text.bytes()).is_some())
@@ -1065,7 +1062,7 @@ impl<'a> Walker<'a> {
         for w in rest {
             lits.push(literal_text(&self.word(w, ends)?));
         }
-        let out = if name == b"printf" {
+        let out = if name == "printf" {
             super::printed::printf(&lits)
         } else {
             super::printed::echo(&lits)
@@ -1103,7 +1100,7 @@ impl<'a> Walker<'a> {
     /// [`Walker::touch_if_settings`] finds nothing in it; no `env` or `-S` word (`env -S`
     /// behind a program, round 78), no heredoc or here-string (text it shows). What it
     /// writes matters only to a command it `pipes` into, and only when it is one of
-    /// [`SHOWS`]; an element of zsh's `mapfile` may be any word.
+    /// [`PASSES_INPUT`] or [`PRINTS_WORDS`]; an element of zsh's `mapfile` may be any word.
     fn plain_command(&mut self, c: &SimpleCommand, pipes: bool) -> bool {
         // (What it reads on standard input is text the command shows, for a switch: a
         // heredoc or a here-string takes the slow path.)
@@ -1148,7 +1145,7 @@ impl<'a> Walker<'a> {
         if !plain(raw)
             || takes_names(name.as_bytes())
             || super::commands::kind(name, self.ctx).is_some()
-            || (pipes && SHOWS.contains(&name))
+            || (pipes && (PASSES_INPUT.contains(&name) || PRINTS_WORDS.contains(&name)))
         {
             return false;
         }
