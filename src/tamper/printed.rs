@@ -42,6 +42,8 @@ pub(super) fn printf(words: &[Vec<u8>]) -> Vec<u8> {
                     {
                         j += 1;
                     }
+                    // (A `*` width or precision takes an argument of its own.)
+                    next += format[i + 1..j].iter().filter(|&&c| c == b'*').count();
                     let arg = args.get(next).map(Vec::as_slice).unwrap_or_default();
                     next += 1;
                     match format.get(j) {
@@ -216,6 +218,10 @@ mod tests {
             (&["\\0101"], "\u{8}1"),
             (&["%b", "\\0101"], "A"),
             (&["\\u006f"], "o"),
+            (
+                &["%*s -f ~/.claude/%s.json", "0", "rm", "settings"],
+                "rm -f ~/.claude/settings.json",
+            ),
         ] {
             assert_eq!(
                 String::from_utf8_lossy(&printf(&words(args))),

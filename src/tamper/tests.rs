@@ -136,6 +136,11 @@ fn with_the_hook_installed_changing_the_guard_or_its_files_is_denied_however_lai
             // Text a filter passes on into a shell (round 79).
             "printf 'rm -f ~/.claude/settings.json\\n' | tee /dev/null | sh",
             "cat <<'EOF' | grep -v '#' | sort | sh\n# clean up\nrm -f ~/.claude/settings.json\nEOF",
+            // Behind a wrapper or spelled with an escape (round 80).
+            "command printf 'rm -f ~/.claude/%s.json' settings | sh",
+            "printf '%*s -f ~/.claude/%s.json' 0 rm settings | sh",
+            "\\read 'a[$(rm -f ~/.claude/settings.json)]' <<< 1",
+            "cd ~ && flock /tmp/lock env -S rm -rf .claude",
             // A command whose words are not read must still hide no `env -S` (round 78).
             "flock /tmp/lock env -S rm ~/.claude/settings.json",
             "bash <<'EOF'\nheredoc-guard uninstall codex\nEOF",
@@ -199,6 +204,7 @@ fn a_visible_switch_off_written_to_settings_is_denied_installed_or_not() {
                 // (A reader's word whose text differs from how it is written: its text
                 // after quote removal is what shows the switch.)
                 "echo '{\"disable'\"AllHo\"'oks\": true}' > .claude/settings.local.json",
+                "mkdir -p .claude && echo $'{\"disableAllH\\x6f\\x6fks\": true}' > .claude/settings.local.json",
                 // (Or printed from a format or escapes: round 79.)
                 "printf '{\"%s\": true}' disableAllHooks > .claude/settings.local.json",
                 "printf '{\"disableAllH\\157\\157ks\": true}' > .claude/settings.local.json",

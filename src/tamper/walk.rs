@@ -966,7 +966,7 @@ impl<'a> Walker<'a> {
         let takes_names = {
             let mut names = c.words[assignments..].iter().map(|w| w.text.bytes());
             // (A name computed at run time may be any of them.)
-            let may = |n: &[u8]| takes_names(n) || n.iter().any(|c| matches!(c, b'$' | b'`'));
+            let may = takes_names;
             match names.next() {
                 Some(b"builtin" | b"command") => names.next().is_some_and(may),
                 Some(first) => may(first),
@@ -1049,12 +1049,22 @@ impl<'a> Walker<'a> {
     /// format, where a word holds a `\` or a `%` ([`super::printed`]); kept as shown text
     /// where it may hold a switch.
     fn printed(&mut self, c: &SimpleCommand, assignments: usize, ends: &Ends) -> Option<Vec<u8>> {
-        let (first, rest) = c.words.get(assignments..)?.split_first()?;
-        let name = super::commands::basename(std::str::from_utf8(first.text.bytes()).ok()?);
-        if !PRINTS_WORDS.contains(&name)
-            || !rest
-                .iter()
-                .any(|w| memchr::memchr2(b'\\', b'%', w.text.bytes()).is_some())
+        // (Behind a wrapper, or spelled with quotes or escapes: `command printf`, `\\printf`;
+        // the first word that may be one of them, round 80.)
+        let words = c.words.get(assignments..)?;
+        let names: Vec<&[u8]> = PRINTS_WORDS.iter().map(|n| n.as_bytes()).collect();
+        let at = words.iter().position(|w| {
+            let raw = w.text.bytes();
+            let base = &raw[memchr::memrchr(b'/', raw).map_or(0, |k| k + 1)..];
+            crate::shell::syntax::may_be_one_of(base, &names)
+        })?;
+        let (first, rest) = words.get(at..)?.split_first()?;
+        let raw = first.text.bytes();
+        let is_printf =
+            crate::shell::syntax::may_be_one_of(raw, &[b"printf"]) || super::find(raw, b"printf");
+        if !rest
+            .iter()
+            .any(|w| memchr::memchr2(b'\\', b'%', w.text.bytes()).is_some())
         {
             return None;
         }
@@ -1062,7 +1072,7 @@ impl<'a> Walker<'a> {
         for w in rest {
             lits.push(literal_text(&self.word(w, ends)?));
         }
-        let out = if name == "printf" {
+        let out = if is_printf {
             super::printed::printf(&lits)
         } else {
             super::printed::echo(&lits)
@@ -1295,29 +1305,32 @@ fn subscript_code(lit: &[u8]) -> bool {
 
 /// The shell's builtins that take a word as a variable's name or as arithmetic, evaluating
 /// a subscript in it (`read 'a[$(…)]'`, `printf -v`, `let`, `unset`, `test -v`, …).
-fn takes_names(name: &[u8]) -> bool {
-    matches!(
-        name,
-        b"read"
-            | b"printf"
-            | b"print"
-            | b"let"
-            | b"declare"
-            | b"typeset"
-            | b"local"
-            | b"export"
-            | b"readonly"
-            | b"unset"
-            | b"test"
-            | b"["
-            | b"mapfile"
-            | b"readarray"
-            | b"getopts"
-            | b"wait"
-            | b"vared"
-            | b"zparseopts"
-            | b"integer"
-    )
+const TAKES_NAMES: [&[u8]; 19] = [
+    b"read",
+    b"printf",
+    b"print",
+    b"let",
+    b"declare",
+    b"typeset",
+    b"local",
+    b"export",
+    b"readonly",
+    b"unset",
+    b"test",
+    b"[",
+    b"mapfile",
+    b"readarray",
+    b"getopts",
+    b"wait",
+    b"vared",
+    b"zparseopts",
+    b"integer",
+];
+
+/// Whether a command's name written as `raw` may be one of [`TAKES_NAMES`] once its quotes
+/// and escapes go (`\read`, `'unset'`), or is computed at run time (round 80).
+fn takes_names(raw: &[u8]) -> bool {
+    crate::shell::syntax::may_be_one_of(raw, &TAKES_NAMES) || raw.contains(&b'`')
 }
 
 /// Commands that rebind a name, or run text that may.
