@@ -537,7 +537,7 @@ pub(crate) fn spells_heredoc(bytes: &[u8]) -> bool {
 /// zsh flag that makes characters (`${(l:2::<:)q}`, `${(#)n}`), or a brace sequence whose
 /// ends lie on either side of it (`{;..>}`, zsh's `{$a..$b}`).
 pub(crate) fn may_spell_lt(t: &[u8]) -> bool {
-    if t.contains(&b'<') || memchr::memmem::find(t, b"${(").is_some() {
+    if t.contains(&b'<') || crate::search::find(t, b"${(").is_some() {
         return true;
     }
     let escape = memchr::memchr_iter(b'\\', t).any(|i| {

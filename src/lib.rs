@@ -17,6 +17,7 @@ pub mod limits;
 mod reason;
 mod report;
 mod rules;
+mod search;
 mod shell;
 pub mod strip;
 mod tamper;

@@ -363,7 +363,7 @@ fn nested_findings(
             }
         }
         if r.error.is_some_and(|e| e.limit.is_none())
-            && memchr::memmem::find(&n.text, b"<<").is_some()
+            && crate::search::find(&n.text, b"<<").is_some()
         {
             add(FindingKind::Unfollowed(
                 "eval or trap text that the guard cannot parse (a shell may), which can hold a heredoc whose body runs",
@@ -400,7 +400,7 @@ fn operator_line_findings(bytes: &[u8], intended: &Reading, findings: &mut Vec<F
             (h.word.0 as usize).min(bytes.len()),
             (h.word.1 as usize).min(bytes.len()),
         );
-        let from = memchr::memmem::find(bytes.get(w0..w1).unwrap_or_default(), b"\\\n")
+        let from = crate::search::find(bytes.get(w0..w1).unwrap_or_default(), b"\\\n")
             .map_or(w1, |k| w0 + k);
         let Some(nl) = memchr::memchr(b'\n', &bytes[from..]).map(|n| from + n) else {
             continue;

@@ -311,7 +311,7 @@ fn arith(v: &Val, refs: &dyn Refs) -> bool {
 /// Whether text zsh evaluates as arithmetic may set the output base (`[##16]`): the
 /// result is then letters (`FF`), which name variables wherever it is evaluated again.
 fn zsh_output_base(t: &[u8], zsh: bool) -> bool {
-    zsh && memchr::memmem::find(t, b"[#").is_some()
+    zsh && crate::search::find(t, b"[#").is_some()
 }
 
 /// Whether a text known exactly, evaluated as arithmetic, may assign a variable whose
@@ -319,7 +319,7 @@ fn zsh_output_base(t: &[u8], zsh: bool) -> bool {
 /// character, `BASH_COMPAT=31`, `POSIXLY_CORRECT++`): it names one. (The assignment may
 /// be in the text around it: `n=histchars; (( $n = 123 ))`.)
 fn assigns_special(t: &[u8], zsh: bool) -> bool {
-    special_names(zsh).any(|(name, _)| memchr::memmem::find(t, name).is_some())
+    special_names(zsh).any(|(name, _)| crate::search::find(t, name).is_some())
 }
 
 /// The same, for text known only by its bytes (but for the names whose change the

@@ -637,15 +637,44 @@ impl Plain<'_> {
                 .all(|w| plain_bytes(w.text.bytes()) || self.info(&self.read(w)))
                 && (!self.zsh || !wide(&name));
         }
+        if matches!(
+            name.as_ref(),
+            b"export" | b"readonly" | b"local" | b"declare" | b"typeset"
+        ) {
+            // An assignment's value is read once, as the assignment's (the whole word's
+            // reading gives the same pieces after its name, an identifier); any other word
+            // is an option that only marks (`-x`) or a name of no special meaning.
+            return args
+                .iter()
+                .all(|w| match word::assignment(&w.text, self.ends) {
+                    Some(a) => self.assignment(w, &a),
+                    None => {
+                        let info = self.read(w);
+                        self.info(&info)
+                            && match info.value() {
+                                Some(v) if v.starts_with(b"-") => {
+                                    v.len() > 1 && v[1..].iter().all(|c| b"xrgp".contains(c))
+                                }
+                                _ => self.plain_name(&info),
+                            }
+                    }
+                });
+        }
         let infos: Vec<WordInfo> = args.iter().map(|w| self.read(w)).collect();
         if !infos.iter().all(|i| self.info(i)) {
             return false;
+        }
+        // (Whatever their words' values: not asked for them.)
+        if matches!(
+            name.as_ref(),
+            b"echo" | b"cd" | b"pwd" | b"true" | b"false" | b":" | b"kill"
+        ) {
+            return true;
         }
         let lits: Vec<Option<Vec<u8>>> = infos.iter().map(WordInfo::value).collect();
         let all_literal = || lits.iter().all(Option::is_some);
         let lit = |k: usize| lits.get(k).and_then(|l| l.as_deref());
         match name.as_ref() {
-            b"echo" | b"cd" | b"pwd" | b"true" | b"false" | b":" | b"kill" => true,
             // Literal text, read as a program of its own (inert itself: `inert`).
             b"eval" => all_literal() && self.read_again(c.at),
             // Or listing, or putting a signal's default back.
@@ -663,17 +692,6 @@ impl Plain<'_> {
                     || matches!(i.pieces.as_slice(), [Piece::Param(p)] if plain_param(p) && p.name == b"?")
             }),
             b"wait" => infos.is_empty(),
-            b"export" | b"readonly" | b"local" | b"declare" | b"typeset" => {
-                args.iter().zip(&infos).all(|(w, info)| match info.value() {
-                    Some(v) if v.starts_with(b"-") => {
-                        v.len() > 1 && v[1..].iter().all(|c| b"xrgp".contains(c))
-                    }
-                    _ => match word::assignment(&w.text, self.ends) {
-                        Some(a) => self.assignment(w, &a),
-                        None => self.plain_name(info),
-                    },
-                })
-            }
             // `read -r NAME…`: options that take no value (zsh evaluates `-t`'s and
             // `-k`'s, takes `NAME?prompt`), names of no special meaning.
             b"read" => lits.iter().all(|v| {

@@ -201,7 +201,7 @@ fn function_names(reading: &Reading, zsh: bool) -> (FunctionNames, bool) {
                     // something else).
                     if (k == 0 && matches!(raw, b"enable" | b"disable" | b"hash"))
                         || raw.starts_with(b"BASH_CMDS")
-                        || (zsh && memchr::memmem::find(raw, b"commands").is_some())
+                        || (zsh && crate::search::find(raw, b"commands").is_some())
                     {
                         out.1 = true;
                     }
@@ -209,7 +209,7 @@ fn function_names(reading: &Reading, zsh: bool) -> (FunctionNames, bool) {
                     if !zsh {
                         continue;
                     }
-                    let Some(at) = memchr::memmem::find(raw, b"functions") else {
+                    let Some(at) = crate::search::find(raw, b"functions") else {
                         continue;
                     };
                     let key = raw[at + b"functions".len()..]
@@ -409,10 +409,10 @@ pub fn judge(
                 .filter(|&&c| c != b'_')
                 .map(u8::to_ascii_lowercase)
                 .collect();
-            if memchr::memmem::find(&plain, b"promptsubst").is_some() {
+            if crate::search::find(&plain, b"promptsubst").is_some() {
                 w.facts.prompt_subst = true;
             }
-            if memchr::memmem::find(&plain, b"globsubst").is_some() {
+            if crate::search::find(&plain, b"globsubst").is_some() {
                 w.facts.glob_subst = true;
             }
             // zsh takes letters past ASCII in names (a UTF-8 locale), which the reader
@@ -519,9 +519,9 @@ pub fn judge(
                 .filter(|&&c| !matches!(c, b'\'' | b'"' | b'\\'))
                 .copied()
                 .collect();
-            memchr::memmem::find(&plain, b"TEXTDOMAIN").is_some()
+            crate::search::find(&plain, b"TEXTDOMAIN").is_some()
         }
-        && let Some(at) = memchr::memmem::find(text, b"$\"")
+        && let Some(at) = crate::search::find(text, b"$\"")
     {
         found.push(solve::Found::Evaluation {
             at: at as u32,

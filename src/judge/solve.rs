@@ -216,7 +216,7 @@ impl<'a> Solver<'a> {
             dangerous_known: false,
             lit_cache: RefCell::new(HashMap::default()),
             evaluated_reads: Vec::new(),
-            zsh_bases: d.is_zsh() && text.is_some_and(|t| memchr::memmem::find(t, b"[#").is_some()),
+            zsh_bases: d.is_zsh() && text.is_some_and(|t| crate::search::find(t, b"[#").is_some()),
             array_memo: RefCell::new(HashMap::default()),
             any_name_assigned: std::cell::OnceCell::new(),
             any_name_computing: std::cell::Cell::new(false),
@@ -315,8 +315,8 @@ impl<'a> Solver<'a> {
                 || !self.facts.computed_refs.is_empty()
                 || self.assigns_any_name()
                 || self.text.is_none_or(|text| {
-                    memchr::memmem::find(text, b"coproc").is_some()
-                        || memchr::memmem::find(text, b"compgen").is_some()
+                    crate::search::find(text, b"coproc").is_some()
+                        || crate::search::find(text, b"compgen").is_some()
                 })
         });
         if every || self.facts.arrays.iter().any(|&a| self.canon(a) == c) {
@@ -1150,7 +1150,7 @@ impl<'a> Solver<'a> {
         let v = self.eval(name)?;
         let any_split = *self.ifs_named.get_or_init(|| {
             self.text
-                .is_none_or(|t| memchr::memmem::find(t, b"IFS").is_some())
+                .is_none_or(|t| crate::search::find(t, b"IFS").is_some())
         });
         Ok(super::builtins::may_be(
             &v,
@@ -1175,8 +1175,8 @@ impl<'a> Solver<'a> {
         // (`unset 'a[0]'` and zsh's `shift a` move another element first.)
         let moved = *self.heads_moved.get_or_init(|| {
             self.text.is_none_or(|t| {
-                memchr::memmem::find(t, b"unset").is_some()
-                    || memchr::memmem::find(t, b"shift").is_some()
+                crate::search::find(t, b"unset").is_some()
+                    || crate::search::find(t, b"shift").is_some()
             })
         });
         let only_lists = !heads.is_empty()
@@ -1589,7 +1589,7 @@ impl<'a> Solver<'a> {
                     let makes_operator = *raw_operator
                         || v.lits
                             .iter()
-                            .any(|l| memchr::memmem::find(l, b"<<").is_some())
+                            .any(|l| crate::search::find(l, b"<<").is_some())
                         || v.fixed.is_some_and(|b| b.has(b'<'));
                     (makes_operator || self.heredocs.iter().any(|h| h.op > c.at))
                         && (*spelled || {
@@ -1604,8 +1604,8 @@ impl<'a> Solver<'a> {
                                 })
                             };
                             v.lits.iter().chain(&v.htexts).any(|l| {
-                                memchr::memmem::find(l, b"alias").is_some()
-                                    || memchr::memmem::find(l, b"ALIAS").is_some()
+                                crate::search::find(l, b"alias").is_some()
+                                    || crate::search::find(l, b"ALIAS").is_some()
                             }) || (spells(v.fixed_bytes())
                                 && (!*other_first
                                     || v.fixed_bytes()
@@ -2295,7 +2295,7 @@ fn plain_program(text: &[u8]) -> bool {
     ];
     if MARKERS
         .iter()
-        .any(|m| memchr::memmem::find(text, m).is_some())
+        .any(|m| crate::search::find(text, m).is_some())
     {
         return false;
     }

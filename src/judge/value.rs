@@ -151,13 +151,13 @@ pub(crate) struct Val {
 /// Whether a text known exactly ends right after a `$` or inside an open `${`.
 fn open_text(l: &[u8]) -> bool {
     l.last() == Some(&b'$')
-        || memchr::memmem::rfind(l, b"${").is_some_and(|i| !l[i..].contains(&b'}'))
+        || crate::search::rfind(l, b"${").is_some_and(|i| !l[i..].contains(&b'}'))
 }
 
 /// Whether a text known exactly holds a substitution, which a hidden evaluator that expands
 /// it again reads only then (`$(`, a backquote).
 pub(crate) fn substituting_text(t: &[u8]) -> bool {
-    t.contains(&b'`') || memchr::memmem::find(t, b"$(").is_some()
+    t.contains(&b'`') || crate::search::find(t, b"$(").is_some()
 }
 
 /// Whether a text known exactly holds an assignment expansion, or an expansion that
@@ -174,56 +174,59 @@ pub(crate) fn assigning_text(t: &[u8]) -> bool {
                 .take_while(|&&c| c != b')')
                 .any(|c| matches!(c, b'e' | b'%'))
     };
-    memchr::memmem::find_iter(t, b"${").any(|i| {
-        // (zsh's flags take delimited arguments that may hold any byte, `(s:():e)`: a `${(`
-        // is not read past, and counts.)
-        if t.get(i + 2) == Some(&b'(') {
-            return true;
-        }
-        if again(t.get(i + 2..).unwrap_or_default())
-            || t[i..]
-                .iter()
-                .position(|&c| c == b'}')
-                .is_some_and(|end| memchr::memmem::find(&t[i..i + end], b"@P").is_some())
-        {
-            return true;
-        }
-        let mut k = i + 2;
-        if matches!(t.get(k), Some(b' ' | b'\t' | b'\n' | b'|')) {
-            return true;
-        }
-        // zsh's flags, `(…)`.
-        if t.get(k) == Some(&b'(') {
-            match t[k..].iter().position(|&c| c == b')') {
-                Some(close) => k += close + 1,
-                None => return false,
+    // (A `$` and a `{`: "${" cannot overlap itself, so this is every match.)
+    memchr::memchr_iter(b'$', t)
+        .filter(|&i| t.get(i + 1) == Some(&b'{'))
+        .any(|i| {
+            // (zsh's flags take delimited arguments that may hold any byte, `(s:():e)`: a `${(`
+            // is not read past, and counts.)
+            if t.get(i + 2) == Some(&b'(') {
+                return true;
             }
-        }
-        // Indirection and zsh's `^`, `=`, `~` before the name.
-        while matches!(t.get(k), Some(b'!' | b'^' | b'=' | b'~')) {
-            k += 1;
-        }
-        let name = t[k.min(t.len())..]
-            .iter()
-            .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
-            .count();
-        // (A name zsh takes past ASCII, or a nested `${…}`: not followed, counted.)
-        if name == 0 {
-            return t.get(k).is_some_and(|&c| !c.is_ascii() || c == b'$');
-        }
-        k += name;
-        // A subscript (quotes and nested `${…}` in it may hold a `]`: any `=` after it).
-        if t.get(k) == Some(&b'[') {
-            return t[k..].contains(&b'=');
-        }
-        if t.get(k) == Some(&b':') {
-            k += 1;
-            if t.get(k) == Some(&b':') {
+            if again(t.get(i + 2..).unwrap_or_default())
+                || t[i..]
+                    .iter()
+                    .position(|&c| c == b'}')
+                    .is_some_and(|end| crate::search::find(&t[i..i + end], b"@P").is_some())
+            {
+                return true;
+            }
+            let mut k = i + 2;
+            if matches!(t.get(k), Some(b' ' | b'\t' | b'\n' | b'|')) {
+                return true;
+            }
+            // zsh's flags, `(…)`.
+            if t.get(k) == Some(&b'(') {
+                match t[k..].iter().position(|&c| c == b')') {
+                    Some(close) => k += close + 1,
+                    None => return false,
+                }
+            }
+            // Indirection and zsh's `^`, `=`, `~` before the name.
+            while matches!(t.get(k), Some(b'!' | b'^' | b'=' | b'~')) {
                 k += 1;
             }
-        }
-        t.get(k) == Some(&b'=')
-    })
+            let name = t[k.min(t.len())..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+                .count();
+            // (A name zsh takes past ASCII, or a nested `${…}`: not followed, counted.)
+            if name == 0 {
+                return t.get(k).is_some_and(|&c| !c.is_ascii() || c == b'$');
+            }
+            k += name;
+            // A subscript (quotes and nested `${…}` in it may hold a `]`: any `=` after it).
+            if t.get(k) == Some(&b'[') {
+                return t[k..].contains(&b'=');
+            }
+            if t.get(k) == Some(&b':') {
+                k += 1;
+                if t.get(k) == Some(&b':') {
+                    k += 1;
+                }
+            }
+            t.get(k) == Some(&b'=')
+        })
 }
 
 /// Whether a text known exactly may make `c` once its escapes are decoded (`printf`,

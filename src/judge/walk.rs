@@ -177,8 +177,8 @@ impl<'a> Walk<'a> {
             program_errors: false,
             merge_found: false,
             trace_prompts: text.is_none_or(|t| {
-                memchr::memmem::find(t, b"PS4").is_some()
-                    || memchr::memmem::find(t, b"PROMPT4").is_some()
+                crate::search::find(t, b"PS4").is_some()
+                    || crate::search::find(t, b"PROMPT4").is_some()
             }),
             no_whole_lines: false,
             used_whole_lines: false,
@@ -215,7 +215,7 @@ impl<'a> Walk<'a> {
                 .filter(|&&c| c != b'_')
                 .map(u8::to_ascii_lowercase)
                 .collect();
-            memchr::memmem::find(&plain, b"cdablevars").is_some()
+            crate::search::find(&plain, b"cdablevars").is_some()
         });
         self.cdable_memo.set(Some(names));
         names
@@ -232,8 +232,7 @@ impl<'a> Walk<'a> {
         }
         // (zsh's `argv[1]=()` too.)
         let holds = self.text.is_none_or(|t| {
-            memchr::memmem::find(t, b"shift").is_some()
-                || memchr::memmem::find(t, b"argv").is_some()
+            crate::search::find(t, b"shift").is_some() || crate::search::find(t, b"argv").is_some()
         });
         self.shift_memo.set(Some(holds));
         holds
@@ -1374,7 +1373,7 @@ impl<'a> Walk<'a> {
                     !several
                         && ![&b"${="[..], b"$=", b"${^", b"$^"]
                             .iter()
-                            .any(|n| memchr::memmem::find(b, n).is_some())
+                            .any(|n| crate::search::find(b, n).is_some())
                 })
     }
 
@@ -2373,7 +2372,7 @@ fn brace_sequence_bytes(w: &WordInfo, zsh: bool) -> ByteSet {
             _ => None,
         })
     };
-    let ranged = zsh || lits().any(|l| memchr::memmem::find(l, b"..").is_some());
+    let ranged = zsh || lits().any(|l| crate::search::find(l, b"..").is_some());
     if !ranged {
         return ByteSet::EMPTY;
     }

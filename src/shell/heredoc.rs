@@ -145,7 +145,7 @@ impl Bodies {
 /// physical lines; what it expands is still joined).
 pub(crate) fn join_lines(doc: Text<'_>) -> Text<'_> {
     let bytes = doc.bytes();
-    if memchr::memmem::find(bytes, b"\\\n").is_none() {
+    if crate::search::find(bytes, b"\\\n").is_none() {
         return doc;
     }
     // Text between backslashes is copied a run at a time (not a byte and a lookup of its
@@ -305,12 +305,12 @@ impl Reader<'_, '_> {
         if unquoted {
             let document = document(&stream, parts, body_end);
             // Joining changes only a document with a backslash-newline in it.
-            let document =
-                if memchr::memmem::find(document.bytes(), b"\\\n").is_some() && physical() {
-                    join_lines(document)
-                } else {
-                    document
-                };
+            let document = if crate::search::find(document.bytes(), b"\\\n").is_some() && physical()
+            {
+                join_lines(document)
+            } else {
+                document
+            };
             let len = document.len();
             let scan = std::rc::Rc::clone(&self.out.bodies).scan(document);
             body_eval = std::rc::Rc::clone(&scan.eval);

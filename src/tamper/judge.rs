@@ -132,7 +132,7 @@ fn code(
     switch: Option<&str>,
     ctx: &Ctx,
 ) -> Option<String> {
-    let has = |s: &str| memchr::memmem::find(text, s.as_bytes()).is_some();
+    let has = |s: &str| crate::search::find(text, s.as_bytes()).is_some();
     let writes = WRITES.iter().any(|w| has(w)) || has("> \"") || has(">\"");
     // Code that removes whole trees: a directory it names counts for what is below it.
     let trees = ["rmtree", "rmSync", "rm_rf", "remove_dir", "recursive"]

@@ -138,10 +138,10 @@ impl Ctx {
 
     /// Whether `text` names the guard: `heredoc-guard`, or the running binary's path.
     fn names_guard(&self, text: &[u8]) -> bool {
-        memchr::memmem::find(text, b"heredoc-guard").is_some()
+        crate::search::find(text, b"heredoc-guard").is_some()
             || self.exe.iter().any(|e| {
                 let e = e.as_os_str().as_encoded_bytes();
-                e.len() > 1 && memchr::memmem::find(text, e).is_some()
+                e.len() > 1 && crate::search::find(text, e).is_some()
             })
     }
 
@@ -190,17 +190,9 @@ impl Ctx {
     }
 }
 
-/// Whether `needle` occurs in `hay` (most words are short: compared in place, not through
-/// a searcher built for each).
+/// Whether `needle` occurs in `hay`.
 pub(super) fn find(hay: &[u8], needle: &[u8]) -> bool {
-    match needle.first() {
-        None => true,
-        Some(_) if hay.len() < needle.len() => false,
-        Some(&first) if hay.len() <= 64 => {
-            memchr::memchr_iter(first, hay).any(|at| hay.get(at..at + needle.len()) == Some(needle))
-        }
-        Some(_) => memchr::memmem::find(hay, needle).is_some(),
-    }
+    crate::search::contains(hay, needle)
 }
 
 /// The bytes after a path's last `/`, where they are its file name (not empty, `.` or

@@ -35,7 +35,7 @@
 
 /// The switch-off `text` shows, named for the reason.
 pub(super) fn find(text: &[u8]) -> Option<&'static str> {
-    if memchr::memmem::find(text, b"\\u").is_some() {
+    if crate::search::find(text, b"\\u").is_some() {
         return find_in(&decode_unicode_escapes(text));
     }
     find_in(text)
@@ -83,7 +83,7 @@ enum Value {
 }
 
 fn has(t: &[u8], needle: &[u8]) -> bool {
-    memchr::memmem::find(t, needle).is_some()
+    crate::search::find(t, needle).is_some()
 }
 
 /// Whether `key` appears followed by an assignment of `value`.

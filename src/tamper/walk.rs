@@ -240,7 +240,9 @@ pub(super) struct Walker<'a> {
     /// The meter ran out: the walk stopped.
     pub(super) over: bool,
     /// Each path text's targets from the working directories (emptied when they change).
-    pub(super) target_cache: std::cell::RefCell<rustc_hash::FxHashMap<(String, bool), Vec<Target>>>,
+    /// (By the text, then whether it is a glob: looked up by the borrowed text.)
+    pub(super) target_cache:
+        std::cell::RefCell<rustc_hash::FxHashMap<String, [Option<Vec<Target>>; 2]>>,
     /// The words being read are a reader's (`echo`, `grep`, `export`, …: [`READERS`]
     /// with its output piped nowhere): what a word stands for as a path is not needed
     /// (such a program writes nothing it is given), only the text it shows.
@@ -312,11 +314,11 @@ impl<'a> Walker<'a> {
     /// `PATH`, `enable`, `eval`, a sourced file, `command_not_found_handle`), no name is
     /// taken for a reader (round 76).
     fn functions_defined(&mut self, r: &Reading, text: &[u8]) {
-        if memchr::memmem::find(text, b"mapfile").is_some() {
+        if crate::search::find(text, b"mapfile").is_some() {
             self.mapfile_named = true;
         }
-        if memchr::memmem::find(text, b"module_path").is_some()
-            || memchr::memmem::find(text, b"MODULE_PATH").is_some()
+        if crate::search::find(text, b"module_path").is_some()
+            || crate::search::find(text, b"MODULE_PATH").is_some()
         {
             self.module_path_named = true;
         }
@@ -324,7 +326,7 @@ impl<'a> Walker<'a> {
             // (Nothing more to learn: no name is a reader.)
             return;
         }
-        let holds = |m: &[u8]| memchr::memmem::find(text, m).is_some();
+        let holds = |m: &[u8]| crate::search::find(text, m).is_some();
         if writes_tables(text) {
             self.shadow_all = true;
             return;
@@ -807,8 +809,12 @@ impl<'a> Walker<'a> {
                 out.extend(paths::target(t, glob, Path::new("/")));
             } else if cwd.is_none() {
                 // The same relative text from the same directories: the same targets.
-                let key = (t.clone(), glob);
-                if let Some(known) = self.target_cache.borrow().get(&key) {
+                if let Some(known) = self
+                    .target_cache
+                    .borrow()
+                    .get(t.as_str())
+                    .and_then(|slots| slots[usize::from(glob)].as_ref())
+                {
                     out.extend(known.iter().cloned());
                     continue;
                 }
@@ -817,7 +823,8 @@ impl<'a> Walker<'a> {
                     .filter_map(|c| paths::target(t, glob, c))
                     .collect();
                 out.extend(found.iter().cloned());
-                self.target_cache.borrow_mut().insert(key, found);
+                self.target_cache.borrow_mut().entry(t.clone()).or_default()[usize::from(glob)] =
+                    Some(found);
             } else {
                 for c in &cwds {
                     out.extend(paths::target(t, glob, c));
@@ -867,11 +874,15 @@ impl<'a> Walker<'a> {
 
     pub(super) fn touch(&mut self, a: &Arg, how: How, by: &str, cwd: Option<&Path>) {
         for target in self.targets(a, cwd) {
-            if !self.touched.insert((target.clone(), how)) {
+            // (Most scripts write the same few files again and again: a target touched
+            // before is looked up, not copied.)
+            let key = (target, how);
+            if self.touched.contains(&key) {
                 continue;
             }
+            self.touched.insert(key.clone());
             self.actions.push(Action::Touch {
-                target,
+                target: key.0,
                 how,
                 by: by.to_owned(),
             });
@@ -1298,7 +1309,7 @@ fn subscript_code(lit: &[u8]) -> bool {
                 .get(at - 1)
                 .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
             && lit.get(at + 1..).is_some_and(|rest| {
-                rest.contains(&b'`') || memchr::memmem::find(rest, b"$(").is_some()
+                rest.contains(&b'`') || crate::search::find(rest, b"$(").is_some()
             })
     })
 }
@@ -1376,7 +1387,7 @@ fn command_name(words: &[Word]) -> Option<&[u8]> {
 pub(super) fn names_places(text: &[u8], ctx: &Ctx) -> bool {
     MARKERS
         .iter()
-        .any(|m| memchr::memmem::find(text, m.as_bytes()).is_some())
+        .any(|m| crate::search::find(text, m.as_bytes()).is_some())
         || ctx.names_guard(text)
 }
 

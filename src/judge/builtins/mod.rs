@@ -194,8 +194,7 @@ fn starts_with_other_name(args: &[WordInfo]) -> bool {
 fn spells_alias(a: &WordInfo) -> bool {
     a.pieces.iter().any(|p| match p {
         Piece::Lit(l) => {
-            memchr::memmem::find(l, b"alias").is_some()
-                || memchr::memmem::find(l, b"ALIAS").is_some()
+            crate::search::find(l, b"alias").is_some() || crate::search::find(l, b"ALIAS").is_some()
         }
         _ => false,
     })
@@ -458,7 +457,7 @@ fn names_device(text: &[u8]) -> bool {
     let low = text.to_ascii_lowercase();
     [&b"dev"[..], b"proc", b"fd"]
         .iter()
-        .any(|d| memchr::memmem::find(&low, d).is_some())
+        .any(|d| crate::search::find(&low, d).is_some())
 }
 
 /// Whether a simple command the walk met at the top level is inert: it cannot write a
@@ -899,7 +898,7 @@ pub(crate) fn may_be(v: &Val, gate: Gate, zsh: bool, any_split: bool) -> bool {
             || (any_split
                 && RUN_TIME_BUILTINS
                     .iter()
-                    .any(|(n, _)| n.len() > 1 && does(n) && memchr::memmem::find(t, n).is_some()))
+                    .any(|(n, _)| n.len() > 1 && does(n) && crate::search::find(t, n).is_some()))
     };
     // Text known only by its bytes: where they can spell one (of two letters or more: a
     // path's bytes hold a `.`).

@@ -747,7 +747,7 @@ fn printed(name: &[u8], options: &[Option<Vec<u8>>], lits: &[Option<Vec<u8>>]) -
 /// (`--fi=list`), with or without `=value`.
 fn files0(l: &[u8]) -> bool {
     let name = l.split(|&c| c == b'=').next().unwrap_or_default();
-    memchr::memmem::find(l, b"files0").is_some()
+    crate::search::find(l, b"files0").is_some()
         || (name.len() >= 3 && b"--files0-from".starts_with(name))
 }
 

@@ -1,0 +1,62 @@
+//! Byte searches for short needles in mostly short texts (a word, a value, a line): compared
+//! in place after a `memchr` of the needle's first byte, where building a searcher for each
+//! call (`memchr::memmem`) would cost more than the search. Long texts still get a searcher.
+//! Bounded either way: in place, at most `hay.len() * needle.len()` compares over at most
+//! [`IN_PLACE`] bytes.
+
+/// Longest text searched in place; a longer one gets a searcher.
+const IN_PLACE: usize = 256;
+
+/// The offset of the first `needle` in `hay` (the empty needle is at 0, as `memmem` says).
+pub fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let Some(&first) = needle.first() else {
+        return Some(0);
+    };
+    if hay.len() < needle.len() {
+        return None;
+    }
+    if hay.len() > IN_PLACE {
+        return memchr::memmem::find(hay, needle);
+    }
+    memchr::memchr_iter(first, hay).find(|&at| hay.get(at..at + needle.len()) == Some(needle))
+}
+
+/// The offset of the last `needle` in `hay` (the empty needle is at its end).
+pub fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let Some(&first) = needle.first() else {
+        return Some(hay.len());
+    };
+    if hay.len() < needle.len() {
+        return None;
+    }
+    if hay.len() > IN_PLACE {
+        return memchr::memmem::rfind(hay, needle);
+    }
+    memchr::memrchr_iter(first, hay).find(|&at| hay.get(at..at + needle.len()) == Some(needle))
+}
+
+/// Whether `needle` occurs in `hay` (the empty needle does).
+pub fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    find(hay, needle).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every offset agrees with `memmem` on texts in place and past [`IN_PLACE`], needles
+    /// at the start, the end, overlapping themselves, and absent.
+    #[test]
+    fn finds_what_memmem_finds() {
+        let long = [b"ab".repeat(200), b"$(x".to_vec(), b"a".repeat(100)].concat();
+        let hays: [&[u8]; 7] = [b"", b"$", b"$(", b"x$(y$(", b"aaa", b"a${b}c${", &long];
+        let needles: [&[u8]; 6] = [b"$(", b"${", b"aa", b"$(x", b"zz", b""];
+        for h in hays {
+            for n in needles {
+                assert_eq!(find(h, n), memchr::memmem::find(h, n), "{h:?} {n:?}");
+                assert_eq!(rfind(h, n), memchr::memmem::rfind(h, n), "{h:?} {n:?}");
+                assert_eq!(contains(h, n), memchr::memmem::find(h, n).is_some());
+            }
+        }
+    }
+}
