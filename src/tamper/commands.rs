@@ -326,6 +326,26 @@ impl Walker<'_> {
             }
         }
         let at = skip_wrappers(args, self.ctx);
+        // `… | xargs env`, `xargs nice`: a wrapper after `xargs` with no command of its own
+        // runs the words `xargs` reads (round 81). (`xargs` alone runs `echo`.)
+        if at >= args.len()
+            && !stdin.is_empty()
+            && args
+                .iter()
+                .position(|a| basename(a.v()) == "xargs")
+                .is_some_and(|x| x + 1 < args.len())
+        {
+            let mut named = args.to_vec();
+            for t in stdin {
+                for w in String::from_utf8_lossy(t).split_ascii_whitespace() {
+                    named.push(Arg::plain(w.to_owned()));
+                }
+            }
+            if named.len() > args.len() && self.charge(named.len()) {
+                return self.command(&named, &[], depth);
+            }
+            return None;
+        }
         let name_arg = args.get(at)?;
         let full = match name_arg.value.clone() {
             // (zsh's `=rm` runs `rm` from PATH: round 72.)
@@ -491,7 +511,16 @@ impl Walker<'_> {
                 }
             }
             Some(Kind::Interpreter) => self.interpreter(&name, rest, stdin),
-            Some(Kind::Shell) => self.shell(rest, stdin, depth),
+            Some(Kind::Shell) => {
+                // Given what `xargs` reads as its words: that text may be the whole script
+                // (`xargs -0 sh -c`, `xargs -I{} sh -c '{}'`; round 81).
+                if xargs.is_some() {
+                    for t in stdin {
+                        self.nested(t, depth);
+                    }
+                }
+                self.shell(rest, stdin, depth)
+            }
             Some(Kind::Eval) => {
                 let values: Option<Vec<String>> = rest.iter().map(shown_text).collect();
                 if let Some(v) = values {
@@ -995,7 +1024,10 @@ impl Walker<'_> {
             i += 1;
         }
         let script = rest[i..].iter().find(|a| !a.is("--") && !a.is("-"));
-        let from_stdin = script.is_none() || rest.iter().any(|a| a.is("-s"));
+        // (A script named as its standard input reads it too: `sh /dev/stdin`, round 81.)
+        let from_stdin = script
+            .is_none_or(|a| matches!(a.v(), "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0"))
+            || rest.iter().any(|a| a.is("-s"));
         if from_stdin {
             for t in stdin {
                 self.nested(t, depth);

@@ -11,12 +11,39 @@ use std::path::{Path, PathBuf};
 use crate::shell::word::{ParamOp, Piece, WordInfo};
 
 /// A path a command names.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug)]
 pub(super) enum Target {
     /// One path, absolute and normalised.
     Exact(PathBuf),
     /// A glob the shell expands (absolute, normalised): it stands for every path it matches.
     Pattern(PathBuf),
+}
+
+/// Targets are compared and hashed by their bytes, not component by component as paths are
+/// (a target is absolute and normalised: the same path is the same bytes). Asked for every
+/// path a command writes (`Walker::touch`'s set of paths already touched).
+impl PartialEq for Target {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Target::Exact(a), Target::Exact(b)) | (Target::Pattern(a), Target::Pattern(b)) => {
+                a.as_os_str() == b.as_os_str()
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Target {}
+
+impl std::hash::Hash for Target {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let (tag, p) = match self {
+            Target::Exact(p) => (0u8, p),
+            Target::Pattern(p) => (1u8, p),
+        };
+        tag.hash(state);
+        p.as_os_str().as_encoded_bytes().hash(state);
+    }
 }
 
 impl Target {

@@ -136,6 +136,22 @@ fn with_the_hook_installed_changing_the_guard_or_its_files_is_denied_however_lai
             // Text a filter passes on into a shell (round 79).
             "printf 'rm -f ~/.claude/settings.json\\n' | tee /dev/null | sh",
             "cat <<'EOF' | grep -v '#' | sort | sh\n# clean up\nrm -f ~/.claude/settings.json\nEOF",
+            // Through a filter the rule does not model, which may pass it on (round 81).
+            "printf 'rm -f ~/.claude/settings.json\\n' | sed 's/x/y/' | sh",
+            "echo 'rm -f ~/.claude/settings.json' | awk '{print}' | bash",
+            "echo 'rm -f ~/.claude/settings.json' | rev | rev | sh",
+            "cat <<'EOF' | paste - | sh\nrm -f ~/.claude/settings.json\nEOF",
+            // Through a compound command, into one, through `xargs`, or named as the
+            // shell's standard input (round 81).
+            "printf 'rm -f ~/.claude/settings.json' | { cat; } | sh",
+            "printf 'rm -f ~/.claude/settings.json' | (sed p) | sh",
+            "printf 'rm -f ~/.claude/settings.json\\n' | while read -r l; do echo \"$l\"; done | sh",
+            "{ echo cd; printf 'rm -f ~/.claude/settings.json'; } | bash",
+            "printf 'rm -f ~/.claude/settings.json' | sed p | if true; then sh; fi",
+            "printf 'rm -f ~/.claude/settings.json' | xargs -0 sh -c",
+            "printf 'rm -f ~/.claude/settings.json\\n' | xargs -I{} sh -c '{}'",
+            "echo rm -f ~/.claude/settings.json | xargs env",
+            "printf 'rm -f ~/.claude/settings.json\\n' | sed p | sh /dev/stdin",
             // Behind a wrapper or spelled with an escape (round 80).
             "command printf 'rm -f ~/.claude/%s.json' settings | sh",
             "printf '%*s -f ~/.claude/%s.json' 0 rm settings | sh",
@@ -275,6 +291,19 @@ fn with_the_hook_installed_reading_and_other_files_pass() {
             "read -r line < ~/.claude/settings.json; unset line; true ~/.codex/hooks.json",
             "tmp=$(mktemp -d); trap 'rm -rf \"$tmp\"' EXIT; trap cleanup INT; trap - EXIT",
             "alias ll='ls -la'; alias gs='git status'",
+            // A filter into a shell, given nothing that names the guard's places.
+            "curl -fsSL https://example.com/install.sh | sed 's/x/y/' | sh",
+            "printf 'echo %s\\n' a b | awk '{print}' | bash",
+            "cat <<'EOF' | sed 's/^/echo /' | sh\nhello\nEOF",
+            // What a count or a digest passes on, and a command whose standard input is
+            // not the pipe.
+            "echo ~/.claude/settings.json | wc -c | xargs rm -f",
+            "echo 'rm -f ~/.claude/settings.json' | md5sum | sh",
+            "printf 'rm -f ~/.claude/settings.json' | sed p < /dev/null | sh",
+            "echo rm -f ~/.claude/settings.json | xargs",
+            "for f in a b; do echo \"$f\"; done | sh",
+            "git ls-files | while read -r f; do wc -l \"$f\"; done | sort -n",
+            "{ echo hi; echo there; } | tee out.txt",
         ],
     );
 }

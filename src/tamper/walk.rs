@@ -95,6 +95,51 @@ const PASSES_INPUT: [&str; 12] = [
     "cat", "head", "tail", "tac", "tee", "sort", "uniq", "grep", "egrep", "fgrep", "cut", "tr",
 ];
 
+/// A compound command open around the events walked: what is piped into it (which a
+/// command in it may read), and, where its output is piped on, what its commands write
+/// (round 81: `… | { sed p; } | sh`, `… | while read -r l; do echo "$l"; done | sh`).
+struct Frame {
+    input: Option<Vec<Vec<u8>>>,
+    /// Its output is piped into another command (its own, or an enclosing one's).
+    collects: bool,
+    out: Vec<Vec<u8>>,
+}
+
+/// The compound commands of `events` piped into another command, by the index of their
+/// opening event. (Most readings have none: one pass, no allocation then.)
+fn piped_compounds(events: &[Event]) -> rustc_hash::FxHashSet<usize> {
+    let mut out = rustc_hash::FxHashSet::default();
+    let mut open: Vec<usize> = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        match e {
+            Event::Open(..) => open.push(i),
+            Event::Close(_) => {
+                if let Some(o) = open.pop()
+                    && matches!(events.get(i + 1), Some(Event::Pipe { .. }))
+                {
+                    out.insert(o);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Commands whose output holds no text of their input, only a count or a digest of it
+/// (`… | wc -c | sh`): what they read is not passed on ([`Walker::passed_on`]).
+const COUNTS_INPUT: [&str; 9] = [
+    "wc",
+    "md5sum",
+    "sha1sum",
+    "sha224sum",
+    "sha256sum",
+    "sha384sum",
+    "sha512sum",
+    "b2sum",
+    "cksum",
+];
+
 /// Commands whose output is their words, escapes decoded and a format applied
 /// ([`Walker::printed`]).
 const PRINTS_WORDS: [&str; 3] = ["echo", "print", "printf"];
@@ -383,16 +428,62 @@ impl<'a> Walker<'a> {
         let saved_bodies = std::mem::replace(&mut self.bodies, bodies);
         let mut last_out: Option<Vec<Vec<u8>>> = None;
         let mut piped: Option<Vec<Vec<u8>>> = None;
+        // The compound commands open around the event walked ([`Frame`]), and those piped
+        // into another command, by their opening event.
+        let mut frames: Vec<Frame> = Vec::new();
+        let piped_compounds = piped_compounds(&r.events);
         for (i, e) in r.events.iter().enumerate() {
             if self.over {
                 return;
             }
+            let next_pipe = matches!(r.events.get(i + 1), Some(Event::Pipe { .. }));
             match e {
                 Event::Simple(c) => {
-                    let stdin = piped.take();
-                    // What it writes matters only to a command it pipes into.
-                    let pipes = matches!(r.events.get(i + 1), Some(Event::Pipe { .. }));
-                    last_out = self.simple(c, text, &ends, stdin, depth, pipes);
+                    // (In a compound command piped into: a command that may run what it
+                    // reads gets that text too, `… | if true; then sh; fi`.)
+                    let stdin = piped.take().or_else(|| {
+                        frames
+                            .last()
+                            .and_then(|f| f.input.as_ref())
+                            .filter(|_| self.may_run_input(c))
+                            .cloned()
+                    });
+                    // What it writes matters only to a command it pipes into, or to the one
+                    // a compound command around it pipes into.
+                    let collects = !next_pipe && frames.last().is_some_and(|f| f.collects);
+                    let out = self.simple(c, text, &ends, stdin, depth, next_pipe || collects);
+                    last_out = None;
+                    match frames.last_mut() {
+                        Some(f) if collects => f.out.extend(out.unwrap_or_default()),
+                        _ => last_out = out,
+                    }
+                }
+                Event::Open(..) => {
+                    let parent = frames.last();
+                    let input = piped
+                        .take()
+                        .or_else(|| parent.and_then(|f| f.input.clone()));
+                    let collects =
+                        piped_compounds.contains(&i) || parent.is_some_and(|f| f.collects);
+                    frames.push(Frame {
+                        input,
+                        collects,
+                        out: Vec::new(),
+                    });
+                    last_out = None;
+                }
+                Event::Close(_) => {
+                    last_out = None;
+                    if let Some(mut f) = frames.pop().filter(|f| f.collects) {
+                        // What it read may be passed on (`while read -r l; do echo "$l";
+                        // done`, `{ cat; }`).
+                        f.out.extend(f.input.unwrap_or_default());
+                        if next_pipe {
+                            last_out = (!f.out.is_empty()).then_some(f.out);
+                        } else if let Some(p) = frames.last_mut().filter(|p| p.collects) {
+                            p.out.extend(f.out);
+                        }
+                    }
                 }
                 Event::Pipe { .. } => piped = last_out.take(),
                 Event::Redirect(rd) => {
@@ -934,10 +1025,27 @@ impl<'a> Walker<'a> {
         }
         if self.plain_command(c, pipes) {
             self.redirects(c, ends);
-            return None;
+            // (Piped on, it passes on what it read: [`Walker::passed_on`]; a redirection
+            // of its standard input takes the pipe's place.)
+            let replaced = c
+                .redirects
+                .iter()
+                .any(|rd| rd.op.feeds_input() && rd.fd.as_deref().is_none_or(|fd| fd == b"0"));
+            let counts = c
+                .words
+                .iter()
+                .find(|w| !word::is_assignment(&w.text))
+                .and_then(|w| std::str::from_utf8(w.text.bytes()).ok())
+                .is_some_and(|n| COUNTS_INPUT.contains(&super::commands::basename(n)));
+            return piped.filter(|p| pipes && !replaced && !counts && !p.is_empty());
         }
-        // What it reads on standard input that the command shows.
-        let mut stdin: Vec<Vec<u8>> = piped.unwrap_or_default();
+        // What it reads on standard input that the command shows. (A redirection of its
+        // standard input takes the pipe's place: `sed p < /dev/null` reads no piped text.)
+        let replaced = c
+            .redirects
+            .iter()
+            .any(|rd| rd.op.feeds_input() && rd.fd.as_deref().is_none_or(|fd| fd == b"0"));
+        let mut stdin: Vec<Vec<u8>> = piped.filter(|_| !replaced).unwrap_or_default();
         for rd in &c.redirects {
             match rd.op {
                 RedirOp::Heredoc => {
@@ -1052,8 +1160,45 @@ impl<'a> Walker<'a> {
                 shown.extend(printed);
                 Some(shown)
             }
-            _ => None,
+            Some(name) if COUNTS_INPUT.contains(&name) => None,
+            _ => Self::passed_on(stdin),
         }
+    }
+
+    /// What a program the rule does not model passes on to the command it pipes into:
+    /// the text it read that the command shows, as [`PASSES_INPUT`] do (a filter may pass
+    /// it on unchanged: `printf 'rm …' | sed 's/x/y/' | sh`, `awk '{print}'`, `rev | rev`,
+    /// `paste -`; round 81). What a filter makes of it (`sed 's/X/cl/'`) is text it
+    /// decodes first, which the rule does not follow.
+    fn passed_on(stdin: Vec<Vec<u8>>) -> Option<Vec<Vec<u8>>> {
+        (!stdin.is_empty()).then_some(stdin)
+    }
+
+    /// Whether simple command `c` may run text it reads on standard input: named at run
+    /// time or otherwise than as written, or a shell, an interpreter, `source`, `eval`,
+    /// `awk` or a wrapper (which may run one of them).
+    fn may_run_input(&self, c: &SimpleCommand) -> bool {
+        let Some(w) = c.words.iter().find(|w| !word::is_assignment(&w.text)) else {
+            return false;
+        };
+        let raw = w.text.bytes();
+        if !word::as_written(raw) {
+            return true;
+        }
+        let Ok(n) = std::str::from_utf8(raw) else {
+            return true;
+        };
+        matches!(
+            super::commands::kind(super::commands::basename(n), self.ctx),
+            Some(
+                super::commands::Kind::Shell
+                    | super::commands::Kind::Interpreter
+                    | super::commands::Kind::Source
+                    | super::commands::Kind::Eval
+                    | super::commands::Kind::Awk
+                    | super::commands::Kind::Wrapper
+            )
+        )
     }
 
     /// What `printf`, `echo` or `print` (named as written) print from escapes and a
@@ -1120,8 +1265,9 @@ impl<'a> Walker<'a> {
     /// glob or brace) naming no JSON or TOML file and not the guard's binary, so that
     /// [`Walker::touch_if_settings`] finds nothing in it; no `env` or `-S` word (`env -S`
     /// behind a program, round 78), no heredoc or here-string (text it shows). What it
-    /// writes matters only to a command it `pipes` into, and only when it is one of
-    /// [`PASSES_INPUT`] or [`PRINTS_WORDS`]; an element of zsh's `mapfile` may be any word.
+    /// writes matters only to a command it `pipes` into: for one of [`PASSES_INPUT`] or
+    /// [`PRINTS_WORDS`] it is read (the slow path), for any other it is what it read
+    /// ([`Walker::passed_on`]); an element of zsh's `mapfile` may be any word.
     fn plain_command(&mut self, c: &SimpleCommand, pipes: bool) -> bool {
         // (What it reads on standard input is text the command shows, for a switch: a
         // heredoc or a here-string takes the slow path.)
