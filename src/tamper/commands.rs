@@ -291,12 +291,84 @@ pub(super) fn glob_names(pattern: &str, ctx: &Ctx) -> Vec<String> {
         .collect()
 }
 
+/// How `xargs` splits what it reads into items.
+#[derive(Clone, Copy)]
+enum Split {
+    Blanks,
+    Lines,
+    At(char),
+}
+
+impl Split {
+    fn items(self, text: &str) -> Vec<String> {
+        let items: Vec<&str> = match self {
+            Split::Blanks => text.split_ascii_whitespace().collect(),
+            Split::Lines => text.lines().map(str::trim_start).collect(),
+            Split::At(c) => text.split(c).collect(),
+        };
+        items
+            .into_iter()
+            .filter(|i| !i.is_empty())
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+/// How `xargs`, given options `opts` (the words between it and its command), splits its
+/// input: `-0`, `--null`; `-d X`, `--delimiter=X` (`\n`, `\t`, `\0` decoded); a replace
+/// string (`-I R`, `-i`, `--replace`) takes whole lines.
+fn xargs_split(opts: &[Arg]) -> Split {
+    let delim = |d: &str| -> Split {
+        let c = match d {
+            "\\n" => '\n',
+            "\\t" => '\t',
+            "\\0" => '\0',
+            _ => d.chars().next().unwrap_or('\n'),
+        };
+        Split::At(c)
+    };
+    let mut split = Split::Blanks;
+    for (k, a) in opts.iter().enumerate() {
+        let v = a.v();
+        match v {
+            "-0" | "--null" => return Split::At('\0'),
+            "-d" => {
+                if let Some(d) = opts.get(k + 1) {
+                    return delim(d.v());
+                }
+            }
+            "-I" | "-i" | "--replace" => split = Split::Lines,
+            _ if v.starts_with("--delimiter=") => return delim(&v["--delimiter=".len()..]),
+            _ if v.starts_with("-d") && v.len() > 2 => return delim(&v[2..]),
+            _ if v.starts_with("-I") || v.starts_with("-i") || v.starts_with("--replace=") => {
+                split = Split::Lines;
+            }
+            _ => {}
+        }
+    }
+    split
+}
+
+/// Whether a path names standard input itself, however it is spelled (`/dev/stdin`,
+/// `//dev/./stdin`, `/dev/fd/0`, `/proc/self/fd/0`, `/proc/thread-self/fd/0`).
+pub(super) fn names_stdin(path: &str) -> bool {
+    let parts: Vec<&str> = path
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    path.starts_with('/')
+        && matches!(
+            parts.as_slice(),
+            ["dev", "stdin"] | ["dev", "fd", "0"] | ["proc", "self" | "thread-self", "fd", "0"]
+        )
+}
+
 impl Walker<'_> {
     /// Walks one command's words (after its assignments); returns its name.
     pub(super) fn command(
         &mut self,
         args: &[Arg],
-        stdin: &[Vec<u8>],
+        stdin: &[super::walk::Shown],
         depth: usize,
     ) -> Option<String> {
         // `env -S 'TEXT'`: TEXT split into a command and run.
@@ -336,10 +408,18 @@ impl Walker<'_> {
                 .is_some_and(|x| x + 1 < args.len())
         {
             let mut named = args.to_vec();
+            let x = args
+                .iter()
+                .position(|a| basename(a.v()) == "xargs")
+                .unwrap_or(0);
+            let split = xargs_split(&args[x + 1..]);
             for t in stdin {
-                for w in String::from_utf8_lossy(t).split_ascii_whitespace() {
-                    named.push(Arg::plain(w.to_owned()));
-                }
+                named.extend(
+                    split
+                        .items(&String::from_utf8_lossy(t))
+                        .into_iter()
+                        .map(Arg::plain),
+                );
             }
             if named.len() > args.len() && self.charge(named.len()) {
                 return self.command(&named, &[], depth);
@@ -392,15 +472,13 @@ impl Walker<'_> {
         // that is a glob stays one.
         let xargs = args[..at].iter().position(|a| basename(a.v()) == "xargs");
         // (Only `xargs` reads them: a heredoc's body is not taken apart for any other.)
+        // (Its items as `xargs` splits them: at NULs with `-0`, at the delimiter of `-d`,
+        // at line ends with a replace string, else at blanks; round 81.)
+        let split = xargs.map_or(Split::Blanks, |x| xargs_split(&args[x + 1..at]));
         let read: Vec<String> = stdin
             .iter()
             .filter(|_| xargs.is_some())
-            .flat_map(|t| {
-                String::from_utf8_lossy(t)
-                    .split_ascii_whitespace()
-                    .map(str::to_owned)
-                    .collect::<Vec<_>>()
-            })
+            .flat_map(|t| split.items(&String::from_utf8_lossy(t)))
             .collect();
         let as_arg = |w: String| {
             if paths::is_glob(&w) {
@@ -511,16 +589,7 @@ impl Walker<'_> {
                 }
             }
             Some(Kind::Interpreter) => self.interpreter(&name, rest, stdin),
-            Some(Kind::Shell) => {
-                // Given what `xargs` reads as its words: that text may be the whole script
-                // (`xargs -0 sh -c`, `xargs -I{} sh -c '{}'`; round 81).
-                if xargs.is_some() {
-                    for t in stdin {
-                        self.nested(t, depth);
-                    }
-                }
-                self.shell(rest, stdin, depth)
-            }
+            Some(Kind::Shell) => self.shell(rest, stdin, depth),
             Some(Kind::Eval) => {
                 let values: Option<Vec<String>> = rest.iter().map(shown_text).collect();
                 if let Some(v) = values {
@@ -564,9 +633,7 @@ impl Walker<'_> {
                 }
             }
             Some(Kind::Source) => {
-                if rest.first().is_some_and(|a| {
-                    matches!(a.v(), "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0")
-                }) {
+                if rest.first().is_some_and(|a| names_stdin(a.v())) {
                     for t in stdin {
                         self.nested(t, depth);
                     }
@@ -913,7 +980,7 @@ impl Walker<'_> {
         }
     }
 
-    fn awk(&mut self, name: &str, rest: &[Arg], stdin: &[Vec<u8>]) {
+    fn awk(&mut self, name: &str, rest: &[Arg], stdin: &[super::walk::Shown]) {
         let in_place = rest.windows(2).any(|w| w[0].is("-i") && w[1].is("inplace"))
             || rest
                 .iter()
@@ -930,7 +997,7 @@ impl Walker<'_> {
         self.code(name, rest, stdin);
     }
 
-    fn interpreter(&mut self, name: &str, rest: &[Arg], stdin: &[Vec<u8>]) {
+    fn interpreter(&mut self, name: &str, rest: &[Arg], stdin: &[super::walk::Shown]) {
         if matches!(name, "perl" | "ruby") {
             // `-i`, `-i.bak`, `-pi`: in place; the files are the operands that are not
             // code (`-e CODE`, a cluster ending in `e`).
@@ -968,7 +1035,7 @@ impl Walker<'_> {
     }
 
     /// Code an interpreter runs: all its arguments and its standard input.
-    fn code(&mut self, name: &str, rest: &[Arg], stdin: &[Vec<u8>]) {
+    fn code(&mut self, name: &str, rest: &[Arg], stdin: &[super::walk::Shown]) {
         let mut text: Vec<u8> = Vec::new();
         for a in rest {
             text.extend_from_slice(a.v().as_bytes());
@@ -977,6 +1044,10 @@ impl Walker<'_> {
         for t in stdin {
             text.extend_from_slice(t);
             text.push(b'\n');
+        }
+        // (Scanned below for paths: charged as the reader charges text.)
+        if !self.charge(1 + text.len() / crate::shell::BYTES_PER_WORK) {
+            return;
         }
         let mut named: Vec<Target> = Vec::new();
         for a in rest.iter().filter(|a| !a.is_option()) {
@@ -993,7 +1064,7 @@ impl Walker<'_> {
         });
     }
 
-    fn shell(&mut self, rest: &[Arg], stdin: &[Vec<u8>], depth: usize) {
+    fn shell(&mut self, rest: &[Arg], stdin: &[super::walk::Shown], depth: usize) {
         let takes = [
             "-o",
             "+o",
@@ -1014,10 +1085,15 @@ impl Walker<'_> {
                 continue;
             }
             if !v.starts_with("--") && v.contains('c') {
-                // `-c TEXT` (also `-lc`, `-ec`): TEXT is the next word that is not `--`.
+                // `-c TEXT` (also `-lc`, `-ec`): TEXT is the next word that is not `--`
+                // (each text it may be: `xargs -I{} sh -c '{}'` given several lines).
                 let text = rest[i + 1..].iter().find(|a| !a.is("--"));
                 if let Some(t) = text.and_then(|a| a.value.clone()) {
                     self.nested(t.as_bytes(), depth);
+                } else if let Some((texts, _)) = text.and_then(Arg::texts) {
+                    for t in texts {
+                        self.nested(t.as_bytes(), depth);
+                    }
                 }
                 return;
             }
@@ -1025,9 +1101,8 @@ impl Walker<'_> {
         }
         let script = rest[i..].iter().find(|a| !a.is("--") && !a.is("-"));
         // (A script named as its standard input reads it too: `sh /dev/stdin`, round 81.)
-        let from_stdin = script
-            .is_none_or(|a| matches!(a.v(), "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0"))
-            || rest.iter().any(|a| a.is("-s"));
+        let from_stdin =
+            script.is_none_or(|a| names_stdin(a.v())) || rest.iter().any(|a| a.is("-s"));
         if from_stdin {
             for t in stdin {
                 self.nested(t, depth);
@@ -1149,7 +1224,7 @@ impl Walker<'_> {
         }
     }
 
-    fn find(&mut self, rest: &[Arg], stdin: &[Vec<u8>], depth: usize) {
+    fn find(&mut self, rest: &[Arg], stdin: &[super::walk::Shown], depth: usize) {
         let mut i = 0;
         // (Its options before the starting points: `-O3`, `-D tree`, round 74.)
         while i < rest.len() {

@@ -152,6 +152,14 @@ fn with_the_hook_installed_changing_the_guard_or_its_files_is_denied_however_lai
             "printf 'rm -f ~/.claude/settings.json\\n' | xargs -I{} sh -c '{}'",
             "echo rm -f ~/.claude/settings.json | xargs env",
             "printf 'rm -f ~/.claude/settings.json\\n' | sed p | sh /dev/stdin",
+            "printf 'rm -f ~/.claude/settings.json' | sh //dev/./stdin",
+            "printf 'rm -f ~/.claude/settings.json' | sh < /dev/stdin",
+            "printf 'rm -f ~/.claude/settings.json' | { cat | sh; }",
+            "{ printf 'rm -f ~/.claude/settings.json'; } 2>/dev/null | sh",
+            "{ sh; } <<'EOF'\nrm -f ~/.claude/settings.json\nEOF",
+            "{ cat; } <<< 'rm -f ~/.claude/settings.json' | sh",
+            "printf 'rm -f ~/.claude/settings.json' | grep \"$(printf r)\" | sh",
+            "echo rm -f ~/.claude/settings.json | xargs echo | sh",
             // Behind a wrapper or spelled with an escape (round 80).
             "command printf 'rm -f ~/.claude/%s.json' settings | sh",
             "printf '%*s -f ~/.claude/%s.json' 0 rm settings | sh",
@@ -304,6 +312,8 @@ fn with_the_hook_installed_reading_and_other_files_pass() {
             "for f in a b; do echo \"$f\"; done | sh",
             "git ls-files | while read -r f; do wc -l \"$f\"; done | sort -n",
             "{ echo hi; echo there; } | tee out.txt",
+            "printf '%s\\n' ~/.claude/settings.json | xargs -I{} sh -c 'jq . {}'",
+            "cat <<'EOF' | while IFS= read -r l; do python3 -c 'print(0)'; done\nrm -f ~/.claude/settings.json\nEOF",
         ],
     );
 }

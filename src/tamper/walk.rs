@@ -16,6 +16,7 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use super::Ctx;
 use super::braces;
@@ -99,25 +100,58 @@ const PASSES_INPUT: [&str; 12] = [
 /// command in it may read), and, where its output is piped on, what its commands write
 /// (round 81: `… | { sed p; } | sh`, `… | while read -r l; do echo "$l"; done | sh`).
 struct Frame {
-    input: Option<Vec<Vec<u8>>>,
+    input: Option<Vec<Shown>>,
+    /// Its input was given to it (piped into it, its own heredoc or here-string), not
+    /// inherited from a compound around it: it passes it on, once.
+    own_input: bool,
+    /// Its first command has read its input.
+    taken: bool,
     /// Its output is piped into another command (its own, or an enclosing one's).
     collects: bool,
-    out: Vec<Vec<u8>>,
+    out: Vec<Shown>,
 }
 
-/// The compound commands of `events` piped into another command, by the index of their
-/// opening event. (Most readings have none: one pass, no allocation then.)
-fn piped_compounds(events: &[Event]) -> rustc_hash::FxHashSet<usize> {
-    let mut out = rustc_hash::FxHashSet::default();
+/// A text the command shows that a command reads or writes on a pipe: shared, not copied,
+/// as it goes from stage to stage.
+pub(super) type Shown = Rc<[u8]>;
+
+/// Adds `texts` to `out`, each once (the same text passed on by several stages is one).
+fn add_shown(out: &mut Vec<Shown>, texts: Vec<Shown>) {
+    for t in texts {
+        if !out.iter().any(|o| Rc::ptr_eq(o, &t)) {
+            out.push(t);
+        }
+    }
+}
+
+/// The compound commands of `events` whose output is piped on, or that are given a heredoc or
+/// a here-string of their own, by the index of their opening event: the index of their
+/// closing event, and whether their output is piped on (past their redirections). (Most
+/// readings have none: one pass, no allocation then.)
+fn compounds(events: &[Event]) -> rustc_hash::FxHashMap<usize, (usize, bool)> {
+    let mut out = rustc_hash::FxHashMap::default();
     let mut open: Vec<usize> = Vec::new();
     for (i, e) in events.iter().enumerate() {
         match e {
             Event::Open(..) => open.push(i),
             Event::Close(_) => {
-                if let Some(o) = open.pop()
-                    && matches!(events.get(i + 1), Some(Event::Pipe { .. }))
-                {
-                    out.insert(o);
+                let Some(o) = open.pop() else { continue };
+                let after = || {
+                    events[i + 1..]
+                        .iter()
+                        .take_while(|e| matches!(e, Event::Redirect(_)))
+                };
+                let given = after().any(|e| {
+                    matches!(e, Event::Redirect(rd) if matches!(rd.op, RedirOp::Heredoc | RedirOp::HereString) && rd.fd.as_deref().is_none_or(|fd| fd == b"0"))
+                });
+                let piped_on = matches!(
+                    events[i + 1..]
+                        .iter()
+                        .find(|e| !matches!(e, Event::Redirect(_))),
+                    Some(Event::Pipe { .. })
+                );
+                if given || piped_on {
+                    out.insert(o, (i, piped_on));
                 }
             }
             _ => {}
@@ -426,12 +460,16 @@ impl<'a> Walker<'a> {
         let saved = std::mem::replace(&mut self.located, found);
         let bodies = r.heredocs.iter().map(|h| (h.op, h.body)).collect();
         let saved_bodies = std::mem::replace(&mut self.bodies, bodies);
-        let mut last_out: Option<Vec<Vec<u8>>> = None;
-        let mut piped: Option<Vec<Vec<u8>>> = None;
+        let mut last_out: Option<Vec<Shown>> = None;
+        // What the last pipe carries, and how deep in substitutions it was made: only a
+        // command at that depth reads it (`… | grep "$(printf r)" | sh`: the substitution's
+        // command runs first and reads no pipe of its stage).
+        let mut piped: Option<(usize, Vec<Shown>)> = None;
+        let mut subst_depth = 0usize;
         // The compound commands open around the event walked ([`Frame`]), and those piped
-        // into another command, by their opening event.
+        // on or given a heredoc or here-string, by their opening event.
         let mut frames: Vec<Frame> = Vec::new();
-        let piped_compounds = piped_compounds(&r.events);
+        let compounds = compounds(&r.events);
         for (i, e) in r.events.iter().enumerate() {
             if self.over {
                 return;
@@ -439,34 +477,54 @@ impl<'a> Walker<'a> {
             let next_pipe = matches!(r.events.get(i + 1), Some(Event::Pipe { .. }));
             match e {
                 Event::Simple(c) => {
-                    // (In a compound command piped into: a command that may run what it
-                    // reads gets that text too, `… | if true; then sh; fi`.)
-                    let stdin = piped.take().or_else(|| {
-                        frames
-                            .last()
-                            .and_then(|f| f.input.as_ref())
-                            .filter(|_| self.may_run_input(c))
-                            .cloned()
-                    });
+                    let mine = piped.take_if(|(d, _)| *d == subst_depth).map(|(_, t)| t);
+                    // (In a compound command given text: its first command reads it, and
+                    // so does a command that may run what it reads, `… | if true; then
+                    // sh; fi`.)
+                    let given = match (mine, frames.last_mut()) {
+                        (Some(t), _) => Some(t),
+                        (None, Some(f)) if f.input.is_some() && !f.taken => {
+                            f.taken = true;
+                            f.input.clone()
+                        }
+                        (None, Some(f)) if self.may_run_input(c) => f.input.clone(),
+                        _ => None,
+                    };
+                    let stdin = match given {
+                        Some(t) => match self.owned(t) {
+                            Some(t) => Some(t),
+                            None => return,
+                        },
+                        None => None,
+                    };
                     // What it writes matters only to a command it pipes into, or to the one
                     // a compound command around it pipes into.
                     let collects = !next_pipe && frames.last().is_some_and(|f| f.collects);
                     let out = self.simple(c, text, &ends, stdin, depth, next_pipe || collects);
                     last_out = None;
                     match frames.last_mut() {
-                        Some(f) if collects => f.out.extend(out.unwrap_or_default()),
+                        Some(f) if collects => add_shown(&mut f.out, out.unwrap_or_default()),
                         _ => last_out = out,
                     }
                 }
                 Event::Open(..) => {
+                    let shape = compounds.get(&i).copied();
+                    // Its own heredocs and here-strings (`{ sh; } <<'EOF'`), else what is
+                    // piped into it, else what its parent was given.
+                    let own = shape
+                        .and_then(|(close, _)| self.stage_input(&r.events, close, text, &ends));
+                    let piped_in = piped.take_if(|(d, _)| *d == subst_depth).map(|(_, t)| t);
+                    let own_input = own.is_some() || piped_in.is_some();
                     let parent = frames.last();
-                    let input = piped
-                        .take()
+                    let input = own
+                        .or(piped_in)
                         .or_else(|| parent.and_then(|f| f.input.clone()));
-                    let collects =
-                        piped_compounds.contains(&i) || parent.is_some_and(|f| f.collects);
+                    let collects = shape.is_some_and(|(_, piped_on)| piped_on)
+                        || parent.is_some_and(|f| f.collects);
                     frames.push(Frame {
                         input,
+                        own_input,
+                        taken: false,
                         collects,
                         out: Vec::new(),
                     });
@@ -475,21 +533,42 @@ impl<'a> Walker<'a> {
                 Event::Close(_) => {
                     last_out = None;
                     if let Some(mut f) = frames.pop().filter(|f| f.collects) {
-                        // What it read may be passed on (`while read -r l; do echo "$l";
-                        // done`, `{ cat; }`).
-                        f.out.extend(f.input.unwrap_or_default());
-                        if next_pipe {
+                        // What it was given may be passed on (`while read -r l; do echo
+                        // "$l"; done`, `{ cat; }`; once, by the compound it was given to).
+                        if f.own_input
+                            && let Some(t) = f.input.take()
+                        {
+                            let Some(t) = self.owned(t) else {
+                                return;
+                            };
+                            add_shown(&mut f.out, t);
+                        }
+                        // (Its redirections stand between it and the pipe.)
+                        let piped_on = matches!(
+                            r.events[i + 1..]
+                                .iter()
+                                .find(|e| !matches!(e, Event::Redirect(_))),
+                            Some(Event::Pipe { .. })
+                        );
+                        if piped_on {
                             last_out = (!f.out.is_empty()).then_some(f.out);
                         } else if let Some(p) = frames.last_mut().filter(|p| p.collects) {
-                            p.out.extend(f.out);
+                            add_shown(&mut p.out, f.out);
                         }
                     }
                 }
-                Event::Pipe { .. } => piped = last_out.take(),
-                Event::Redirect(rd) => {
+                Event::Pipe { .. } => piped = last_out.take().map(|t| (subst_depth, t)),
+                Event::SubstOpen(_) => {
+                    subst_depth += 1;
                     last_out = None;
-                    self.redirect(rd, &ends, "a redirection");
                 }
+                Event::SubstClose(..) => {
+                    subst_depth = subst_depth.saturating_sub(1);
+                    last_out = None;
+                }
+                // (A compound command's redirections: its output still goes to a pipe
+                // after them.)
+                Event::Redirect(rd) => self.redirect(rd, &ends, "a redirection"),
                 // `[[ -v 'a[$(…)]' ]]`, `[[ 'a[$(…)]' -eq 0 ]]`: a name or arithmetic the
                 // shell evaluates, its subscript's command run.
                 Event::Cond(words) => {
@@ -1009,10 +1088,10 @@ impl<'a> Walker<'a> {
         c: &SimpleCommand,
         text: &[u8],
         ends: &Ends,
-        piped: Option<Vec<Vec<u8>>>,
+        piped: Option<Vec<Shown>>,
         depth: usize,
         pipes: bool,
-    ) -> Option<Vec<Vec<u8>>> {
+    ) -> Option<Vec<Shown>> {
         if !self.charge(1) {
             return None;
         }
@@ -1027,32 +1106,27 @@ impl<'a> Walker<'a> {
             self.redirects(c, ends);
             // (Piped on, it passes on what it read: [`Walker::passed_on`]; a redirection
             // of its standard input takes the pipe's place.)
-            let replaced = c
-                .redirects
-                .iter()
-                .any(|rd| rd.op.feeds_input() && rd.fd.as_deref().is_none_or(|fd| fd == b"0"));
+            let piped = piped.filter(|p| pipes && !p.is_empty())?;
+            let replaced = self.replaces_stdin(c, ends);
             let counts = c
                 .words
                 .iter()
                 .find(|w| !word::is_assignment(&w.text))
                 .and_then(|w| std::str::from_utf8(w.text.bytes()).ok())
                 .is_some_and(|n| COUNTS_INPUT.contains(&super::commands::basename(n)));
-            return piped.filter(|p| pipes && !replaced && !counts && !p.is_empty());
+            return (!replaced && !counts).then_some(piped);
         }
         // What it reads on standard input that the command shows. (A redirection of its
         // standard input takes the pipe's place: `sed p < /dev/null` reads no piped text.)
-        let replaced = c
-            .redirects
-            .iter()
-            .any(|rd| rd.op.feeds_input() && rd.fd.as_deref().is_none_or(|fd| fd == b"0"));
-        let mut stdin: Vec<Vec<u8>> = piped.filter(|_| !replaced).unwrap_or_default();
+        let replaced = piped.is_some() && self.replaces_stdin(c, ends);
+        let mut stdin: Vec<Shown> = piped.filter(|_| !replaced).unwrap_or_default();
         for rd in &c.redirects {
             match rd.op {
                 RedirOp::Heredoc => {
                     if let Some(&(s, e)) = self.bodies.get(&rd.at)
                         && let Some(body) = text.get(s as usize..e as usize)
                     {
-                        stdin.push(body.to_vec());
+                        stdin.push(Rc::from(body));
                     }
                 }
                 RedirOp::HereString => {
@@ -1060,7 +1134,7 @@ impl<'a> Walker<'a> {
                         && let Some(a) = self.arg(t, ends)
                         && let Some(v) = a.value
                     {
-                        stdin.push(v.into_bytes());
+                        stdin.push(Rc::from(v.into_bytes()));
                     }
                 }
                 _ => {}
@@ -1151,13 +1225,22 @@ impl<'a> Walker<'a> {
                         _ => String::new(),
                     })
                     .collect();
-                let mut shown = vec![words.join(" ").into_bytes()];
+                let mut shown: Vec<Shown> = vec![Rc::from(words.join(" ").into_bytes())];
                 // `printf '%s\n' 'rm …'`: the words after the format, a line each
                 // (round 78).
                 if name == "printf" {
-                    shown.push(words.get(1..).unwrap_or_default().join("\n").into_bytes());
+                    shown.push(Rc::from(
+                        words.get(1..).unwrap_or_default().join("\n").into_bytes(),
+                    ));
                 }
-                shown.extend(printed);
+                shown.extend(printed.map(Rc::from));
+                // (Run by `xargs`: what it read is among its words, `… | xargs echo | sh`.)
+                if args
+                    .iter()
+                    .any(|a| a.value.as_deref().map(super::commands::basename) == Some("xargs"))
+                {
+                    shown.extend(stdin);
+                }
                 Some(shown)
             }
             Some(name) if COUNTS_INPUT.contains(&name) => None,
@@ -1170,35 +1253,108 @@ impl<'a> Walker<'a> {
     /// it on unchanged: `printf 'rm …' | sed 's/x/y/' | sh`, `awk '{print}'`, `rev | rev`,
     /// `paste -`; round 81). What a filter makes of it (`sed 's/X/cl/'`) is text it
     /// decodes first, which the rule does not follow.
-    fn passed_on(stdin: Vec<Vec<u8>>) -> Option<Vec<Vec<u8>>> {
+    fn passed_on(stdin: Vec<Shown>) -> Option<Vec<Shown>> {
         (!stdin.is_empty()).then_some(stdin)
     }
 
-    /// Whether simple command `c` may run text it reads on standard input: named at run
-    /// time or otherwise than as written, or a shell, an interpreter, `source`, `eval`,
-    /// `awk` or a wrapper (which may run one of them).
-    fn may_run_input(&self, c: &SimpleCommand) -> bool {
-        let Some(w) = c.words.iter().find(|w| !word::is_assignment(&w.text)) else {
-            return false;
-        };
-        let raw = w.text.bytes();
-        if !word::as_written(raw) {
-            return true;
+    /// Whether a redirection of simple command `c` gives its standard input other text than
+    /// the pipe's: a heredoc, a here-string, a file other than standard input itself (`<
+    /// /dev/null`; not `< /dev/stdin`, `0</dev/fd/0`).
+    fn replaces_stdin(&mut self, c: &SimpleCommand, ends: &Ends) -> bool {
+        c.redirects.iter().any(|rd| {
+            rd.op.feeds_input()
+                && rd.fd.as_deref().is_none_or(|fd| fd == b"0")
+                && !(matches!(rd.op, RedirOp::Input | RedirOp::ReadWrite)
+                    && rd.target.as_ref().is_some_and(|t| {
+                        self.arg(t, ends)
+                            .and_then(|a| a.value)
+                            .is_none_or(|v| super::commands::names_stdin(&v))
+                    }))
+        })
+    }
+
+    /// Text given to a command, its own copy of the list (the texts are shared), charged
+    /// to the meter (`None`: past it).
+    fn owned(&mut self, t: Vec<Shown>) -> Option<Vec<Shown>> {
+        self.charge(1 + t.len()).then_some(t)
+    }
+
+    /// The text of the heredocs and here-strings right after the closing event at `close`
+    /// (a compound command's own standard input).
+    fn stage_input(
+        &mut self,
+        events: &[Event],
+        close: usize,
+        text: &[u8],
+        ends: &Ends,
+    ) -> Option<Vec<Shown>> {
+        let mut out: Vec<Shown> = Vec::new();
+        for e in events.get(close + 1..)?.iter() {
+            let Event::Redirect(rd) = e else { break };
+            if rd.fd.as_deref().is_some_and(|fd| fd != b"0") {
+                continue;
+            }
+            match rd.op {
+                RedirOp::Heredoc => {
+                    if let Some(&(s, e)) = self.bodies.get(&rd.at)
+                        && let Some(body) = text.get(s as usize..e as usize)
+                    {
+                        out.push(Rc::from(body));
+                    }
+                }
+                RedirOp::HereString => {
+                    if let Some(t) = &rd.target
+                        && let Some(a) = self.arg(t, ends)
+                        && let Some(v) = a.value
+                    {
+                        out.push(Rc::from(v.into_bytes()));
+                    }
+                }
+                _ => {}
+            }
         }
-        let Ok(n) = std::str::from_utf8(raw) else {
-            return true;
-        };
-        matches!(
-            super::commands::kind(super::commands::basename(n), self.ctx),
-            Some(
-                super::commands::Kind::Shell
-                    | super::commands::Kind::Interpreter
-                    | super::commands::Kind::Source
-                    | super::commands::Kind::Eval
-                    | super::commands::Kind::Awk
-                    | super::commands::Kind::Wrapper
-            )
-        )
+        (!out.is_empty()).then_some(out)
+    }
+
+    /// Whether simple command `c` may run text it reads on standard input as a script: named
+    /// at run time or otherwise than as written, or a shell or an interpreter (behind any
+    /// wrapper) given only options that leave the script to standard input (`sh`, `bash
+    /// -s`, `sudo python3 -`; not `sh -c …`, `python3 tool.py`, `node -e …`), or `source`
+    /// of standard input. (Given to each such command in a compound command piped into:
+    /// `… | if true; then sh; fi`.)
+    fn may_run_input(&self, c: &SimpleCommand) -> bool {
+        use super::commands::{Kind, basename, kind, names_stdin};
+        let words: Vec<&[u8]> = c
+            .words
+            .iter()
+            .skip_while(|w| word::is_assignment(&w.text))
+            .map(|w| w.text.bytes())
+            .collect();
+        let text = |w: &[u8]| String::from_utf8_lossy(w).into_owned();
+        words.iter().enumerate().any(|(k, w)| {
+            // (A name written otherwise, first or right after a wrapper: `"$SHELL"`,
+            // `sudo $S`.)
+            if !word::as_written(w) {
+                return k == 0
+                    || words[..k].iter().all(|p| {
+                        p.starts_with(b"-")
+                            || kind(basename(&text(p)), self.ctx) == Some(Kind::Wrapper)
+                    });
+            }
+            let rest = &words[k + 1..];
+            let options_only = |takes_code: &[u8]| {
+                rest.iter().all(|o| {
+                    o.starts_with(b"-")
+                        && (o.starts_with(b"--") || !o.iter().any(|b| takes_code.contains(b)))
+                })
+            };
+            match kind(basename(&text(w)), self.ctx) {
+                Some(Kind::Shell) => options_only(b"c"),
+                Some(Kind::Interpreter) => options_only(b"cem"),
+                Some(Kind::Source) => rest.first().is_some_and(|f| names_stdin(&text(f))),
+                _ => false,
+            }
+        })
     }
 
     /// What `printf`, `echo` or `print` (named as written) print from escapes and a
