@@ -284,10 +284,14 @@ pub(super) fn glob_names(pattern: &str, ctx: &Ctx) -> Vec<String> {
     let p = pattern.as_bytes();
     KINDS
         .iter()
-        .map(|(n, _)| (*n).to_owned())
-        .chain(["python3".to_owned(), "pypy3".to_owned()])
-        .chain(ctx.exe_names())
+        .map(|(n, _)| *n)
+        .chain(["python3", "pypy3"])
         .filter(|n| paths::fnmatch(p, n.as_bytes(), true))
+        .map(str::to_owned)
+        .chain(
+            ctx.exe_names()
+                .filter(|n| paths::fnmatch(p, n.as_bytes(), true)),
+        )
         .collect()
 }
 
@@ -315,9 +319,10 @@ impl Split {
 }
 
 /// How `xargs`, given options `opts` (the words between it and its command), splits its
-/// input: `-0`, `--null`; `-d X`, `--delimiter=X` (`\n`, `\t`, `\0` decoded); a replace
-/// string (`-I R`, `-i`, `--replace`) takes whole lines.
-fn xargs_split(opts: &[Arg]) -> Split {
+/// input, and its replace string: `-0`, `--null`; `-d X`, `--delimiter X`, `--delimiter=X`
+/// (`\n`, `\t`, `\0` decoded); a replace string (`-I R`, `-i`, `--replace`) takes whole
+/// lines; short options bundled (`-0r`, `-rI{}`).
+fn xargs_opts(opts: &[Arg]) -> (Split, Option<String>) {
     let delim = |d: &str| -> Split {
         let c = match d {
             "\\n" => '\n',
@@ -327,26 +332,89 @@ fn xargs_split(opts: &[Arg]) -> Split {
         };
         Split::At(c)
     };
-    let mut split = Split::Blanks;
-    for (k, a) in opts.iter().enumerate() {
-        let v = a.v();
-        match v {
-            "-0" | "--null" => return Split::At('\0'),
-            "-d" => {
-                if let Some(d) = opts.get(k + 1) {
-                    return delim(d.v());
+    let mut split: Option<Split> = None;
+    let mut replace: Option<String> = None;
+    let mut k = 0;
+    while k < opts.len() {
+        let v = opts[k].v();
+        let next = opts.get(k + 1).map(Arg::v);
+        k += 1;
+        if let Some(long) = v.strip_prefix("--") {
+            let (name, value) = match long.split_once('=') {
+                Some((n, val)) => (n, Some(val)),
+                None => (long, None),
+            };
+            match name {
+                "null" => split = Some(Split::At('\0')),
+                "delimiter" => {
+                    let d = value.or(next);
+                    if value.is_none() {
+                        k += 1;
+                    }
+                    split = Some(delim(d.unwrap_or("\n")));
                 }
+                "replace" => replace = Some(value.unwrap_or("{}").to_owned()),
+                _ => {}
             }
-            "-I" | "-i" | "--replace" => split = Split::Lines,
-            _ if v.starts_with("--delimiter=") => return delim(&v["--delimiter=".len()..]),
-            _ if v.starts_with("-d") && v.len() > 2 => return delim(&v[2..]),
-            _ if v.starts_with("-I") || v.starts_with("-i") || v.starts_with("--replace=") => {
-                split = Split::Lines;
+            continue;
+        }
+        let Some(cluster) = v.strip_prefix('-') else {
+            continue;
+        };
+        for (at, c) in cluster.char_indices() {
+            let tail = &cluster[at + c.len_utf8()..];
+            match c {
+                '0' => split = Some(Split::At('\0')),
+                'r' | 't' | 'p' | 'x' | 'b' => continue,
+                'd' | 'I' | 'i' | 'n' | 'L' | 'l' | 'P' | 's' | 'E' | 'e' | 'a' => {
+                    // An option that takes a value: the rest of the word, else the next.
+                    let value = if tail.is_empty() && !matches!(c, 'i' | 'l' | 'e') {
+                        k += 1;
+                        next
+                    } else {
+                        Some(tail)
+                    };
+                    match c {
+                        'd' => split = Some(delim(value.unwrap_or("\n"))),
+                        'I' => replace = value.map(str::to_owned),
+                        'i' => replace = Some(if tail.is_empty() { "{}" } else { tail }.to_owned()),
+                        _ => {}
+                    }
+                    break;
+                }
+                _ => break,
             }
-            _ => {}
         }
     }
-    split
+    let split = split.unwrap_or(if replace.is_some() {
+        Split::Lines
+    } else {
+        Split::Blanks
+    });
+    (split, replace)
+}
+
+/// Whether a shell given `words` runs the arguments `xargs` adds as code: `-c` with no
+/// script word after it (the first argument is the script), or a script that runs its
+/// arguments (`$0`…`$9`, `$@`, `$*`, `${…}`, `eval`, `source`, `.`).
+fn runs_its_args(words: &[Arg]) -> bool {
+    let Some(c) = words
+        .iter()
+        .position(|a| !a.v().starts_with("--") && a.v().starts_with('-') && a.v().contains('c'))
+    else {
+        return false;
+    };
+    let Some(script) = words[c + 1..].iter().find(|a| !a.is("--")) else {
+        return true;
+    };
+    let t = script.value.as_deref().unwrap_or("$");
+    t.contains("eval")
+        || t.contains("source")
+        || t.contains(". ")
+        || t.contains("${")
+        || t.as_bytes()
+            .windows(2)
+            .any(|w| w[0] == b'$' && (w[1].is_ascii_digit() || matches!(w[1], b'@' | b'*')))
 }
 
 /// Whether a path names standard input itself, however it is spelled (`/dev/stdin`,
@@ -412,7 +480,7 @@ impl Walker<'_> {
                 .iter()
                 .position(|a| basename(a.v()) == "xargs")
                 .unwrap_or(0);
-            let split = xargs_split(&args[x + 1..]);
+            let (split, _) = xargs_opts(&args[x + 1..]);
             for t in stdin {
                 named.extend(
                     split
@@ -442,6 +510,16 @@ impl Walker<'_> {
                 let ([t], true) = name_arg.texts()? else {
                     return None;
                 };
+                // (A `[` with no `]` after it is no pattern: `[ -f x ]` runs `[`.)
+                if !paths::is_glob(t) {
+                    let mut named = args[at..].to_vec();
+                    named[0] = Arg::plain(t.clone());
+                    return self.command(&named, stdin, depth);
+                }
+                // (Each of the rule's names matched: charged.)
+                if !self.charge(1 + KINDS.len()) {
+                    return None;
+                }
                 let mut out = None;
                 for n in glob_names(basename(t), self.ctx) {
                     if !self.charge(args.len() - at) {
@@ -474,7 +552,8 @@ impl Walker<'_> {
         // (Only `xargs` reads them: a heredoc's body is not taken apart for any other.)
         // (Its items as `xargs` splits them: at NULs with `-0`, at the delimiter of `-d`,
         // at line ends with a replace string, else at blanks; round 81.)
-        let split = xargs.map_or(Split::Blanks, |x| xargs_split(&args[x + 1..at]));
+        let (split, replace) =
+            xargs.map_or((Split::Blanks, None), |x| xargs_opts(&args[x + 1..at]));
         let read: Vec<String> = stdin
             .iter()
             .filter(|_| xargs.is_some())
@@ -487,21 +566,9 @@ impl Walker<'_> {
                 Arg::plain(w)
             }
         };
-        let replace: Option<String> = xargs.and_then(|x| {
-            args[x + 1..at].iter().enumerate().find_map(|(k, a)| {
-                let v = a.v();
-                match v {
-                    "-I" => args.get(x + 2 + k).map(|r| r.v().to_owned()),
-                    "-i" | "--replace" => Some("{}".to_owned()),
-                    _ => v
-                        .strip_prefix("-I")
-                        .or_else(|| v.strip_prefix("--replace="))
-                        .or_else(|| v.strip_prefix("-i"))
-                        .filter(|r| !r.is_empty())
-                        .map(str::to_owned),
-                }
-            })
-        });
+        // (A shell's `-c` script that `xargs` gives no script word, or one that runs its
+        // arguments: what `xargs` read is that script, or runs in it; round 81.)
+        let read_runs = xargs.is_some() && replace.is_none() && runs_its_args(&args[at + 1..]);
         let with_read: Vec<Arg>;
         let rest = match (xargs, replace) {
             (None, _) => &args[at + 1..],
@@ -589,7 +656,14 @@ impl Walker<'_> {
                 }
             }
             Some(Kind::Interpreter) => self.interpreter(&name, rest, stdin),
-            Some(Kind::Shell) => self.shell(rest, stdin, depth),
+            Some(Kind::Shell) => {
+                if read_runs {
+                    for t in stdin {
+                        self.nested(t, depth);
+                    }
+                }
+                self.shell(rest, stdin, depth)
+            }
             Some(Kind::Eval) => {
                 let values: Option<Vec<String>> = rest.iter().map(shown_text).collect();
                 if let Some(v) = values {

@@ -270,7 +270,10 @@ const JUDGE_WORK: usize = 256;
 /// always { … }`) are not all known here (round 73). Such a line is then read, so that
 /// [`check`] sees it; the others cannot be denied by it.
 pub(crate) fn may_concern(line: &[u8], ctx: &Ctx) -> bool {
-    if writes_a_file(line) || ctx.names_guard(line) {
+    // (A long line is read, where the work meter bounds what it costs: this test is not
+    // metered, and a line of many words each matched as a pattern against the rule's names
+    // ran into the process's backstop, round 81.)
+    if line.len() > MAY_CONCERN_BYTES || writes_a_file(line) || ctx.names_guard(line) {
         return true;
     }
     line.split(|c| b";&|()".contains(c)).any(|segment| {
@@ -293,7 +296,7 @@ pub(crate) fn may_concern(line: &[u8], ctx: &Ctx) -> bool {
         refs.iter().any(|w| {
             let w = w.strip_prefix('=').filter(|n| !n.is_empty()).unwrap_or(w);
             let name = w.rsplit('/').next().unwrap_or(w);
-            if name.contains(['*', '?', '[']) {
+            if paths::is_glob(name) {
                 return !commands::glob_names(name, ctx).is_empty() || w.contains(".json");
             }
             // (A word that may name a settings file, for a program the rule does not
@@ -305,6 +308,9 @@ pub(crate) fn may_concern(line: &[u8], ctx: &Ctx) -> bool {
         })
     })
 }
+
+/// Longest line [`may_concern`] looks at; a longer one is read.
+const MAY_CONCERN_BYTES: usize = 16 * 1024;
 
 /// Whether a line (as written) redirects output to a file other than `/dev/null`.
 fn writes_a_file(line: &[u8]) -> bool {

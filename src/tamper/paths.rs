@@ -258,7 +258,8 @@ fn expand_braces(text: &str, out: &mut Vec<String>) {
 
 /// Whether `s` holds a glob character.
 pub(super) fn is_glob(s: &str) -> bool {
-    s.contains(['*', '?', '['])
+    // (A `[` with no `]` after it matches itself: `[`, `x[`.)
+    s.contains(['*', '?']) || s.find('[').is_some_and(|i| s[i + 1..].contains(']'))
 }
 
 /// `text` as an absolute, normalised path: relative to `cwd`; `.` and `..` resolved by

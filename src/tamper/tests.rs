@@ -160,6 +160,12 @@ fn with_the_hook_installed_changing_the_guard_or_its_files_is_denied_however_lai
             "{ cat; } <<< 'rm -f ~/.claude/settings.json' | sh",
             "printf 'rm -f ~/.claude/settings.json' | grep \"$(printf r)\" | sh",
             "echo rm -f ~/.claude/settings.json | xargs echo | sh",
+            "printf 'rm -f ~/.claude/settings.json' | tee >(sh) >/dev/null",
+            "printf 'rm -f ~/.claude/settings.json' | xargs -0r sh -c",
+            "printf 'rm -f ~/.claude/settings.json\\n' | xargs -0 bash -c 'eval \"$0\"'",
+            "printf 'rm -f ~/.claude/settings.json' | { true; sh -s x; }",
+            "printf 'rm -f ~/.claude/settings.json' | { x=$(true); bash -o posix; }",
+            "printf '%s' ~/.claude/settings.json | { true; xargs rm; }",
             // Behind a wrapper or spelled with an escape (round 80).
             "command printf 'rm -f ~/.claude/%s.json' settings | sh",
             "printf '%*s -f ~/.claude/%s.json' 0 rm settings | sh",
@@ -516,6 +522,11 @@ fn a_plain_line_is_read_only_when_it_may_concern_the_guard() {
     ] {
         assert!(super::may_concern(line.as_bytes(), &ctx), "{line}");
     }
+    // A long line is read (where the work meter bounds it), not matched word by word here:
+    // `[ a ];` repeated to 937 KB ran into the process's backstop (round 81). A `[` with no
+    // `]` after it is no pattern.
+    assert!(super::may_concern("[ a ];".repeat(3000).as_bytes(), &ctx));
+    assert!(!super::may_concern(b"[ -f x ]", &ctx));
 }
 
 #[test]

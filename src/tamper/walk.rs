@@ -96,6 +96,46 @@ const PASSES_INPUT: [&str; 12] = [
     "cat", "head", "tail", "tac", "tee", "sort", "uniq", "grep", "egrep", "fgrep", "cut", "tr",
 ];
 
+/// A shell's options that take the next word as their value.
+const SHELL_TAKES: &[&[u8]] = &[b"-o", b"+o", b"-O", b"+O", b"--rcfile", b"--init-file"];
+
+/// Whether a shell or an interpreter given the words `rest` reads its script from standard
+/// input: no script operand (or standard input named as one: `bash /dev/stdin`), `-s` or
+/// `-` among its options, and no option that gives the script as a word (`-c`, an
+/// interpreter's `-e`, `-m`: the letters of `code` in a short option). `takes`: options
+/// whose value is the next word.
+fn script_from_stdin(rest: &[&[u8]], code: &[u8], takes: &[&[u8]]) -> bool {
+    let mut k = 0;
+    while let Some(&o) = rest.get(k) {
+        k += 1;
+        if o == b"-s" || o == b"-" {
+            return true;
+        }
+        if o == b"--" {
+            break;
+        }
+        if takes.contains(&o) {
+            k += 1;
+            continue;
+        }
+        if o.starts_with(b"--") || o.starts_with(b"+") {
+            continue;
+        }
+        if let Some(short) = o.strip_prefix(b"-") {
+            if short.iter().any(|b| code.contains(b)) {
+                return false;
+            }
+            if short.contains(&b's') {
+                return true;
+            }
+            continue;
+        }
+        return super::commands::names_stdin(&String::from_utf8_lossy(o));
+    }
+    rest.get(k)
+        .is_none_or(|o| super::commands::names_stdin(&String::from_utf8_lossy(o)))
+}
+
 /// A compound command open around the events walked: what is piped into it (which a
 /// command in it may read), and, where its output is piped on, what its commands write
 /// (round 81: `… | { sed p; } | sh`, `… | while read -r l; do echo "$l"; done | sh`).
@@ -106,6 +146,8 @@ struct Frame {
     own_input: bool,
     /// Its first command has read its input.
     taken: bool,
+    /// How deep in substitutions it stands (its first command is at that depth).
+    depth: usize,
     /// Its output is piped into another command (its own, or an enclosing one's).
     collects: bool,
     out: Vec<Shown>,
@@ -116,9 +158,12 @@ struct Frame {
 pub(super) type Shown = Rc<[u8]>;
 
 /// Adds `texts` to `out`, each once (the same text passed on by several stages is one).
+/// (Empty texts add nothing; the search for the same text looks at the last few, where a
+/// text passed on by the stage before stands: a list of many texts is joined into one at
+/// its compound's end, so it stays short.)
 fn add_shown(out: &mut Vec<Shown>, texts: Vec<Shown>) {
     for t in texts {
-        if !out.iter().any(|o| Rc::ptr_eq(o, &t)) {
+        if !t.is_empty() && !out.iter().rev().take(16).any(|o| Rc::ptr_eq(o, &t)) {
             out.push(t);
         }
     }
@@ -461,9 +506,9 @@ impl<'a> Walker<'a> {
         let bodies = r.heredocs.iter().map(|h| (h.op, h.body)).collect();
         let saved_bodies = std::mem::replace(&mut self.bodies, bodies);
         let mut last_out: Option<Vec<Shown>> = None;
-        // What the last pipe carries, and how deep in substitutions it was made: only a
-        // command at that depth reads it (`… | grep "$(printf r)" | sh`: the substitution's
-        // command runs first and reads no pipe of its stage).
+        // What the last pipe carries, and how deep in substitutions it was made: the
+        // command at that depth reads it, and a command in a substitution of that stage
+        // reads it as well (`… | grep "$(cat)"`, `… | tee >(sh)`: round 81).
         let mut piped: Option<(usize, Vec<Shown>)> = None;
         let mut subst_depth = 0usize;
         // The compound commands open around the event walked ([`Frame`]), and those piped
@@ -477,17 +522,25 @@ impl<'a> Walker<'a> {
             let next_pipe = matches!(r.events.get(i + 1), Some(Event::Pipe { .. }));
             match e {
                 Event::Simple(c) => {
-                    let mine = piped.take_if(|(d, _)| *d == subst_depth).map(|(_, t)| t);
+                    let mine = match &piped {
+                        Some((d, t)) if *d < subst_depth => Some(t.clone()),
+                        Some((d, _)) if *d == subst_depth => piped.take().map(|(_, t)| t),
+                        _ => None,
+                    };
                     // (In a compound command given text: its first command reads it, and
                     // so does a command that may run what it reads, `… | if true; then
                     // sh; fi`.)
                     let given = match (mine, frames.last_mut()) {
                         (Some(t), _) => Some(t),
-                        (None, Some(f)) if f.input.is_some() && !f.taken => {
+                        (None, Some(f))
+                            if f.input.is_some() && !f.taken && f.depth == subst_depth =>
+                        {
                             f.taken = true;
                             f.input.clone()
                         }
-                        (None, Some(f)) if self.may_run_input(c) => f.input.clone(),
+                        (None, Some(f)) if f.input.is_some() && self.may_run_input(c) => {
+                            f.input.clone()
+                        }
                         _ => None,
                     };
                     let stdin = match given {
@@ -503,7 +556,13 @@ impl<'a> Walker<'a> {
                     let out = self.simple(c, text, &ends, stdin, depth, next_pipe || collects);
                     last_out = None;
                     match frames.last_mut() {
-                        Some(f) if collects => add_shown(&mut f.out, out.unwrap_or_default()),
+                        Some(f) if collects => {
+                            let out = out.unwrap_or_default();
+                            if !self.charge(1 + out.len()) {
+                                return;
+                            }
+                            add_shown(&mut f.out, out);
+                        }
                         _ => last_out = out,
                     }
                 }
@@ -525,6 +584,7 @@ impl<'a> Walker<'a> {
                         input,
                         own_input,
                         taken: false,
+                        depth: subst_depth,
                         collects,
                         out: Vec::new(),
                     });
@@ -543,6 +603,18 @@ impl<'a> Walker<'a> {
                             };
                             add_shown(&mut f.out, t);
                         }
+                        // (Many texts, one after another on the pipe: one text, read once.)
+                        if f.out.len() > 8 {
+                            let mut joined: Vec<u8> = Vec::new();
+                            for t in &f.out {
+                                joined.extend_from_slice(t);
+                                joined.push(b'\n');
+                            }
+                            if !self.charge(1 + joined.len() / crate::shell::BYTES_PER_WORK) {
+                                return;
+                            }
+                            f.out = vec![Rc::from(joined)];
+                        }
                         // (Its redirections stand between it and the pipe.)
                         let piped_on = matches!(
                             r.events[i + 1..]
@@ -553,6 +625,9 @@ impl<'a> Walker<'a> {
                         if piped_on {
                             last_out = (!f.out.is_empty()).then_some(f.out);
                         } else if let Some(p) = frames.last_mut().filter(|p| p.collects) {
+                            if !self.charge(1 + f.out.len()) {
+                                return;
+                            }
                             add_shown(&mut p.out, f.out);
                         }
                     }
@@ -1330,7 +1405,9 @@ impl<'a> Walker<'a> {
             .skip_while(|w| word::is_assignment(&w.text))
             .map(|w| w.text.bytes())
             .collect();
-        let text = |w: &[u8]| String::from_utf8_lossy(w).into_owned();
+        fn text(w: &[u8]) -> std::borrow::Cow<'_, str> {
+            String::from_utf8_lossy(w)
+        }
         words.iter().enumerate().any(|(k, w)| {
             // (A name written otherwise, first or right after a wrapper: `"$SHELL"`,
             // `sudo $S`.)
@@ -1342,16 +1419,12 @@ impl<'a> Walker<'a> {
                     });
             }
             let rest = &words[k + 1..];
-            let options_only = |takes_code: &[u8]| {
-                rest.iter().all(|o| {
-                    o.starts_with(b"-")
-                        && (o.starts_with(b"--") || !o.iter().any(|b| takes_code.contains(b)))
-                })
-            };
             match kind(basename(&text(w)), self.ctx) {
-                Some(Kind::Shell) => options_only(b"c"),
-                Some(Kind::Interpreter) => options_only(b"cem"),
+                Some(Kind::Shell) => script_from_stdin(rest, b"c", SHELL_TAKES),
+                Some(Kind::Interpreter) => script_from_stdin(rest, b"cem", &[]),
                 Some(Kind::Source) => rest.first().is_some_and(|f| names_stdin(&text(f))),
+                // (`xargs` runs what it reads, as words of a command.)
+                Some(Kind::Wrapper) => basename(&text(w)) == "xargs",
                 _ => false,
             }
         })
