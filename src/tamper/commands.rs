@@ -323,14 +323,27 @@ impl Split {
 /// (`\n`, `\t`, `\0` decoded); a replace string (`-I R`, `-i`, `--replace`) takes whole
 /// lines; short options bundled (`-0r`, `-rI{}`).
 fn xargs_opts(opts: &[Arg]) -> (Split, Option<String>) {
+    // (Its escapes as `xargs` decodes them: `\n`, `\012`, `\x0a`, …; one it does not
+    // know of splits at blanks, as if none were given.)
     let delim = |d: &str| -> Split {
-        let c = match d {
-            "\\n" => '\n',
-            "\\t" => '\t',
-            "\\0" => '\0',
-            _ => d.chars().next().unwrap_or('\n'),
+        let Some(e) = d.strip_prefix('\\') else {
+            return d.chars().next().map_or(Split::Blanks, Split::At);
         };
-        Split::At(c)
+        let c = match e {
+            "n" => Some('\n'),
+            "t" => Some('\t'),
+            "r" => Some('\r'),
+            "a" => Some('\x07'),
+            "b" => Some('\x08'),
+            "f" => Some('\x0c'),
+            "v" => Some('\x0b'),
+            "\\" => Some('\\'),
+            _ => match e.strip_prefix('x').or_else(|| e.strip_prefix('X')) {
+                Some(hex) => u8::from_str_radix(hex, 16).ok().map(char::from),
+                None => u8::from_str_radix(e, 8).ok().map(char::from),
+            },
+        };
+        c.map_or(Split::Blanks, Split::At)
     };
     let mut split: Option<Split> = None;
     let mut replace: Option<String> = None;
@@ -396,7 +409,7 @@ fn xargs_opts(opts: &[Arg]) -> (Split, Option<String>) {
 
 /// Whether a shell given `words` runs the arguments `xargs` adds as code: `-c` with no
 /// script word after it (the first argument is the script), or a script that runs its
-/// arguments (`$0`…`$9`, `$@`, `$*`, `${…}`, `eval`, `source`, `.`).
+/// arguments (one that starts with an expansion, `"$@"`, `$0 …`; `eval`, `source`, `.`).
 fn runs_its_args(words: &[Arg]) -> bool {
     let Some(c) = words
         .iter()
@@ -408,13 +421,12 @@ fn runs_its_args(words: &[Arg]) -> bool {
         return true;
     };
     let t = script.value.as_deref().unwrap_or("$");
-    t.contains("eval")
+    // (An argument as the command's name: `"$@"`, `$0 …`; or text run again.)
+    t.trim_start_matches([' ', '\t', '"', '\''])
+        .starts_with('$')
+        || t.contains("eval")
         || t.contains("source")
         || t.contains(". ")
-        || t.contains("${")
-        || t.as_bytes()
-            .windows(2)
-            .any(|w| w[0] == b'$' && (w[1].is_ascii_digit() || matches!(w[1], b'@' | b'*')))
 }
 
 /// Whether a path names standard input itself, however it is spelled (`/dev/stdin`,
@@ -1175,8 +1187,9 @@ impl Walker<'_> {
         }
         let script = rest[i..].iter().find(|a| !a.is("--") && !a.is("-"));
         // (A script named as its standard input reads it too: `sh /dev/stdin`, round 81.)
-        let from_stdin =
-            script.is_none_or(|a| names_stdin(a.v())) || rest.iter().any(|a| a.is("-s"));
+        // (A script word with no value the rule knows may be empty: `sh $(true)`.)
+        let from_stdin = script.is_none_or(|a| a.value.is_none() || names_stdin(a.v()))
+            || rest.iter().any(|a| a.is("-s"));
         if from_stdin {
             for t in stdin {
                 self.nested(t, depth);

@@ -270,12 +270,13 @@ const JUDGE_WORK: usize = 256;
 /// always { … }`) are not all known here (round 73). Such a line is then read, so that
 /// [`check`] sees it; the others cannot be denied by it.
 pub(crate) fn may_concern(line: &[u8], ctx: &Ctx) -> bool {
-    // (A long line is read, where the work meter bounds what it costs: this test is not
-    // metered, and a line of many words each matched as a pattern against the rule's names
-    // ran into the process's backstop, round 81.)
-    if line.len() > MAY_CONCERN_BYTES || writes_a_file(line) || ctx.names_guard(line) {
+    if writes_a_file(line) || ctx.names_guard(line) {
         return true;
     }
+    // (A line with more words written as patterns than [`MAX_PATTERN_WORDS`] is read,
+    // where the work meter bounds what it costs: each is matched against every name the
+    // rule knows, unmetered here; a line of them ran into the process's backstop, round 81.)
+    let mut patterns = 0usize;
     line.split(|c| b";&|()".contains(c)).any(|segment| {
         let mut words: Vec<String> = Vec::new();
         // (A redirection glued to a word ends it: `rm</dev/null f`, round 74.)
@@ -297,7 +298,10 @@ pub(crate) fn may_concern(line: &[u8], ctx: &Ctx) -> bool {
             let w = w.strip_prefix('=').filter(|n| !n.is_empty()).unwrap_or(w);
             let name = w.rsplit('/').next().unwrap_or(w);
             if paths::is_glob(name) {
-                return !commands::glob_names(name, ctx).is_empty() || w.contains(".json");
+                patterns += 1;
+                return patterns > MAX_PATTERN_WORDS
+                    || !commands::glob_names(name, ctx).is_empty()
+                    || w.contains(".json");
             }
             // (A word that may name a settings file, for a program the rule does not
             // know, which may write it: `sort -o f.json`, round 74.)
@@ -309,8 +313,8 @@ pub(crate) fn may_concern(line: &[u8], ctx: &Ctx) -> bool {
     })
 }
 
-/// Longest line [`may_concern`] looks at; a longer one is read.
-const MAY_CONCERN_BYTES: usize = 16 * 1024;
+/// Most words written as patterns [`may_concern`] matches in a line; past them it is read.
+const MAX_PATTERN_WORDS: usize = 64;
 
 /// Whether a line (as written) redirects output to a file other than `/dev/null`.
 fn writes_a_file(line: &[u8]) -> bool {

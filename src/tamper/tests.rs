@@ -166,6 +166,9 @@ fn with_the_hook_installed_changing_the_guard_or_its_files_is_denied_however_lai
             "printf 'rm -f ~/.claude/settings.json' | { true; sh -s x; }",
             "printf 'rm -f ~/.claude/settings.json' | { x=$(true); bash -o posix; }",
             "printf '%s' ~/.claude/settings.json | { true; xargs rm; }",
+            "cd ~ && xargs -d '\\012' rm <<'EOF'\n.claude/settings.json\nEOF",
+            "echo rm -f ~/.claude/settings.json | xargs sh -c '\"$@\"' _",
+            "echo 'rm -f ~/.claude/settings.json' | sh $(true)",
             // Behind a wrapper or spelled with an escape (round 80).
             "command printf 'rm -f ~/.claude/%s.json' settings | sh",
             "printf '%*s -f ~/.claude/%s.json' 0 rm settings | sh",
@@ -319,6 +322,7 @@ fn with_the_hook_installed_reading_and_other_files_pass() {
             "git ls-files | while read -r f; do wc -l \"$f\"; done | sort -n",
             "{ echo hi; echo there; } | tee out.txt",
             "printf '%s\\n' ~/.claude/settings.json | xargs -I{} sh -c 'jq . {}'",
+            "printf '%s\\n' ~/.claude/settings.json | xargs sh -c 'ls -l \"$@\"' _",
             "cat <<'EOF' | while IFS= read -r l; do python3 -c 'print(0)'; done\nrm -f ~/.claude/settings.json\nEOF",
         ],
     );
@@ -522,11 +526,12 @@ fn a_plain_line_is_read_only_when_it_may_concern_the_guard() {
     ] {
         assert!(super::may_concern(line.as_bytes(), &ctx), "{line}");
     }
-    // A long line is read (where the work meter bounds it), not matched word by word here:
-    // `[ a ];` repeated to 937 KB ran into the process's backstop (round 81). A `[` with no
-    // `]` after it is no pattern.
-    assert!(super::may_concern("[ a ];".repeat(3000).as_bytes(), &ctx));
-    assert!(!super::may_concern(b"[ -f x ]", &ctx));
+    // A `[` with no `]` after it is no pattern (`[ a ];` repeated to 937 KB matched each
+    // against every name the rule knows, and ran into the process's backstop: round 81);
+    // a line of more than 64 words written as patterns is read, where the meter bounds it.
+    assert!(!super::may_concern("[ a ];".repeat(3000).as_bytes(), &ctx));
+    assert!(!super::may_concern("x[] ;".repeat(64).as_bytes(), &ctx));
+    assert!(super::may_concern("x[] ;".repeat(65).as_bytes(), &ctx));
 }
 
 #[test]

@@ -575,9 +575,15 @@ impl<'a> Walker<'a> {
                     let piped_in = piped.take_if(|(d, _)| *d == subst_depth).map(|(_, t)| t);
                     let own_input = own.is_some() || piped_in.is_some();
                     let parent = frames.last();
-                    let input = own
-                        .or(piped_in)
-                        .or_else(|| parent.and_then(|f| f.input.clone()));
+                    let inherited = match (&own, &piped_in, parent) {
+                        (None, None, Some(f)) => f.input.clone(),
+                        _ => None,
+                    };
+                    // (Copied from its parent's: charged, the texts shared.)
+                    if !self.charge(1 + inherited.as_ref().map_or(0, Vec::len)) {
+                        return;
+                    }
+                    let input = own.or(piped_in).or(inherited);
                     let collects = shape.is_some_and(|(_, piped_on)| piped_on)
                         || parent.is_some_and(|f| f.collects);
                     frames.push(Frame {
@@ -1388,6 +1394,15 @@ impl<'a> Walker<'a> {
                 _ => {}
             }
         }
+        // (Many, one after another on its input: one text.)
+        if out.len() > 8 {
+            let mut joined: Vec<u8> = Vec::new();
+            for t in &out {
+                joined.extend_from_slice(t);
+                joined.push(b'\n');
+            }
+            out = vec![Rc::from(joined)];
+        }
         (!out.is_empty()).then_some(out)
     }
 
@@ -1399,33 +1414,43 @@ impl<'a> Walker<'a> {
     /// `… | if true; then sh; fi`.)
     fn may_run_input(&self, c: &SimpleCommand) -> bool {
         use super::commands::{Kind, basename, kind, names_stdin};
-        let words: Vec<&[u8]> = c
+        let first = c
             .words
             .iter()
-            .skip_while(|w| word::is_assignment(&w.text))
-            .map(|w| w.text.bytes())
-            .collect();
-        fn text(w: &[u8]) -> std::borrow::Cow<'_, str> {
-            String::from_utf8_lossy(w)
-        }
-        words.iter().enumerate().any(|(k, w)| {
+            .position(|w| !word::is_assignment(&w.text))
+            .unwrap_or(c.words.len());
+        let all = &c.words[first..];
+        let kind_of = |w: &[u8]| kind(basename(&String::from_utf8_lossy(w)), self.ctx);
+        // Whether the words before `k` are wrappers and options only.
+        let wrapped = |k: usize| {
+            all[..k].iter().all(|p| {
+                let p = p.text.bytes();
+                p.starts_with(b"-") || kind_of(p) == Some(Kind::Wrapper)
+            })
+        };
+        all.iter().enumerate().any(|(k, w)| {
+            let w = w.text.bytes();
             // (A name written otherwise, first or right after a wrapper: `"$SHELL"`,
             // `sudo $S`.)
             if !word::as_written(w) {
-                return k == 0
-                    || words[..k].iter().all(|p| {
-                        p.starts_with(b"-")
-                            || kind(basename(&text(p)), self.ctx) == Some(Kind::Wrapper)
-                    });
+                return wrapped(k);
             }
-            let rest = &words[k + 1..];
-            match kind(basename(&text(w)), self.ctx) {
-                Some(Kind::Shell) => script_from_stdin(rest, b"c", SHELL_TAKES),
-                Some(Kind::Interpreter) => script_from_stdin(rest, b"cem", &[]),
-                Some(Kind::Source) => rest.first().is_some_and(|f| names_stdin(&text(f))),
+            let found = kind_of(w);
+            if !matches!(
+                found,
+                Some(Kind::Shell | Kind::Interpreter | Kind::Source | Kind::Wrapper)
+            ) {
+                return false;
+            }
+            let rest: Vec<&[u8]> = all[k + 1..].iter().map(|w| w.text.bytes()).collect();
+            match found {
+                Some(Kind::Shell) => script_from_stdin(&rest, b"c", SHELL_TAKES),
+                Some(Kind::Interpreter) => script_from_stdin(&rest, b"cem", &[]),
+                Some(Kind::Source) => rest
+                    .first()
+                    .is_some_and(|f| names_stdin(&String::from_utf8_lossy(f))),
                 // (`xargs` runs what it reads, as words of a command.)
-                Some(Kind::Wrapper) => basename(&text(w)) == "xargs",
-                _ => false,
+                _ => basename(&String::from_utf8_lossy(w)) == "xargs",
             }
         })
     }
