@@ -408,8 +408,8 @@ fn xargs_opts(opts: &[Arg]) -> (Split, Option<String>) {
 }
 
 /// Whether a shell given `words` runs the arguments `xargs` adds as code: `-c` with no
-/// script word after it (the first argument is the script), or a script that runs its
-/// arguments (one that starts with an expansion, `"$@"`, `$0 …`; `eval`, `source`, `.`).
+/// script word after it (the first argument is the script), or a script that may run its
+/// arguments (`$0`…`$9`, `$@`, `$*`, `${…}` anywhere, `eval`, `source`, `.`).
 fn runs_its_args(words: &[Arg]) -> bool {
     let Some(c) = words
         .iter()
@@ -421,12 +421,15 @@ fn runs_its_args(words: &[Arg]) -> bool {
         return true;
     };
     let t = script.value.as_deref().unwrap_or("$");
-    // (An argument as the command's name: `"$@"`, `$0 …`; or text run again.)
-    t.trim_start_matches([' ', '\t', '"', '\''])
-        .starts_with('$')
-        || t.contains("eval")
+    // (Any expansion of its arguments may stand where a command's name does: `exec "$@"`,
+    // `true; "$@"`; a script that only lists them, `ls -l "$@"`, counts too.)
+    t.contains("eval")
         || t.contains("source")
         || t.contains(". ")
+        || t.contains("${")
+        || t.as_bytes()
+            .windows(2)
+            .any(|w| w[0] == b'$' && (w[1].is_ascii_digit() || matches!(w[1], b'@' | b'*')))
 }
 
 /// Whether a path names standard input itself, however it is spelled (`/dev/stdin`,

@@ -169,6 +169,8 @@ fn with_the_hook_installed_changing_the_guard_or_its_files_is_denied_however_lai
             "cd ~ && xargs -d '\\012' rm <<'EOF'\n.claude/settings.json\nEOF",
             "echo rm -f ~/.claude/settings.json | xargs sh -c '\"$@\"' _",
             "echo 'rm -f ~/.claude/settings.json' | sh $(true)",
+            "echo rm -f ~/.claude/settings.json | xargs sh -c 'true; exec \"$@\"' _",
+            "{ sh; } <<<'cat <<Z' <<<: <<<: <<<: <<<: <<<: <<<: <<<: <<<'rm -f ~/.claude/settings.json'",
             // Behind a wrapper or spelled with an escape (round 80).
             "command printf 'rm -f ~/.claude/%s.json' settings | sh",
             "printf '%*s -f ~/.claude/%s.json' 0 rm settings | sh",
@@ -322,7 +324,6 @@ fn with_the_hook_installed_reading_and_other_files_pass() {
             "git ls-files | while read -r f; do wc -l \"$f\"; done | sort -n",
             "{ echo hi; echo there; } | tee out.txt",
             "printf '%s\\n' ~/.claude/settings.json | xargs -I{} sh -c 'jq . {}'",
-            "printf '%s\\n' ~/.claude/settings.json | xargs sh -c 'ls -l \"$@\"' _",
             "cat <<'EOF' | while IFS= read -r l; do python3 -c 'print(0)'; done\nrm -f ~/.claude/settings.json\nEOF",
         ],
     );

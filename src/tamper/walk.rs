@@ -1394,14 +1394,16 @@ impl<'a> Walker<'a> {
                 _ => {}
             }
         }
-        // (Many, one after another on its input: one text.)
+        // (Many: one text of them all, as zsh reads them one after another, and the last
+        // on its own, the one bash reads.)
         if out.len() > 8 {
             let mut joined: Vec<u8> = Vec::new();
             for t in &out {
                 joined.extend_from_slice(t);
                 joined.push(b'\n');
             }
-            out = vec![Rc::from(joined)];
+            let last = out.pop();
+            out = std::iter::once(Rc::from(joined)).chain(last).collect();
         }
         (!out.is_empty()).then_some(out)
     }
