@@ -305,17 +305,56 @@ enum Split {
 
 impl Split {
     fn items(self, text: &str) -> Vec<String> {
-        let items: Vec<&str> = match self {
-            Split::Blanks => text.split_ascii_whitespace().collect(),
-            Split::Lines => text.lines().map(str::trim_start).collect(),
-            Split::At(c) => text.split(c).collect(),
+        let items: Vec<String> = match self {
+            Split::Blanks => blank_items(text),
+            Split::Lines => text.lines().map(|l| l.trim_start().to_owned()).collect(),
+            Split::At(c) => text.split(c).map(str::to_owned).collect(),
         };
-        items
-            .into_iter()
-            .filter(|i| !i.is_empty())
-            .map(str::to_owned)
-            .collect()
+        items.into_iter().filter(|i| !i.is_empty()).collect()
     }
+}
+
+/// The items `xargs` reads from `text` by default: split at blanks, where single and double
+/// quotes keep blanks in an item and are removed, and a backslash keeps the character after
+/// it (`'.claude/settings.json'`, `settings\.json`; round 81).
+fn blank_items(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut item = String::new();
+    let mut started = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' | '"' => {
+                started = true;
+                for q in chars.by_ref() {
+                    if q == c {
+                        break;
+                    }
+                    item.push(q);
+                }
+            }
+            '\\' => {
+                started = true;
+                if let Some(n) = chars.next() {
+                    item.push(n);
+                }
+            }
+            c if c.is_ascii_whitespace() => {
+                if started {
+                    out.push(std::mem::take(&mut item));
+                    started = false;
+                }
+            }
+            c => {
+                started = true;
+                item.push(c);
+            }
+        }
+    }
+    if started {
+        out.push(item);
+    }
+    out
 }
 
 /// How `xargs`, given options `opts` (the words between it and its command), splits its

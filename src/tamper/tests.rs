@@ -170,6 +170,8 @@ fn with_the_hook_installed_changing_the_guard_or_its_files_is_denied_however_lai
             "echo rm -f ~/.claude/settings.json | xargs sh -c '\"$@\"' _",
             "echo 'rm -f ~/.claude/settings.json' | sh $(true)",
             "echo rm -f ~/.claude/settings.json | xargs sh -c 'true; exec \"$@\"' _",
+            "cd ~ && echo \"'.claude/settings.json'\" | xargs rm",
+            "cd ~ && echo '.claude/settings\\.json' | xargs rm",
             "{ sh; } <<<'cat <<Z' <<<: <<<: <<<: <<<: <<<: <<<: <<<: <<<'rm -f ~/.claude/settings.json'",
             // Behind a wrapper or spelled with an escape (round 80).
             "command printf 'rm -f ~/.claude/%s.json' settings | sh",
