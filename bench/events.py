@@ -126,6 +126,13 @@ cases.update({
     "12-starts-60000": bash(a_starts.gen(60000) + RT),
     "12-arithmetic-self-naming-800k": bash("v=$(cat <<'E'\n" + "+".join(["v"] * 400000) + "\nE\n)\necho $((v))\n"),
     "12-eight-texts-as-90000-arguments": bash(("".join(f"v=$(cat <<'E'\n{'a' * 60000}{j}\nE\n)\n" for j in range(8)) + "grep" + " $v" * 100000)[:M - 4096] + "\n"),
+    # guard-tamper's walk of text piped through compound commands (round 81): a command
+    # in a piped group whose words the walk once scanned again for each word, a group of
+    # commands piped into a shell, and a plain line of `[` commands each once matched
+    # against every command name the rule knows, unmetered.
+    "12-piped-group-words-390k": bash("printf a | { true; " + "-x " * 40000 + "foo " + '"$y" ' * 40000 + "; }" + RT),
+    "12-piped-group-echoes-100k": bash("{ " + "echo;" * 20000 + " } | sh" + RT),
+    "12-test-brackets-900k": bash("[ a ];" * 150000),
     "12-event-8m-newline-escapes": bash("\n" * (E // 2)),
     "12-event-8m-unicode-escapes": bash("\x01" * (E // 6)),
     "12-event-8m-write": {"hook_event_name": "PreToolUse", "tool_name": "Write",

@@ -532,6 +532,12 @@ fn a_plain_line_is_read_only_when_it_may_concern_the_guard() {
     // A `[` with no `]` after it is no pattern (`[ a ];` repeated to 937 KB matched each
     // against every name the rule knows, and ran into the process's backstop: round 81);
     // a line of more than 64 words written as patterns is read, where the meter bounds it.
+    assert!(!super::paths::is_glob("["));
+    assert!(!super::paths::is_glob("x["));
+    assert!(!super::paths::is_glob("]x["));
+    assert!(super::paths::is_glob("[ab]"));
+    assert!(super::paths::is_glob("c[p]"));
+    assert!(super::paths::is_glob("x?"));
     assert!(!super::may_concern("[ a ];".repeat(3000).as_bytes(), &ctx));
     assert!(!super::may_concern("x[] ;".repeat(64).as_bytes(), &ctx));
     assert!(super::may_concern("x[] ;".repeat(65).as_bytes(), &ctx));

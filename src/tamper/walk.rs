@@ -1202,24 +1202,7 @@ impl<'a> Walker<'a> {
         let replaced = piped.is_some() && self.replaces_stdin(c, ends);
         let mut stdin: Vec<Shown> = piped.filter(|_| !replaced).unwrap_or_default();
         for rd in &c.redirects {
-            match rd.op {
-                RedirOp::Heredoc => {
-                    if let Some(&(s, e)) = self.bodies.get(&rd.at)
-                        && let Some(body) = text.get(s as usize..e as usize)
-                    {
-                        stdin.push(Rc::from(body));
-                    }
-                }
-                RedirOp::HereString => {
-                    if let Some(t) = &rd.target
-                        && let Some(a) = self.arg(t, ends)
-                        && let Some(v) = a.value
-                    {
-                        stdin.push(Rc::from(v.into_bytes()));
-                    }
-                }
-                _ => {}
-            }
+            stdin.extend(self.given_text(rd, text, ends));
         }
         let mut args = Vec::with_capacity(c.words.len());
         let assignments = c
@@ -1360,6 +1343,22 @@ impl<'a> Walker<'a> {
         self.charge(1 + t.len()).then_some(t)
     }
 
+    /// The text a heredoc or a here-string gives the command it redirects (its body, its
+    /// word's value), where the command shows it.
+    fn given_text(&mut self, rd: &Redirect, text: &[u8], ends: &Ends) -> Option<Shown> {
+        match rd.op {
+            RedirOp::Heredoc => {
+                let &(s, e) = self.bodies.get(&rd.at)?;
+                text.get(s as usize..e as usize).map(Rc::from)
+            }
+            RedirOp::HereString => {
+                let v = self.arg(rd.target.as_ref()?, ends)?.value?;
+                Some(Rc::from(v.into_bytes()))
+            }
+            _ => None,
+        }
+    }
+
     /// The text of the heredocs and here-strings right after the closing event at `close`
     /// (a compound command's own standard input).
     fn stage_input(
@@ -1375,24 +1374,7 @@ impl<'a> Walker<'a> {
             if rd.fd.as_deref().is_some_and(|fd| fd != b"0") {
                 continue;
             }
-            match rd.op {
-                RedirOp::Heredoc => {
-                    if let Some(&(s, e)) = self.bodies.get(&rd.at)
-                        && let Some(body) = text.get(s as usize..e as usize)
-                    {
-                        out.push(Rc::from(body));
-                    }
-                }
-                RedirOp::HereString => {
-                    if let Some(t) = &rd.target
-                        && let Some(a) = self.arg(t, ends)
-                        && let Some(v) = a.value
-                    {
-                        out.push(Rc::from(v.into_bytes()));
-                    }
-                }
-                _ => {}
-            }
+            out.extend(self.given_text(rd, text, ends));
         }
         // (Many: one text of them all, as zsh reads them one after another, and the last
         // on its own, the one bash reads.)
@@ -1423,19 +1405,22 @@ impl<'a> Walker<'a> {
             .unwrap_or(c.words.len());
         let all = &c.words[first..];
         let kind_of = |w: &[u8]| kind(basename(&String::from_utf8_lossy(w)), self.ctx);
-        // Whether the words before `k` are wrappers and options only.
-        let wrapped = |k: usize| {
-            all[..k].iter().all(|p| {
+        // The wrappers and options the words start with: the command's name is the word
+        // after them, or one of the few after that (a wrapper's values: `timeout 5 sh`).
+        // (Counted once: the words after it are not looked at, however many.)
+        let lead = all
+            .iter()
+            .take_while(|p| {
                 let p = p.text.bytes();
                 p.starts_with(b"-") || kind_of(p) == Some(Kind::Wrapper)
             })
-        };
-        all.iter().enumerate().any(|(k, w)| {
+            .count();
+        all.iter().enumerate().take(lead + 8).any(|(k, w)| {
             let w = w.text.bytes();
             // (A name written otherwise, first or right after a wrapper: `"$SHELL"`,
             // `sudo $S`.)
             if !word::as_written(w) {
-                return wrapped(k);
+                return k <= lead;
             }
             let found = kind_of(w);
             if !matches!(
@@ -1444,13 +1429,13 @@ impl<'a> Walker<'a> {
             ) {
                 return false;
             }
-            let rest: Vec<&[u8]> = all[k + 1..].iter().map(|w| w.text.bytes()).collect();
+            let rest = || -> Vec<&[u8]> { all[k + 1..].iter().map(|w| w.text.bytes()).collect() };
             match found {
-                Some(Kind::Shell) => script_from_stdin(&rest, b"c", SHELL_TAKES),
-                Some(Kind::Interpreter) => script_from_stdin(&rest, b"cem", &[]),
-                Some(Kind::Source) => rest
-                    .first()
-                    .is_some_and(|f| names_stdin(&String::from_utf8_lossy(f))),
+                Some(Kind::Shell) => script_from_stdin(&rest(), b"c", SHELL_TAKES),
+                Some(Kind::Interpreter) => script_from_stdin(&rest(), b"cem", &[]),
+                Some(Kind::Source) => all
+                    .get(k + 1)
+                    .is_some_and(|f| names_stdin(&String::from_utf8_lossy(f.text.bytes()))),
                 // (`xargs` runs what it reads, as words of a command.)
                 _ => basename(&String::from_utf8_lossy(w)) == "xargs",
             }
