@@ -166,6 +166,7 @@ fn with_the_hook_installed_changing_the_guard_or_its_files_is_denied_however_lai
             "printf 'rm -f ~/.claude/settings.json' | { true; sh -s x; }",
             "printf 'rm -f ~/.claude/settings.json' | { x=$(true); bash -o posix; }",
             "printf '%s' ~/.claude/settings.json | { true; xargs rm; }",
+            "printf 'rm -f ~/.claude/settings.json' | { true; env A=1 B=2 C=3 D=4 E=5 F=6 G=7 H=8 I=9 sh; }",
             "cd ~ && xargs -d '\\012' rm <<'EOF'\n.claude/settings.json\nEOF",
             "echo rm -f ~/.claude/settings.json | xargs sh -c '\"$@\"' _",
             "echo 'rm -f ~/.claude/settings.json' | sh $(true)",

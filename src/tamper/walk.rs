@@ -1412,7 +1412,11 @@ impl<'a> Walker<'a> {
             .iter()
             .take_while(|p| {
                 let p = p.text.bytes();
-                p.starts_with(b"-") || kind_of(p) == Some(Kind::Wrapper)
+                // (And `env`'s assignments, `timeout`'s and `nice`'s numbers.)
+                p.starts_with(b"-")
+                    || p.contains(&b'=')
+                    || p.first().is_some_and(u8::is_ascii_digit)
+                    || kind_of(p) == Some(Kind::Wrapper)
             })
             .count();
         all.iter().enumerate().take(lead + 8).any(|(k, w)| {
