@@ -115,6 +115,16 @@ pub struct Redirect {
     pub target: Option<Word>,
 }
 
+impl Redirect {
+    /// Whether it is on standard input: no descriptor written, or one whose digits read as
+    /// 0 (`0<`, and `00<`: bash reads the digits as a number).
+    pub fn on_stdin(&self) -> bool {
+        self.fd
+            .as_deref()
+            .is_none_or(|fd| !fd.is_empty() && fd.iter().all(|&b| b == b'0'))
+    }
+}
+
 /// What a redirection does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RedirOp {

@@ -61,7 +61,7 @@ pub(super) fn concerns(kind: Kind, words: &[&str]) -> bool {
                 || (w.starts_with('-') && !w.starts_with("--") && w.contains('i'))
         }),
         Kind::Awk => words.iter().any(|w| w.contains("inplace")),
-        Kind::Source => has(&["/dev/stdin", "/proc/self/fd/0", "/dev/fd/0"]),
+        Kind::Source => words.iter().any(|w| names_stdin(w)),
         _ => true,
     }
 }
@@ -471,18 +471,21 @@ fn runs_its_args(words: &[Arg]) -> bool {
             .any(|w| w[0] == b'$' && (w[1].is_ascii_digit() || matches!(w[1], b'@' | b'*')))
 }
 
-/// Whether a path names standard input itself, however it is spelled (`/dev/stdin`,
-/// `//dev/./stdin`, `/dev/fd/0`, `/proc/self/fd/0`, `/proc/thread-self/fd/0`).
+/// Whether a path may name a descriptor the command was given, however it is spelled:
+/// standard input (`/dev/stdin`, `//dev/./stdin`, `/dev/fd/0`, `/proc/self/fd/0`, and
+/// through `..` or a root: `/dev/../dev/stdin`, `/proc/self/root/dev/stdin`), or another
+/// (`/dev/fd/3`, given a heredoc or the pipe: `3<&0`); a last name `stdin`, `stdout` or
+/// `stderr`, or a number after `fd`, or alone in a directory the command may have entered
+/// (`cd /dev/fd && bash 0`; round 82). (A file of such a name elsewhere is taken for it.)
 pub(super) fn names_stdin(path: &str) -> bool {
-    let parts: Vec<&str> = path
-        .split('/')
-        .filter(|p| !p.is_empty() && *p != ".")
-        .collect();
-    path.starts_with('/')
-        && matches!(
-            parts.as_slice(),
-            ["dev", "stdin"] | ["dev", "fd", "0"] | ["proc", "self" | "thread-self", "fd", "0"]
-        )
+    let mut parts = path.split('/').filter(|p| !p.is_empty() && *p != ".").rev();
+    let number = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+    match (parts.next(), parts.next()) {
+        (Some("stdin" | "stdout" | "stderr"), _) => true,
+        (Some(n), Some("fd")) => number(n),
+        (Some(n), None) => number(n) && !path.starts_with('/'),
+        _ => false,
+    }
 }
 
 impl Walker<'_> {
@@ -511,6 +514,19 @@ impl Walker<'_> {
                 None => (args.get(i + 1).and_then(|a| a.value.clone()), i + 2),
             };
             if let Some(text) = text {
+                // (Piped into: the command it names reads the pipe, `… | env -S sh`; its
+                // words split at blanks, quotes and backslashes taken away, round 82.)
+                if !stdin.is_empty()
+                    && depth < super::walk::MAX_DEPTH
+                    && self.charge(1 + text.len() / crate::shell::BYTES_PER_WORK)
+                {
+                    let split: Vec<Arg> = text
+                        .split_ascii_whitespace()
+                        .map(|w| Arg::plain(w.replace(['\'', '"', '\\'], "")))
+                        .chain(args.get(after..).unwrap_or_default().iter().cloned())
+                        .collect();
+                    self.command(&split, stdin, depth + 1);
+                }
                 let mut all = text;
                 for a in args.get(after..).unwrap_or_default() {
                     all.push(' ');
@@ -608,6 +624,11 @@ impl Walker<'_> {
         // at line ends with a replace string, else at blanks; round 81.)
         let (split, replace) =
             xargs.map_or((Split::Blanks, None), |x| xargs_opts(&args[x + 1..at]));
+        // (Charged a unit a byte: each `xargs` in a group given a large body splits it
+        // again, into a string an item; round 82.)
+        if xargs.is_some() && !self.charge(1 + stdin.iter().map(|t| t.len()).sum::<usize>()) {
+            return None;
+        }
         let read: Vec<String> = stdin
             .iter()
             .filter(|_| xargs.is_some())
@@ -716,7 +737,7 @@ impl Walker<'_> {
                         self.nested(t, depth);
                     }
                 }
-                self.shell(rest, stdin, depth)
+                self.shell(&name, rest, stdin, depth)
             }
             Some(Kind::Eval) => {
                 let values: Option<Vec<String>> = rest.iter().map(shown_text).collect();
@@ -761,7 +782,12 @@ impl Walker<'_> {
                 }
             }
             Some(Kind::Source) => {
-                if rest.first().is_some_and(|a| names_stdin(a.v())) {
+                // (`source -- /dev/stdin`, bash 5.3's `source -p DIR FILE`: any word may be
+                // the file; one of no value the rule knows first.)
+                let file = rest.iter().find(|a| !a.is("--"));
+                if file.is_some_and(|a| a.value.is_none())
+                    || rest.iter().any(|a| names_stdin(a.v()))
+                {
                     for t in stdin {
                         self.nested(t, depth);
                     }
@@ -1192,46 +1218,43 @@ impl Walker<'_> {
         });
     }
 
-    fn shell(&mut self, rest: &[Arg], stdin: &[super::walk::Shown], depth: usize) {
-        let takes = [
-            "-o",
-            "+o",
-            "-O",
-            "+O",
-            "--rcfile",
-            "--init-file",
-            "--emulate",
-        ];
-        let mut i = 0;
-        while i < rest.len() {
-            let v = rest[i].v();
-            if v == "--" || !(v.starts_with('-') || v.starts_with('+')) || v == "-" {
-                break;
+    /// A shell given the words `rest` after its name, its options read as each shell its name
+    /// may be reads them ([`shell_options`]; `sh` may be any): the text of `-c` is walked as
+    /// a script, and so is its standard input where it may be the script (no script
+    /// operand, `-s`, `-o shinstdin`, or a descriptor named as the script: `sh /dev/stdin`,
+    /// `bash /dev/fd/3 3<<'EOF'`).
+    fn shell(&mut self, name: &str, rest: &[Arg], stdin: &[super::walk::Shown], depth: usize) {
+        let hows: &[ShellOpts] = if name.starts_with("zsh") {
+            &[ShellOpts::Zsh]
+        } else if name.starts_with("bash") {
+            &[ShellOpts::Bash]
+        } else {
+            &[ShellOpts::Bash, ShellOpts::Dash, ShellOpts::Zsh]
+        };
+        let mut texts: Vec<usize> = Vec::new();
+        let mut from_stdin = false;
+        for &how in hows {
+            let (i, code, s_flag) = shell_options(rest, how);
+            let first = rest.get(i);
+            if code && !texts.contains(&i) {
+                texts.push(i);
             }
-            if takes.contains(&v) {
-                i += 2;
-                continue;
-            }
-            if !v.starts_with("--") && v.contains('c') {
-                // `-c TEXT` (also `-lc`, `-ec`): TEXT is the next word that is not `--`
-                // (each text it may be: `xargs -I{} sh -c '{}'` given several lines).
-                let text = rest[i + 1..].iter().find(|a| !a.is("--"));
-                if let Some(t) = text.and_then(|a| a.value.clone()) {
-                    self.nested(t.as_bytes(), depth);
-                } else if let Some((texts, _)) = text.and_then(Arg::texts) {
-                    for t in texts {
-                        self.nested(t.as_bytes(), depth);
-                    }
-                }
-                return;
-            }
-            i += 1;
+            // (A script word with no value the rule knows may be empty: `sh $(true)`.)
+            from_stdin |=
+                s_flag || (!code && first.is_none_or(|a| a.value.is_none() || names_stdin(a.v())));
         }
-        let script = rest[i..].iter().find(|a| !a.is("--") && !a.is("-"));
-        // (A script named as its standard input reads it too: `sh /dev/stdin`, round 81.)
-        // (A script word with no value the rule knows may be empty: `sh $(true)`.)
-        let from_stdin = script.is_none_or(|a| a.value.is_none() || names_stdin(a.v()))
-            || rest.iter().any(|a| a.is("-s"));
+        for i in texts {
+            // `-c TEXT` (also `-lc`, `-ec`, `-c -e TEXT`): TEXT is the first operand (each
+            // text it may be: `xargs -I{} sh -c '{}'` given several lines).
+            let first = rest.get(i);
+            if let Some(t) = first.and_then(|a| a.value.clone()) {
+                self.nested(t.as_bytes(), depth);
+            } else if let Some((texts, _)) = first.and_then(Arg::texts) {
+                for t in texts {
+                    self.nested(t.as_bytes(), depth);
+                }
+            }
+        }
         if from_stdin {
             for t in stdin {
                 self.nested(t, depth);
@@ -1528,34 +1551,28 @@ fn skip_wrappers(args: &[Arg], ctx: &Ctx) -> usize {
         }
         at += 1;
         // The wrapper's options (and their values), then its own operands.
-        let takes: &[&str] = match name {
-            "sudo" => &[
-                "-u", "-g", "-C", "-D", "-p", "-r", "-t", "-T", "-U", "-h", "--user", "--group",
-                "--chdir", "--prompt",
-            ],
-            "doas" => &["-u", "-C"],
-            "env" => &["-u", "--unset", "-C", "--chdir", "-S", "--split-string"],
-            "exec" => &["-a"],
-            "nice" => &["-n", "--adjustment"],
-            "ionice" => &["-c", "-n", "-p", "-t"],
-            "timeout" => &["-s", "--signal", "-k", "--kill-after"],
-            "stdbuf" => &["-i", "-o", "-e"],
-            "xargs" => &["-I", "-n", "-P", "-d", "-L", "-s", "-E", "-a", "--arg-file"],
-            "npx" | "bunx" | "pnpx" => &["-p", "--package", "-c", "--call"],
-            _ => &[],
-        };
+        let (short, long) = wrapper_takes(name);
         while let Some(o) = args.get(at) {
             let v = o.v();
             if v == "--" {
                 at += 1;
+                // (`env -- X=1 sh`: env takes assignments after it too.)
+                while name == "env" && args.get(at).is_some_and(|a| a.v().contains('=')) {
+                    at += 1;
+                }
                 break;
+            }
+            // (`env -` is `env -i`.)
+            if name == "env" && v == "-" {
+                at += 1;
+                continue;
             }
             if name == "command" && matches!(v, "-v" | "-V") {
                 // `command -v x` only says where x is.
                 return args.len();
             }
             if v.starts_with('-') && v.len() > 1 {
-                at += if takes.contains(&v) { 2 } else { 1 };
+                at += if takes_next(v, short, long) { 2 } else { 1 };
                 continue;
             }
             if name == "env" && v.contains('=') {
@@ -1573,6 +1590,164 @@ fn skip_wrappers(args: &[Arg], ctx: &Ctx) -> usize {
         }
     }
     at
+}
+
+/// Whose option parsing a shell's words are read by.
+#[derive(Clone, Copy, PartialEq)]
+enum ShellOpts {
+    Bash,
+    Dash,
+    Zsh,
+}
+
+/// How shell `how` reads the words `rest` after its name: the index of its first operand,
+/// whether `-c` makes that operand its text, and whether an option makes it read its script
+/// from standard input (`-s`, also in a cluster: `-es x`; `-o shinstdin`, dash's `-o
+/// stdin`, zsh's `--shinstdin`; round 82). bash first takes its long options, with one dash
+/// or two (`-login`, `-rcfile FILE`: `parse_long_options`, up to the first word that is
+/// none); then each `o` in a cluster takes the next word in bash and dash (`-eo pipefail`),
+/// as does bash's `O`, and zsh's `o` the rest of its word where there is one.
+fn shell_options(rest: &[Arg], how: ShellOpts) -> (usize, bool, bool) {
+    let mut i = 0;
+    let (mut code, mut s_flag) = (false, false);
+    if how == ShellOpts::Bash {
+        while let Some(v) = rest.get(i).and_then(|a| a.value.as_deref()) {
+            let long = v
+                .strip_prefix("--")
+                .filter(|n| !n.is_empty())
+                .or_else(|| v.strip_prefix('-'));
+            match long {
+                Some("rcfile" | "init-file") => i += 2,
+                Some(
+                    "debug" | "debugger" | "dump-po-strings" | "dump-strings" | "help" | "login"
+                    | "noediting" | "noprofile" | "norc" | "posix" | "pretty-print" | "protected"
+                    | "restricted" | "verbose" | "version" | "wordexp",
+                ) => i += 1,
+                _ => break,
+            }
+        }
+    }
+    // (A word of no value the rule knows is the first operand: the script, which may be
+    // empty, or `-c`'s text.)
+    while let Some(v) = rest.get(i).and_then(|a| a.value.as_deref()) {
+        let (on, flags) = match v.as_bytes().first() {
+            Some(b'-') => (true, &v[1..]),
+            Some(b'+') => (false, &v[1..]),
+            _ => break,
+        };
+        i += 1;
+        if flags.is_empty() || flags == "-" {
+            break;
+        }
+        if let Some(long) = flags.strip_prefix('-') {
+            match long {
+                "rcfile" | "init-file" | "emulate" => i += 1,
+                _ => s_flag |= how == ShellOpts::Zsh && stdin_option(long, on),
+            }
+            continue;
+        }
+        for (k, c) in flags.bytes().enumerate() {
+            match c {
+                b'c' => code = true,
+                b's' => s_flag = true,
+                b'o' if how == ShellOpts::Zsh && k + 1 < flags.len() => {
+                    s_flag |= stdin_option(&flags[k + 1..], on);
+                    break;
+                }
+                b'o' => {
+                    // (An option's name of no value the rule knows may be that one.)
+                    s_flag |= rest
+                        .get(i)
+                        .is_some_and(|a| a.value.as_deref().is_none_or(|n| stdin_option(n, on)));
+                    i += 1;
+                }
+                b'O' if how == ShellOpts::Bash => i += 1,
+                _ => {}
+            }
+        }
+    }
+    (i, code, s_flag)
+}
+
+/// Whether option `name`, set (`on`, `-o`) or unset (`+o`), makes a shell read its script
+/// from standard input: zsh's `SHIN_STDIN` however spelled (case, `_` and `-` do not
+/// count; `no` turns it around), dash's `stdin`.
+fn stdin_option(name: &str, on: bool) -> bool {
+    let n: String = name
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-'))
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    match n.strip_prefix("no") {
+        Some("shinstdin" | "stdin") => !on,
+        _ => matches!(n.as_str(), "shinstdin" | "stdin") && on,
+    }
+}
+
+/// A wrapper's options that take a value: its letters, and its long options (`--signal`).
+fn wrapper_takes(name: &str) -> (&'static [u8], &'static [&'static str]) {
+    match name {
+        "sudo" => (
+            b"ugCDprtTUhR",
+            &[
+                "--user",
+                "--group",
+                "--chdir",
+                "--prompt",
+                "--close-from",
+                "--role",
+                "--type",
+                "--other-user",
+                "--host",
+                "--chroot",
+                "--command-timeout",
+            ],
+        ),
+        "doas" => (b"uC", &[]),
+        "env" => (
+            b"uCSa",
+            &["--unset", "--chdir", "--split-string", "--argv0"],
+        ),
+        "exec" => (b"a", &[]),
+        "nice" => (b"n", &["--adjustment"]),
+        "ionice" => (
+            b"cnpPu",
+            &["--class", "--classdata", "--pid", "--pgid", "--uid"],
+        ),
+        "timeout" => (b"sk", &["--signal", "--kill-after"]),
+        "stdbuf" => (b"ioe", &["--input", "--output", "--error"]),
+        "time" => (b"fo", &["--format", "--output"]),
+        "xargs" => (
+            b"InPdLsEa",
+            &[
+                "--arg-file",
+                "--max-args",
+                "--max-procs",
+                "--delimiter",
+                "--max-chars",
+                "--process-slot-var",
+            ],
+        ),
+        "npx" | "bunx" | "pnpx" => (b"pc", &["--package", "--call"]),
+        _ => (b"", &[]),
+    }
+}
+
+/// Whether option word `v` (`-x…` or `--…`) takes the next word as its value, as getopt
+/// reads it: a cluster whose first letter that takes a value is its last (`-iu X`, not
+/// `-uX`), or a long option without `=` that is one of `long` or the start of one
+/// (`--sig KILL`: GNU takes an unambiguous start for the whole; round 82).
+fn takes_next(v: &str, short: &[u8], long: &[&str]) -> bool {
+    match v.strip_prefix("--") {
+        Some(l) => !l.contains('=') && !l.is_empty() && long.iter().any(|o| o[2..].starts_with(l)),
+        None => {
+            let letters = v.as_bytes().get(1..).unwrap_or_default();
+            letters
+                .iter()
+                .position(|c| short.contains(c))
+                .is_some_and(|k| k + 1 == letters.len())
+        }
+    }
 }
 
 /// The indices of the operands: words that are not options (or are after `--`).

@@ -698,3 +698,139 @@ fn a_reader_redefined_mapfile_and_code_in_a_quoted_subscript_are_denied() {
         ],
     );
 }
+
+/// Round 82: a shell's options read as the shells read them (a cluster's `o` takes the
+/// next word, its `s` reads standard input, its `c` takes the first operand), wrappers'
+/// options that take values as getopt reads them, standard input however spelled or given
+/// back, and every command of a compound command given its input.
+#[test]
+fn round_82_shell_option_clusters_wrapper_values_and_stdin_spellings_are_read_as_the_shells_do() {
+    let home = Home::new().hooked();
+    let p = "printf 'rm -f ~/.claude/settings.json'";
+    let piped = |tail: &str| format!("{p} | {tail}");
+    let mut deny: Vec<String> = [
+        // A cluster's `o` takes the next word: the script is not `pipefail`.
+        "bash -eo pipefail <<'EOF'\nrm -f ~/.claude/settings.json\nEOF",
+        "bash -eo pipefail <<< 'rm -f ~/.claude/settings.json'",
+        "bash -euo pipefail -c 'rm -f ~/.claude/settings.json'",
+        "sh -es x <<< 'rm -f ~/.claude/settings.json'",
+        // A compound command's own input on descriptor `00`, which bash reads as 0.
+        "{ sh; } 00<<< 'rm -f ~/.claude/settings.json'",
+        "if true; then sh; fi 00<<< 'rm -f ~/.claude/settings.json'",
+        "echo ~/.claude/settings.json | { true; env -u X 'xargs' rm; }",
+        "echo ~/.claude/settings.json | { true; env -u A -u B -u C -u D -u E xargs rm; }",
+    ]
+    .map(String::from)
+    .to_vec();
+    deny.extend(
+        [
+            "bash -eo pipefail",
+            "bash -Oe extglob",
+            "sh -eo noglob",
+            "zsh -eo noglob",
+            "bash -es x",
+            "bash -xs x",
+            // Wrappers' values, as getopt reads them.
+            "ionice -t sh",
+            "ionice --class 3 sh",
+            "stdbuf --output 0 sh",
+            "/usr/bin/time -f %e sh",
+            "/usr/bin/time -o /dev/null sh",
+            "env -iu X sh",
+            "timeout --sig KILL 5 sh",
+            "env -S sh",
+            // Standard input spelled through `..` or a root.
+            "sh /dev/../dev/stdin",
+            "sh /proc/self/fd/../fd/0",
+            "sh /proc/self/root/dev/stdin",
+            "sh ../../dev/stdin",
+            "cat < /dev/../dev/stdin | sh",
+            // Given back after a redirection.
+            "sh 3<&0 </dev/null 0<&3",
+            "cat 3<&0 </dev/null 0<&3 | sh",
+            // Any command of a group piped into, behind any wrapper's options.
+            "{ true; env -u A -u B -u C -u D -u E sh; }",
+            "{ true; env -C . -C . -C . -C . -C . sh; }",
+            "{ true; env -u X 'sh'; }",
+            "{ true; timeout -s KILL 5 \\sh; }",
+            "{ true; exec -a x -a x -a x -a x -a x sh; }",
+        ]
+        .iter()
+        .map(|t| piped(t)),
+    );
+    deny.push(
+        "printf 'import os;os.remove(os.path.expanduser(\"~/.claude/settings.json\"))' \
+         | { true; python3 -W ignore; }"
+            .to_owned(),
+    );
+    let deny: Vec<&str> = deny.iter().map(String::as_str).collect();
+    denied(&home, &deny);
+    passed(
+        &home,
+        &[
+            "bash -euo pipefail <<'EOF'\nmake test\nEOF",
+            "bash -eo pipefail -c 'cat ~/.claude/settings.json'",
+            "printf 'ls\\n' | bash -eo pipefail",
+            "printf 'a\\nb\\n' | { read -r x; sh -c 'echo \"$1\"' _ \"$x\"; }",
+            "ionice -c3 nice -n 10 make -j2",
+            "stdbuf --output 0 grep -n x notes.txt | tee out.txt",
+            "/usr/bin/time -f %e make test",
+            "cat < /dev/null | sh",
+            "printf 'echo hi' | sh 3<&0 </dev/null",
+        ],
+    );
+}
+
+/// Round 82, a second helper on the first's fixes: bash's long options with one dash
+/// (`-login`, `-rcfile FILE`), a script read from another descriptor (`/dev/fd/3`), an
+/// option name that reads standard input (`-o shinstdin`, dash's `-o stdin`), `env -`, `env
+/// -- X=1`, `source -- /dev/stdin`, a relative descriptor.
+#[test]
+fn round_82_long_options_other_descriptors_and_stdin_by_option_name_are_read_as_the_shells_do() {
+    let home = Home::new().hooked();
+    let r = "rm ~/.claude/settings.json";
+    let e = format!("echo '{r}'");
+    let deny = [
+        format!("bash -login -c '{r}'"),
+        format!("bash -noprofile -c '{r}'"),
+        format!("bash -posix -c '{r}'"),
+        format!("bash -rcfile /dev/null -c '{r}'"),
+        format!("bash -init-file x -c '{r}'"),
+        format!("{e} | bash -norc"),
+        format!("{e} | bash -rcfile /dev/null"),
+        format!("bash /dev/fd/3 3<<<'{r}'"),
+        format!("sh /dev/fd/3 3<<'EOF'\n{r}\nEOF"),
+        format!("{{ bash /dev/fd/3; }} 3<<<'{r}'"),
+        format!(". /dev/fd/3 3<<<'{r}'"),
+        format!("{e} | bash /dev/fd/3 3<&0"),
+        format!("{e} | source /dev/fd/3 3<&0"),
+        format!("{e} | {{ exec 3<&0; bash /dev/fd/3; }}"),
+        format!("{e} | bash 3<&0 </dev/fd/3"),
+        format!("{e} | bash 3<&0 0</proc/self/fd/3"),
+        format!("{e} | zsh -o shinstdin x"),
+        format!("{e} | zsh -oshinstdin x"),
+        format!("{e} | zsh -o SHIN_STDIN x"),
+        format!("{e} | zsh +o noshinstdin x"),
+        format!("{e} | zsh --shin-stdin x"),
+        format!("{e} | sh -o stdin x"),
+        format!("{e} | dash -eo stdin x"),
+        "env - sh -c 'rm $HOME/.claude/settings.json'".to_owned(),
+        format!("{e} | env - sh"),
+        format!("env -- X=1 sh -c '{r}'"),
+        format!("{e} | env -i -- HOME=$HOME sh"),
+        format!("{e} | source -- /dev/stdin"),
+        format!("{e} | (cd /dev/fd && bash 0)"),
+    ];
+    let deny: Vec<&str> = deny.iter().map(String::as_str).collect();
+    denied(&home, &deny);
+    passed(
+        &home,
+        &[
+            "bash -login -c 'make test'",
+            "bash -rcfile ~/.bashrc -i -c 'cat ~/.claude/settings.json'",
+            "echo 'ls' | zsh -o noshinstdin -c 'cat ~/.claude/settings.json'",
+            "env - PATH=/usr/bin make",
+            "cat /dev/fd/3 3<<<'rm ~/.claude/settings.json'",
+        ],
+    );
+}

@@ -96,46 +96,6 @@ const PASSES_INPUT: [&str; 12] = [
     "cat", "head", "tail", "tac", "tee", "sort", "uniq", "grep", "egrep", "fgrep", "cut", "tr",
 ];
 
-/// A shell's options that take the next word as their value.
-const SHELL_TAKES: &[&[u8]] = &[b"-o", b"+o", b"-O", b"+O", b"--rcfile", b"--init-file"];
-
-/// Whether a shell or an interpreter given the words `rest` reads its script from standard
-/// input: no script operand (or standard input named as one: `bash /dev/stdin`), `-s` or
-/// `-` among its options, and no option that gives the script as a word (`-c`, an
-/// interpreter's `-e`, `-m`: the letters of `code` in a short option). `takes`: options
-/// whose value is the next word.
-fn script_from_stdin(rest: &[&[u8]], code: &[u8], takes: &[&[u8]]) -> bool {
-    let mut k = 0;
-    while let Some(&o) = rest.get(k) {
-        k += 1;
-        if o == b"-s" || o == b"-" {
-            return true;
-        }
-        if o == b"--" {
-            break;
-        }
-        if takes.contains(&o) {
-            k += 1;
-            continue;
-        }
-        if o.starts_with(b"--") || o.starts_with(b"+") {
-            continue;
-        }
-        if let Some(short) = o.strip_prefix(b"-") {
-            if short.iter().any(|b| code.contains(b)) {
-                return false;
-            }
-            if short.contains(&b's') {
-                return true;
-            }
-            continue;
-        }
-        return super::commands::names_stdin(&String::from_utf8_lossy(o));
-    }
-    rest.get(k)
-        .is_none_or(|o| super::commands::names_stdin(&String::from_utf8_lossy(o)))
-}
-
 /// A compound command open around the events walked: what is piped into it (which a
 /// command in it may read), and, where its output is piped on, what its commands write
 /// (round 81: `… | { sed p; } | sh`, `… | while read -r l; do echo "$l"; done | sh`).
@@ -144,10 +104,6 @@ struct Frame {
     /// Its input was given to it (piped into it, its own heredoc or here-string), not
     /// inherited from a compound around it: it passes it on, once.
     own_input: bool,
-    /// Its first command has read its input.
-    taken: bool,
-    /// How deep in substitutions it stands (its first command is at that depth).
-    depth: usize,
     /// Its output is piped into another command (its own, or an enclosing one's).
     collects: bool,
     out: Vec<Shown>,
@@ -187,7 +143,7 @@ fn compounds(events: &[Event]) -> rustc_hash::FxHashMap<usize, (usize, bool)> {
                         .take_while(|e| matches!(e, Event::Redirect(_)))
                 };
                 let given = after().any(|e| {
-                    matches!(e, Event::Redirect(rd) if matches!(rd.op, RedirOp::Heredoc | RedirOp::HereString) && rd.fd.as_deref().is_none_or(|fd| fd == b"0"))
+                    matches!(e, Event::Redirect(rd) if matches!(rd.op, RedirOp::Heredoc | RedirOp::HereString))
                 });
                 let piped_on = matches!(
                     events[i + 1..]
@@ -527,20 +483,12 @@ impl<'a> Walker<'a> {
                         Some((d, _)) if *d == subst_depth => piped.take().map(|(_, t)| t),
                         _ => None,
                     };
-                    // (In a compound command given text: its first command reads it, and
-                    // so does a command that may run what it reads, `… | if true; then
-                    // sh; fi`.)
-                    let given = match (mine, frames.last_mut()) {
+                    // (In a compound command given text, each command may read it: its
+                    // first, and any after it that the ones before left it to, `… | if
+                    // true; then sh; fi`, `… | { true; env -u X sh; }`; round 82.)
+                    let given = match (mine, frames.last()) {
                         (Some(t), _) => Some(t),
-                        (None, Some(f))
-                            if f.input.is_some() && !f.taken && f.depth == subst_depth =>
-                        {
-                            f.taken = true;
-                            f.input.clone()
-                        }
-                        (None, Some(f)) if f.input.is_some() && self.may_run_input(c) => {
-                            f.input.clone()
-                        }
+                        (None, Some(f)) => f.input.clone(),
                         _ => None,
                     };
                     let stdin = match given {
@@ -589,8 +537,6 @@ impl<'a> Walker<'a> {
                     frames.push(Frame {
                         input,
                         own_input,
-                        taken: false,
-                        depth: subst_depth,
                         collects,
                         out: Vec::new(),
                     });
@@ -1321,20 +1267,33 @@ impl<'a> Walker<'a> {
         (!stdin.is_empty()).then_some(stdin)
     }
 
-    /// Whether a redirection of simple command `c` gives its standard input other text than
-    /// the pipe's: a heredoc, a here-string, a file other than standard input itself (`<
-    /// /dev/null`; not `< /dev/stdin`, `0</dev/fd/0`).
+    /// Whether the redirections of simple command `c` leave its standard input other text
+    /// than the pipe's: read in order, the last that sets it is a heredoc, a here-string or
+    /// a file other than standard input itself (`< /dev/null`; not `< /dev/stdin`,
+    /// `0</dev/fd/0`). A descriptor copied onto it may be the pipe (`3<&0 </dev/null 0<&3`
+    /// gives it back); a descriptor spelled `00` is 0.
     fn replaces_stdin(&mut self, c: &SimpleCommand, ends: &Ends) -> bool {
-        c.redirects.iter().any(|rd| {
-            rd.op.feeds_input()
-                && rd.fd.as_deref().is_none_or(|fd| fd == b"0")
-                && !(matches!(rd.op, RedirOp::Input | RedirOp::ReadWrite)
-                    && rd.target.as_ref().is_some_and(|t| {
+        let mut replaced = false;
+        for rd in c.redirects.iter().filter(|rd| rd.on_stdin()) {
+            match rd.op {
+                RedirOp::Duplicate => {
+                    // (`<&-` closes it: left as it was.)
+                    if rd.target.as_ref().is_none_or(|t| t.text.bytes() != b"-") {
+                        replaced = false;
+                    }
+                }
+                RedirOp::Heredoc | RedirOp::HereString => replaced = true,
+                RedirOp::Input | RedirOp::ReadWrite => {
+                    replaced = rd.target.as_ref().is_some_and(|t| {
                         self.arg(t, ends)
                             .and_then(|a| a.value)
-                            .is_none_or(|v| super::commands::names_stdin(&v))
-                    }))
-        })
+                            .is_some_and(|v| !super::commands::names_stdin(&v))
+                    });
+                }
+                RedirOp::Output => {}
+            }
+        }
+        replaced
     }
 
     /// Text given to a command, its own copy of the list (the texts are shared), charged
@@ -1371,9 +1330,6 @@ impl<'a> Walker<'a> {
         let mut out: Vec<Shown> = Vec::new();
         for e in events.get(close + 1..)?.iter() {
             let Event::Redirect(rd) = e else { break };
-            if rd.fd.as_deref().is_some_and(|fd| fd != b"0") {
-                continue;
-            }
             out.extend(self.given_text(rd, text, ends));
         }
         // (Many: one text of them all, as zsh reads them one after another, and the last
@@ -1388,62 +1344,6 @@ impl<'a> Walker<'a> {
             out = std::iter::once(Rc::from(joined)).chain(last).collect();
         }
         (!out.is_empty()).then_some(out)
-    }
-
-    /// Whether simple command `c` may run text it reads on standard input as a script: named
-    /// at run time or otherwise than as written, or a shell or an interpreter (behind any
-    /// wrapper) given only options that leave the script to standard input (`sh`, `bash
-    /// -s`, `sudo python3 -`; not `sh -c …`, `python3 tool.py`, `node -e …`), or `source`
-    /// of standard input. (Given to each such command in a compound command piped into:
-    /// `… | if true; then sh; fi`.)
-    fn may_run_input(&self, c: &SimpleCommand) -> bool {
-        use super::commands::{Kind, basename, kind, names_stdin};
-        let first = c
-            .words
-            .iter()
-            .position(|w| !word::is_assignment(&w.text))
-            .unwrap_or(c.words.len());
-        let all = &c.words[first..];
-        let kind_of = |w: &[u8]| kind(basename(&String::from_utf8_lossy(w)), self.ctx);
-        // The wrappers and options the words start with: the command's name is the word
-        // after them, or one of the few after that (a wrapper's values: `timeout 5 sh`).
-        // (Counted once: the words after it are not looked at, however many.)
-        let lead = all
-            .iter()
-            .take_while(|p| {
-                let p = p.text.bytes();
-                // (And `env`'s assignments, `timeout`'s and `nice`'s numbers.)
-                p.starts_with(b"-")
-                    || p.contains(&b'=')
-                    || p.first().is_some_and(u8::is_ascii_digit)
-                    || kind_of(p) == Some(Kind::Wrapper)
-            })
-            .count();
-        all.iter().enumerate().take(lead + 8).any(|(k, w)| {
-            let w = w.text.bytes();
-            // (A name written otherwise, first or right after a wrapper: `"$SHELL"`,
-            // `sudo $S`.)
-            if !word::as_written(w) {
-                return k <= lead;
-            }
-            let found = kind_of(w);
-            if !matches!(
-                found,
-                Some(Kind::Shell | Kind::Interpreter | Kind::Source | Kind::Wrapper)
-            ) {
-                return false;
-            }
-            let rest = || -> Vec<&[u8]> { all[k + 1..].iter().map(|w| w.text.bytes()).collect() };
-            match found {
-                Some(Kind::Shell) => script_from_stdin(&rest(), b"c", SHELL_TAKES),
-                Some(Kind::Interpreter) => script_from_stdin(&rest(), b"cem", &[]),
-                Some(Kind::Source) => all
-                    .get(k + 1)
-                    .is_some_and(|f| names_stdin(&String::from_utf8_lossy(f.text.bytes()))),
-                // (`xargs` runs what it reads, as words of a command.)
-                _ => basename(&String::from_utf8_lossy(w)) == "xargs",
-            }
-        })
     }
 
     /// What `printf`, `echo` or `print` (named as written) print from escapes and a
