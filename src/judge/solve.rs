@@ -2020,12 +2020,43 @@ impl Reads {
     }
 }
 
-/// Field `index` of `line` as `read` splits it with `ifs` (`last`: the rest of the line
-/// from that field on, with and without one trailing delimiter, as versions differ).
-/// IFS whitespace around a field is skipped, and one other IFS byte ends a field.
+/// Field `index` of `line` as `read` splits it with `ifs` in each shell (`last`: the rest
+/// of the line from that field on, with and without one trailing delimiter, as versions
+/// differ): what IFS whitespace is differs (bash 3.2 and 4.4: space, tab and newline;
+/// bash 5.1 on also `\r`, `\v` and `\f`; zsh: space, tab and newline, but one written
+/// twice in IFS is not whitespace), each a value it may be (round 82).
 fn read_field<'a>(line: &'a [u8], ifs: &[u8], index: usize, last: bool) -> Vec<&'a [u8]> {
+    let twice = |c: u8| ifs.iter().filter(|&&x| x == c).count() > 1;
+    let mut out = read_field_with(line, ifs, index, last, &|c| {
+        matches!(c, b' ' | b'\t' | b'\n')
+    });
+    let more = [
+        read_field_with(line, ifs, index, last, &|c| {
+            matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+        }),
+        read_field_with(line, ifs, index, last, &|c| {
+            matches!(c, b' ' | b'\t' | b'\n') && !twice(c)
+        }),
+    ];
+    for f in more.into_iter().flatten() {
+        if !out.contains(&f) {
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// [`read_field`] in one shell, `space` saying which IFS bytes are whitespace there:
+/// IFS whitespace around a field is skipped, and one other IFS byte ends a field.
+fn read_field_with<'a>(
+    line: &'a [u8],
+    ifs: &[u8],
+    index: usize,
+    last: bool,
+    space: &dyn Fn(u8) -> bool,
+) -> Vec<&'a [u8]> {
     let is_ifs = |c: u8| ifs.contains(&c);
-    let is_ws = |c: u8| is_ifs(c) && matches!(c, b' ' | b'\t' | b'\n');
+    let is_ws = |c: u8| is_ifs(c) && space(c);
     let mut i = 0;
     while i < line.len() && is_ws(line[i]) {
         i += 1;

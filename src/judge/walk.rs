@@ -828,6 +828,13 @@ impl<'a> Walk<'a> {
             self.subst(s, ctx)?;
             self.site(a.at, e, "arithmetic", Expr(vec![Src::Subst(s)]), body);
         }
+        // Expansions pasted side by side are one text where it is evaluated (`$(( $a$b ))`
+        // of `a[` and `$(…)]`, read from two heredoc lines): judged whole too (round 82).
+        if a.params.len() + a.substs.len() > 1 {
+            let mut parts: Vec<Expr> = a.params.iter().map(|p| self.param_expr(p)).collect();
+            parts.extend(a.substs.iter().map(|&s| Expr(vec![Src::Subst(s)])));
+            self.site(a.at, e, "arithmetic", Expr::glue(parts), body);
+        }
         for s in &a.subscripts {
             self.arith(s, ctx, body, true)?;
         }

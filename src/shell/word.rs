@@ -128,8 +128,8 @@ pub struct Arith {
     pub subscripts: Vec<Arith>,
     /// Quotes, backslashes or backquotes the evaluation does not take as plain.
     pub odd: bool,
-    /// Its text holds a `#` (zsh's output base `[##16]`, a constant in a base `16#ff`), or
-    /// not all of it was read.
+    /// Its text holds a `#` (zsh's output base `[##16]`, a constant in a base `16#ff`) other
+    /// than a parameter's (`$#`, `${#x}`), or not all of it was read.
     pub hash: bool,
     /// A compound assignment's `[k]=`: evaluated, but its result is no part of the value.
     pub key: bool,
@@ -1383,9 +1383,11 @@ impl<'a, 't> Parser<'a, 't> {
             at: self.t.origin(from),
             ..Arith::default()
         };
-        a.hash = b
-            .get(from..to)
-            .is_none_or(|t| memchr::memchr(b'#', t).is_some());
+        // (A parameter's `#`, `$#` and `${#x}`, is none: its value is a number.)
+        a.hash = b.get(from..to).is_none_or(|t| {
+            memchr::memchr_iter(b'#', t)
+                .any(|k| !(t[..k].ends_with(b"$") || t[..k].ends_with(b"${")))
+        });
         a.wide = b.get(from..to).is_none_or(|t| !t.is_ascii());
         a.open_bracket = b.get(from..to).is_none_or(|t| {
             memchr::memchr_iter(b'[', t).any(|k| {

@@ -162,6 +162,8 @@ pub(super) fn by_place(kind: Kind) -> bool {
 /// The commands the rule looks at, by name (a basename), and what each is; sorted by
 /// name (a test checks, so that a name is listed once), looked up in a map built from it.
 const KINDS: &[(&str, Kind)] = &[
+    // (zsh's precommand modifier: `- sh -c …` runs `sh`; round 82.)
+    ("-", Kind::Wrapper),
     (".", Kind::Source),
     ("Rscript", Kind::Interpreter),
     ("alias", Kind::Alias),
@@ -496,44 +498,22 @@ impl Walker<'_> {
         stdin: &[super::walk::Shown],
         depth: usize,
     ) -> Option<String> {
-        // `env -S 'TEXT'`: TEXT split into a command and run.
-        // (With the words after it, which env gives the command: round 73.)
-        if let Some(i) = args.iter().position(|a| {
-            a.is("-S")
-                || a.is("--split-string")
-                || a.v().starts_with("--split-string=")
-                || (a.v().starts_with("-S") && a.v().len() > 2)
-        }) && args[..i].iter().any(|a| basename(a.v()) == "env")
-        {
-            let v = args[i].v();
-            let (text, after) = match v
-                .strip_prefix("--split-string=")
-                .or_else(|| v.strip_prefix("-S").filter(|t| !t.is_empty()))
-            {
-                Some(t) => (Some(t.to_owned()), i + 1),
-                None => (args.get(i + 1).and_then(|a| a.value.clone()), i + 2),
-            };
-            if let Some(text) = text {
-                // (Piped into: the command it names reads the pipe, `… | env -S sh`; its
-                // words split at blanks, quotes and backslashes taken away, round 82.)
-                if !stdin.is_empty()
-                    && depth < super::walk::MAX_DEPTH
-                    && self.charge(1 + text.len() / crate::shell::BYTES_PER_WORK)
-                {
-                    let split: Vec<Arg> = text
-                        .split_ascii_whitespace()
-                        .map(|w| Arg::plain(w.replace(['\'', '"', '\\'], "")))
-                        .chain(args.get(after..).unwrap_or_default().iter().cloned())
-                        .collect();
-                    self.command(&split, stdin, depth + 1);
-                }
-                let mut all = text;
-                for a in args.get(after..).unwrap_or_default() {
-                    all.push(' ');
-                    all.push_str(a.v());
-                }
-                self.nested(all.as_bytes(), depth);
+        // `env -S 'TEXT'` (also in a cluster, `-iS`, and GNU's abbreviations, `--sp=TEXT`;
+        // round 82): TEXT split as env splits it ([`env_split`]) and run, env's options and
+        // assignments in it too, with the words after it (round 73): walked as `env` of those
+        // words, given what the command reads.
+        if let Some((text, after)) = env_split_string(args) {
+            let mut all = String::from("env ");
+            all.push_str(&env_split(&text));
+            for a in args.get(after..).unwrap_or_default() {
+                all.push(' ');
+                all.push_str(&shell_quote(a.v()));
             }
+            self.nested_fed(all.as_bytes(), depth, stdin);
+        }
+        // `npx -c 'TEXT'`, `npm exec --call=TEXT`: TEXT run by a shell (round 82).
+        for text in package_call(args) {
+            self.nested_fed(text.as_bytes(), depth, stdin);
         }
         let at = skip_wrappers(args, self.ctx);
         // `… | xargs env`, `xargs nice`: a wrapper after `xargs` with no command of its own
@@ -564,7 +544,23 @@ impl Walker<'_> {
             }
             return None;
         }
+        // `sudo -s`, `sudo -i`, `doas -s`: with no command, a shell that reads its script
+        // from standard input (round 82).
+        if at >= args.len()
+            && !stdin.is_empty()
+            && args
+                .iter()
+                .any(|a| matches!(basename(a.v()), "sudo" | "doas"))
+        {
+            self.may_run(stdin, depth);
+            return None;
+        }
         let name_arg = args.get(at)?;
+        // A name computed at run time may be a shell (`… | "$SHELL"`, `… | $run`): it may
+        // run what it reads (round 82).
+        if name_arg.value.is_none() {
+            self.may_run(stdin, depth);
+        }
         let full = match name_arg.value.clone() {
             // (zsh's `=rm` runs `rm` from PATH: round 72.)
             Some(v) => match v.strip_prefix('=') {
@@ -603,6 +599,11 @@ impl Walker<'_> {
             }
         };
         let name = basename(&full).to_owned();
+        // A function the command defines may run what it reads: `f() { sh; }; … | f`
+        // (round 82).
+        if self.shadowed.contains(name.as_bytes()) {
+            self.may_run(stdin, depth);
+        }
         // A wrapper's directory (`env -C d`, `sudo -D d`): a working directory the
         // command may run in (round 73).
         for w in args[..at].windows(2) {
@@ -741,8 +742,12 @@ impl Walker<'_> {
             }
             Some(Kind::Eval) => {
                 let values: Option<Vec<String>> = rest.iter().map(shown_text).collect();
-                if let Some(v) = values {
-                    self.nested(v.join(" ").as_bytes(), depth);
+                match values {
+                    // (Given what the command reads: `… | eval sh`, round 82.)
+                    Some(v) => self.nested_fed(v.join(" ").as_bytes(), depth, stdin),
+                    // (Text of no value the rule knows may be a line it read: `… | while
+                    // read -r l; do eval "$l"; done`, round 82.)
+                    None => self.may_run(stdin, depth),
                 }
             }
             // `trap 'TEXT' SIGNAL…`: TEXT runs as shell code when the signal comes (on
@@ -1246,19 +1251,31 @@ impl Walker<'_> {
         for i in texts {
             // `-c TEXT` (also `-lc`, `-ec`, `-c -e TEXT`): TEXT is the first operand (each
             // text it may be: `xargs -I{} sh -c '{}'` given several lines).
+            // (Given what the shell reads: `… | sh -c 'cat | sh'`, round 82.)
             let first = rest.get(i);
             if let Some(t) = first.and_then(|a| a.value.clone()) {
-                self.nested(t.as_bytes(), depth);
+                self.nested_fed(t.as_bytes(), depth, stdin);
             } else if let Some((texts, _)) = first.and_then(Arg::texts) {
                 for t in texts {
-                    self.nested(t.as_bytes(), depth);
+                    self.nested_fed(t.as_bytes(), depth, stdin);
                 }
+            } else {
+                // (Text of no value the rule knows may be a line it read: `… | while read
+                // -r l; do sh -c "$l"; done`, round 82.)
+                self.may_run(stdin, depth);
             }
         }
         if from_stdin {
             for t in stdin {
                 self.nested(t, depth);
             }
+        }
+    }
+
+    /// Walks what a command reads on standard input as a script it may run.
+    fn may_run(&mut self, stdin: &[super::walk::Shown], depth: usize) {
+        for t in stdin {
+            self.nested(t, depth);
         }
     }
 
@@ -1590,6 +1607,192 @@ fn skip_wrappers(args: &[Arg], ctx: &Ctx) -> usize {
         }
     }
     at
+}
+
+/// Where `env` is given `-S TEXT` among `args` (after an `env`): TEXT, and the index of
+/// the first word after it. (`-S` in a cluster of env's flags, `-iS`,
+/// `-vSTEXT`; `--split-string` and its abbreviations, `--sp TEXT`, `--s=TEXT`.)
+fn env_split_string(args: &[Arg]) -> Option<(String, usize)> {
+    let env = args.iter().position(|a| basename(a.v()) == "env")?;
+    for (i, a) in args.iter().enumerate().skip(env + 1) {
+        let v = a.v();
+        let next = || args.get(i + 1).and_then(|a| a.value.clone());
+        if let Some(long) = v.strip_prefix("--") {
+            let (name, value) = match long.split_once('=') {
+                Some((n, val)) => (n, Some(val.to_owned())),
+                None => (long, None),
+            };
+            if !name.is_empty() && "split-string".starts_with(name) {
+                return match value {
+                    Some(val) => Some((val, i + 1)),
+                    None => Some((next()?, i + 2)),
+                };
+            }
+            continue;
+        }
+        let Some(letters) = v.strip_prefix('-') else {
+            // (The command env runs, or an assignment.)
+            if v.contains('=') {
+                continue;
+            }
+            return None;
+        };
+        for (k, c) in letters.char_indices() {
+            match c {
+                'S' => {
+                    let rest = &letters[k + 1..];
+                    return if rest.is_empty() {
+                        Some((next()?, i + 2))
+                    } else {
+                        Some((rest.to_owned(), i + 1))
+                    };
+                }
+                // (Another option's value: the rest of the word, or the next word.)
+                'u' | 'C' | 'a' => break,
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// `env -S`'s text as GNU env splits it, written back as shell words: blanks separate
+/// words; `'…'` keeps its text (but `\\` and `\'`), `"…"` and bare text take env's escapes
+/// (`\_` a blank, `\t`, `\n`, `\v`, `\f`, `\r`, `\c` ends the text, `\\`, `\"`, `\'`, `\$`,
+/// `\#`); a `#` that starts a word starts a comment; `${NAME}` is the variable's value
+/// (written `"${NAME}"`, the shell's own).
+fn env_split(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut lit: Vec<u8> = Vec::new();
+    let mut in_word = false;
+    // (A `~` that starts a word is left to the shell's reading, which takes it for the home
+    // directory: env does not, but a path it names there may be the hook's.)
+    let flush_lit = |word: &mut String, lit: &mut Vec<u8>| {
+        if !lit.is_empty() {
+            let text = String::from_utf8_lossy(lit);
+            match text.strip_prefix('~').filter(|_| word.is_empty()) {
+                Some(rest) => {
+                    word.push('~');
+                    word.push_str(&shell_quote(rest));
+                }
+                None => word.push_str(&shell_quote(&text)),
+            }
+            lit.clear();
+        }
+    };
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        i += 1;
+        match (quote, c) {
+            (None, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') => {
+                if in_word {
+                    flush_lit(&mut word, &mut lit);
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (None, b'#') if !in_word => break,
+            (None, b'\'' | b'"') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (Some(q), _) if c == q => quote = None,
+            (Some(b'\''), b'\\') => match b.get(i) {
+                Some(&n @ (b'\\' | b'\'')) => {
+                    lit.push(n);
+                    i += 1;
+                }
+                _ => lit.push(c),
+            },
+            (Some(b'\''), _) => lit.push(c),
+            (_, b'\\') => {
+                let Some(&n) = b.get(i) else { break };
+                i += 1;
+                in_word = true;
+                match n {
+                    b'c' => break,
+                    b'_' if quote.is_none() => {
+                        flush_lit(&mut word, &mut lit);
+                        words.push(std::mem::take(&mut word));
+                        in_word = false;
+                    }
+                    b'_' => lit.push(b' '),
+                    b't' => lit.push(b'\t'),
+                    b'n' => lit.push(b'\n'),
+                    b'v' => lit.push(0x0b),
+                    b'f' => lit.push(0x0c),
+                    b'r' => lit.push(b'\r'),
+                    _ => lit.push(n),
+                }
+            }
+            (_, b'$') if b.get(i) == Some(&b'{') => {
+                let end = b[i..].iter().position(|&x| x == b'}').map(|k| i + k);
+                let Some(end) = end else { break };
+                let name = &b[i + 1..end];
+                // (env runs nothing given another name.)
+                if name.first().is_none_or(u8::is_ascii_digit)
+                    || !name.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+                {
+                    break;
+                }
+                flush_lit(&mut word, &mut lit);
+                word.push_str("\"${");
+                word.push_str(&String::from_utf8_lossy(name));
+                word.push_str("}\"");
+                i = end + 1;
+                in_word = true;
+            }
+            _ => {
+                lit.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        flush_lit(&mut word, &mut lit);
+        words.push(word);
+    }
+    words.join(" ")
+}
+
+/// `v` as one shell word, single-quoted.
+fn shell_quote(v: &str) -> String {
+    format!("'{}'", v.replace('\'', "'\\''"))
+}
+
+/// The texts `npx`, `pnpx`, `bunx` or `npm exec` (`npm x`) run with a shell: `-c TEXT`,
+/// `--call TEXT`, `--call=TEXT`.
+fn package_call(args: &[Arg]) -> Vec<String> {
+    let start = args.iter().enumerate().position(|(i, a)| {
+        matches!(basename(a.v()), "npx" | "pnpx" | "bunx")
+            || (matches!(basename(a.v()), "npm" | "pnpm")
+                && args
+                    .get(i + 1)
+                    .is_some_and(|n| matches!(n.v(), "exec" | "x")))
+    });
+    let Some(start) = start else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut k = start + 1;
+    while let Some(a) = args.get(k) {
+        let v = a.v();
+        k += 1;
+        if v == "--" {
+            break;
+        }
+        if let Some(t) = v.strip_prefix("--call=").or_else(|| v.strip_prefix("-c=")) {
+            out.push(t.to_owned());
+        } else if matches!(v, "-c" | "--call") {
+            out.extend(args.get(k).and_then(|a| a.value.clone()));
+            k += 1;
+        }
+    }
+    out
 }
 
 /// Whose option parsing a shell's words are read by.

@@ -834,3 +834,85 @@ fn round_82_long_options_other_descriptors_and_stdin_by_option_name_are_read_as_
         ],
     );
 }
+
+/// Round 82, read on: what may run the text a command is given though no shell is named for
+/// it: `sudo -s`, `sudo -i` and `doas -s` with no command, a command named at run time, a
+/// function the command defines, and `eval` or `sh -c` of a value of no known text in a
+/// loop that reads the text.
+#[test]
+fn round_82_text_given_to_sudo_s_a_computed_name_a_function_or_eval_of_a_read_line_is_a_script() {
+    let home = Home::new().hooked();
+    let e = "echo 'rm ~/.claude/settings.json'";
+    let deny = [
+        format!("{e} | sudo -s"),
+        format!("{e} | sudo -i"),
+        format!("{e} | sudo -u root -s"),
+        format!("{e} | doas -s"),
+        format!("{e} | \"$SHELL\""),
+        format!("f() {{ sh; }}; {e} | f"),
+        "function f { sh; }; f <<< 'rm ~/.claude/settings.json'".to_owned(),
+        format!("{e} | while read l; do eval \"$l\"; done"),
+        format!("{e} | while read l; do sh -c \"$l\"; done"),
+        format!("{e} | eval \"$(cat)\""),
+    ];
+    let deny: Vec<&str> = deny.iter().map(String::as_str).collect();
+    denied(&home, &deny);
+    passed(
+        &home,
+        &[
+            "printf 'a\\nb\\n' | while read l; do eval \"echo $l\"; done",
+            "f() { cat; }; printf 'hi' | f",
+            "f() { sh; }; echo 'ls -la' | f",
+            "echo hi | sudo tee /etc/motd",
+            "printf 'make\\n' | \"$SHELL\"",
+        ],
+    );
+}
+
+/// Round 82, a third helper: `env -S` read as env splits it (its escapes, abbreviations,
+/// clusters, options and assignments in the text, `${NAME}`), zsh's `-` precommand
+/// modifier, `npx -c`, what a redirection-only `exec` gives every command after it, and
+/// text run with input (`… | eval sh`, `… | sh -c 'cat | sh'`).
+#[test]
+fn round_82_env_split_strings_exec_redirections_and_text_run_with_input_are_followed() {
+    let home = Home::new().hooked();
+    let r = "rm ~/.claude/settings.json";
+    let e = format!("echo '{r}'");
+    let deny = [
+        "cd ~ && env --sp='rm .claude/settings.json'".to_owned(),
+        "env --split 'rm ${HOME}/.claude/settings.json'".to_owned(),
+        "env -iS 'rm ${HOME}/.claude/settings.json'".to_owned(),
+        "env -S 'rm\\_${HOME}/.claude/settings.json'".to_owned(),
+        "env -S 'rm ${HOME}/.claude/settings.json\\c'".to_owned(),
+        format!("{e} | env --split-str=sh"),
+        format!("{e} | env -S 'A=1 sh'"),
+        format!("{e} | env -S '-u X sh'"),
+        format!("{e} | env -S 'sh\\_-s'"),
+        format!("{e} | S=sh env -S '${{S}}'"),
+        format!("true; - sh -c '{r}'"),
+        format!("{e} | - sh"),
+        format!("npx -c '{r}'"),
+        format!("npx --call='{r}'"),
+        format!("npm exec -c '{r}'"),
+        format!("exec <<<'{r}'; sh"),
+        format!("exec 0<<'EOF'\n{r}\nEOF\nbash"),
+        format!("exec 3<<<'{r}'; sh <&3"),
+        format!("{{ exec <<<'{r}'; sh; }}"),
+        format!("{e} | eval sh"),
+        format!("eval sh <<< '{r}'"),
+        format!("{e} | sh -c 'cat | sh'"),
+    ];
+    let deny: Vec<&str> = deny.iter().map(String::as_str).collect();
+    denied(&home, &deny);
+    passed(
+        &home,
+        &[
+            "env -S 'make -j2' test",
+            "exec >build.log 2>&1; make",
+            "exec 3<<<'rm ~/.claude/settings.json'; read -r line <&3; echo \"$line\"",
+            "echo 'ls -la' | sh -c 'cat | sh'",
+            "npx -c 'eslint .'",
+            "echo 'ls' | eval sh",
+        ],
+    );
+}

@@ -317,6 +317,9 @@ pub(super) struct Walker<'a> {
     /// Nested shell texts already read and walked (every reading of the command meets
     /// the same `eval` text), by their hash ([`Walker::hashes`]).
     nested_seen: HashSet<u64>,
+    /// What the next reading walked is given on standard input as a whole (text run with
+    /// input: `… | eval sh`, `… | sh -c 'cat | sh'`; [`Walker::nested_fed`]).
+    feed: Option<Vec<Shown>>,
     /// The meter ran out: the walk stopped.
     pub(super) over: bool,
     /// Each path text's targets from the working directories (emptied when they change).
@@ -332,7 +335,7 @@ pub(super) struct Walker<'a> {
     /// The names of the functions the command defines (in any reading walked, its `eval`
     /// texts too): such a name runs the function, not the program (`read() { rm -f "$1";
     /// }; read f`: round 76), so it is no reader.
-    shadowed: rustc_hash::FxHashSet<Vec<u8>>,
+    pub(super) shadowed: rustc_hash::FxHashSet<Vec<u8>>,
     /// A function is defined under a name the walk cannot tell (quoted, expanded, zsh's
     /// `functions[…]=`): no name is taken for a reader.
     shadow_all: bool,
@@ -367,6 +370,7 @@ impl<'a> Walker<'a> {
             vars: HashMap::new(),
             nested: 0,
             nested_seen: HashSet::new(),
+            feed: None,
             over: false,
             target_cache: std::cell::RefCell::new(rustc_hash::FxHashMap::default()),
             words_only: false,
@@ -467,6 +471,10 @@ impl<'a> Walker<'a> {
         // reads it as well (`… | grep "$(cat)"`, `… | tee >(sh)`: round 81).
         let mut piped: Option<(usize, Vec<Shown>)> = None;
         let mut subst_depth = 0usize;
+        // What every command after it reads in place of what it is given otherwise: the
+        // input the text was given as a whole, and what a redirection-only `exec` gives the
+        // shell (`exec <<<'…'; sh`, `exec 3<<'EOF'` then `sh <&3`; round 82).
+        let mut exec_input: Option<Vec<Shown>> = self.feed.take();
         // The compound commands open around the event walked ([`Frame`]), and those piped
         // on or given a heredoc or here-string, by their opening event.
         let mut frames: Vec<Frame> = Vec::new();
@@ -491,6 +499,24 @@ impl<'a> Walker<'a> {
                         (None, Some(f)) => f.input.clone(),
                         _ => None,
                     };
+                    let given = match (given, &exec_input) {
+                        (g, None) => g,
+                        (None, Some(e)) => Some(e.clone()),
+                        (Some(mut g), Some(e)) => {
+                            g.extend(e.iter().cloned());
+                            Some(g)
+                        }
+                    };
+                    if is_exec_only(c) {
+                        let mut texts: Vec<Shown> = exec_input.take().unwrap_or_default();
+                        for rd in &c.redirects {
+                            texts.extend(self.given_text(rd, text, &ends));
+                        }
+                        if !self.charge(1 + texts.len()) {
+                            return;
+                        }
+                        exec_input = (!texts.is_empty()).then_some(texts);
+                    }
                     let stdin = match given {
                         Some(t) => match self.owned(t) {
                             Some(t) => Some(t),
@@ -1129,7 +1155,7 @@ impl<'a> Walker<'a> {
         {
             return None;
         }
-        if self.plain_command(c, pipes) {
+        if self.plain_command(c, pipes, piped.as_ref().is_some_and(|p| !p.is_empty())) {
             self.redirects(c, ends);
             // (Piped on, it passes on what it read: [`Walker::passed_on`]; a redirection
             // of its standard input takes the pipe's place.)
@@ -1412,8 +1438,9 @@ impl<'a> Walker<'a> {
     /// behind a program, round 78), no heredoc or here-string (text it shows). What it
     /// writes matters only to a command it `pipes` into: for one of [`PASSES_INPUT`] or
     /// [`PRINTS_WORDS`] it is read (the slow path), for any other it is what it read
-    /// ([`Walker::passed_on`]); an element of zsh's `mapfile` may be any word.
-    fn plain_command(&mut self, c: &SimpleCommand, pipes: bool) -> bool {
+    /// ([`Walker::passed_on`]); an element of zsh's `mapfile` may be any word. `fed`: it
+    /// is given text, which a function of its name may run.
+    fn plain_command(&mut self, c: &SimpleCommand, pipes: bool, fed: bool) -> bool {
         // (What it reads on standard input is text the command shows, for a switch: a
         // heredoc or a here-string takes the slow path.)
         if self.mapfile_named
@@ -1454,7 +1481,12 @@ impl<'a> Walker<'a> {
             return false;
         };
         let name = super::commands::basename(full);
+        // (A function the command defines, given input, may run it: round 82. One a
+        // sourced file may define is that file's, which the command runs on purpose.)
+        let function =
+            fed && (self.shadowed.contains(name.as_bytes()) || self.shadowed.contains(raw));
         if !plain(raw)
+            || function
             || takes_names(name.as_bytes())
             || super::commands::kind(name, self.ctx).is_some()
             || (pipes && (PASSES_INPUT.contains(&name) || PRINTS_WORDS.contains(&name)))
@@ -1467,7 +1499,13 @@ impl<'a> Walker<'a> {
     /// Reads shell text a command runs and walks it, within the limits; text past them
     /// that names the guard's places, or may spell them hidden, is an [`Action::Unread`].
     pub(super) fn nested(&mut self, text: &[u8], depth: usize) {
-        self.nested_counted(text, depth, true);
+        self.nested_counted(text, depth, true, &[]);
+    }
+
+    /// [`Walker::nested`] for text run with `stdin` as its standard input: each command in
+    /// it may read it (`… | eval sh`, `… | sh -c 'cat | sh'`; round 82).
+    pub(super) fn nested_fed(&mut self, text: &[u8], depth: usize, stdin: &[Shown]) {
+        self.nested_counted(text, depth, true, stdin);
     }
 
     /// [`Walker::nested`] for text the command gives as a definition or a handler at the
@@ -1475,11 +1513,20 @@ impl<'a> Walker<'a> {
     /// texts run (a plugin defines a hundred aliases; what they cost is charged to the
     /// meter as any reading is).
     pub(super) fn nested_defined(&mut self, text: &[u8], depth: usize) {
-        self.nested_counted(text, depth, depth > 0);
+        self.nested_counted(text, depth, depth > 0, &[]);
     }
 
-    fn nested_counted(&mut self, text: &[u8], depth: usize, counted: bool) {
-        if !self.nested_seen.insert(self.hashes.hash_one((text, depth))) {
+    fn nested_counted(&mut self, text: &[u8], depth: usize, counted: bool, stdin: &[Shown]) {
+        // (Charged before it is hashed: three hundred shells in a group given an 800 KB
+        // body hashed it each time, unmetered; round 82.)
+        let given: usize = stdin.iter().map(|t| t.len()).sum();
+        if !self.charge(1 + (text.len() + given) / crate::shell::BYTES_PER_WORK) {
+            return;
+        }
+        if !self
+            .nested_seen
+            .insert(self.hashes.hash_one((text, depth, stdin)))
+        {
             return;
         }
         self.shown.push(text.to_vec());
@@ -1511,9 +1558,17 @@ impl<'a> Walker<'a> {
                 self.over = true;
                 return;
             }
+            self.feed = (!stdin.is_empty()).then(|| stdin.to_vec());
             self.reading(&r, text, depth + 1);
+            self.feed = None;
         }
     }
+}
+
+/// Whether simple command `c` is `exec` with redirections only: they change the shell's
+/// own descriptors, for every command after it.
+fn is_exec_only(c: &SimpleCommand) -> bool {
+    matches!(c.words.as_slice(), [w] if w.text.bytes() == b"exec") && !c.redirects.is_empty()
 }
 
 /// The literal pieces of a word, glued: its text after quote removal, less what it
