@@ -515,6 +515,15 @@ impl Walker<'_> {
         for text in package_call(args) {
             self.nested_fed(text.as_bytes(), depth, stdin);
         }
+        // `npm exec [--] CMD …` runs CMD as `npx` does.
+        if let Some(x) = npm_exec(args)
+            && depth < super::walk::MAX_DEPTH
+            && self.charge(args.len())
+        {
+            let mut named = vec![Arg::plain("npx".to_owned())];
+            named.extend(args[x + 1..].iter().cloned());
+            return self.command(&named, stdin, depth + 1);
+        }
         let at = skip_wrappers(args, self.ctx);
         // `… | xargs env`, `xargs nice`: a wrapper after `xargs` with no command of its own
         // runs the words `xargs` reads (round 81). (`xargs` alone runs `echo`.)
@@ -599,9 +608,9 @@ impl Walker<'_> {
             }
         };
         let name = basename(&full).to_owned();
-        // A function the command defines may run what it reads: `f() { sh; }; … | f`
+        // A function the command defines that may run what it reads: `f() { sh; }; … | f`
         // (round 82).
-        if self.shadowed.contains(name.as_bytes()) {
+        if self.any_runs_input || self.runs_input.contains(name.as_bytes()) {
             self.may_run(stdin, depth);
         }
         // A wrapper's directory (`env -C d`, `sudo -D d`): a working directory the
@@ -766,12 +775,19 @@ impl Walker<'_> {
                     Some(a) if a.is("--") => words.next(),
                     a => a,
                 };
+                // (A bare name runs a command too: `trap sh EXIT`, with what the shell reads
+                // then, walked with what the trap is given; round 82.)
                 if let Some(text) = action.and_then(shown_text)
-                    && !text.bytes().all(|c| {
-                        c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b':')
-                    })
+                    && (!stdin.is_empty()
+                        || !text.bytes().all(|c| {
+                            c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b':')
+                        }))
                 {
-                    self.nested_defined(text.as_bytes(), depth);
+                    if stdin.is_empty() {
+                        self.nested_defined(text.as_bytes(), depth);
+                    } else {
+                        self.nested_fed(text.as_bytes(), depth, stdin);
+                    }
                 }
             }
             // `alias NAME='TEXT'`: TEXT runs wherever NAME is a command's name, in text
@@ -779,9 +795,27 @@ impl Walker<'_> {
             // `eval NAME`: round 79), so it is walked where it is defined.
             Some(Kind::Alias) => {
                 for a in rest.iter().filter(|a| !a.is_option()) {
-                    if let Some((_, text)) =
+                    if let Some((name, text)) =
                         shown_text(a).as_deref().and_then(|v| v.split_once('='))
                     {
+                        // (An alias of a command that may run what it reads, given text,
+                        // runs it: `alias f=sh` then `… | f`; round 82.)
+                        let first = text.split_ascii_whitespace().next().unwrap_or_default();
+                        if !crate::shell::word::as_written(first.as_bytes())
+                            || matches!(
+                                self::kind(basename(first), self.ctx),
+                                Some(
+                                    Kind::Shell
+                                        | Kind::Interpreter
+                                        | Kind::Eval
+                                        | Kind::Source
+                                        | Kind::Wrapper
+                                        | Kind::Awk
+                                )
+                            )
+                        {
+                            self.runs_input.insert(name.as_bytes().to_vec());
+                        }
                         self.nested_defined(text.as_bytes(), depth);
                     }
                 }
@@ -1614,9 +1648,14 @@ fn skip_wrappers(args: &[Arg], ctx: &Ctx) -> usize {
 /// `-vSTEXT`; `--split-string` and its abbreviations, `--sp TEXT`, `--s=TEXT`.)
 fn env_split_string(args: &[Arg]) -> Option<(String, usize)> {
     let env = args.iter().position(|a| basename(a.v()) == "env")?;
+    let mut value_next = false;
     for (i, a) in args.iter().enumerate().skip(env + 1) {
         let v = a.v();
         let next = || args.get(i + 1).and_then(|a| a.value.clone());
+        if value_next && !v.starts_with('-') {
+            value_next = false;
+            continue;
+        }
         if let Some(long) = v.strip_prefix("--") {
             let (name, value) = match long.split_once('=') {
                 Some((n, val)) => (n, Some(val.to_owned())),
@@ -1628,15 +1667,24 @@ fn env_split_string(args: &[Arg]) -> Option<(String, usize)> {
                     None => Some((next()?, i + 2)),
                 };
             }
+            value_next = value.is_none()
+                && !name.is_empty()
+                && ["unset", "chdir", "argv0"]
+                    .iter()
+                    .any(|o| o.starts_with(name));
             continue;
         }
         let Some(letters) = v.strip_prefix('-') else {
             // (The command env runs, or an assignment.)
-            if v.contains('=') {
+            if v.contains('=') || value_next {
+                value_next = false;
                 continue;
             }
             return None;
         };
+        if std::mem::take(&mut value_next) {
+            continue;
+        }
         for (k, c) in letters.char_indices() {
             match c {
                 'S' => {
@@ -1647,8 +1695,12 @@ fn env_split_string(args: &[Arg]) -> Option<(String, usize)> {
                         Some((rest.to_owned(), i + 1))
                     };
                 }
-                // (Another option's value: the rest of the word, or the next word.)
-                'u' | 'C' | 'a' => break,
+                // (Another option's value: the rest of the word, or the next word: `-u X
+                // -S …`, round 82.)
+                'u' | 'C' | 'a' => {
+                    value_next = k + 1 == letters.len();
+                    break;
+                }
                 _ => {}
             }
         }
@@ -1767,13 +1819,10 @@ fn shell_quote(v: &str) -> String {
 /// The texts `npx`, `pnpx`, `bunx` or `npm exec` (`npm x`) run with a shell: `-c TEXT`,
 /// `--call TEXT`, `--call=TEXT`.
 fn package_call(args: &[Arg]) -> Vec<String> {
-    let start = args.iter().enumerate().position(|(i, a)| {
-        matches!(basename(a.v()), "npx" | "pnpx" | "bunx")
-            || (matches!(basename(a.v()), "npm" | "pnpm")
-                && args
-                    .get(i + 1)
-                    .is_some_and(|n| matches!(n.v(), "exec" | "x")))
-    });
+    let start = args
+        .iter()
+        .position(|a| matches!(basename(a.v()), "npx" | "pnpx" | "bunx"))
+        .or_else(|| npm_exec(args));
     let Some(start) = start else {
         return Vec::new();
     };
@@ -1793,6 +1842,20 @@ fn package_call(args: &[Arg]) -> Vec<String> {
         }
     }
     out
+}
+
+/// Where `npm exec` (`npm exe`, `npm x`, behind npm's options: `npm -y exec`) or `pnpm
+/// exec` stands among `args`: the index of `exec`.
+fn npm_exec(args: &[Arg]) -> Option<usize> {
+    let npm = args
+        .iter()
+        .position(|a| matches!(basename(a.v()), "npm" | "pnpm"))?;
+    args.iter()
+        .enumerate()
+        .skip(npm + 1)
+        .find(|(_, a)| !a.v().starts_with('-'))
+        .filter(|(_, a)| matches!(a.v(), "exec" | "exe" | "x"))
+        .map(|(i, _)| i)
 }
 
 /// Whose option parsing a shell's words are read by.

@@ -916,3 +916,45 @@ fn round_82_env_split_strings_exec_redirections_and_text_run_with_input_are_foll
         ],
     );
 }
+
+/// Round 82, a fourth helper: text given past the nesting limits counts as unread where it
+/// may name a place; functions and aliases that may run what they read however defined
+/// (after a table write, by `eval`, with a quoted name; `command_not_found_handle`); `env
+/// -S` after an option's separate value; a trap's text run with what the shell reads; an
+/// `exec` inside `eval`; `npm exec` behind npm's options and as a wrapper.
+#[test]
+fn round_82_functions_that_run_input_traps_exec_in_eval_and_npm_exec_are_followed() {
+    let home = Home::new().hooked();
+    let r = "rm ~/.claude/settings.json";
+    let e = format!("echo '{r}'");
+    let deny = [
+        format!("eval eval eval eval eval sh <<<'{r}'"),
+        format!("{e} | sh -c 'eval eval eval eval sh'"),
+        format!("f() {{ sh; }}; f <<<'{r}' # PATH"),
+        format!("eval 'f() {{ sh; }}'; {e} | f"),
+        format!("'f'() {{ sh; }}; f <<<'{r}'"),
+        format!("command_not_found_handle() {{ sh; }}; nosuchcmd <<<'{r}'"),
+        format!("shopt -s expand_aliases; alias f=sh\n{e} | f"),
+        "env -u X -S 'rm ${HOME}/.claude/settings.json'".to_owned(),
+        "env --unset X -S 'rm ${HOME}/.claude/settings.json'".to_owned(),
+        format!("exec <<<'{r}'; trap sh EXIT"),
+        format!("{e} | {{ trap sh EXIT; }}"),
+        format!("eval \"exec <<<'{r}'\"; sh"),
+        format!("npm -y exec -c '{r}'"),
+        format!("npm exe -c '{r}'"),
+        format!("npm exec --yes -- sh -c '{r}'"),
+        "npm x rm ~/.claude/settings.json".to_owned(),
+    ];
+    let deny: Vec<&str> = deny.iter().map(String::as_str).collect();
+    denied(&home, &deny);
+    passed(
+        &home,
+        &[
+            "note() { cat >> notes.md; }; note <<'EOF'\nTo enable the hook, edit ~/.claude/settings.json.\nEOF",
+            "show() { cat; }; show <<'EOF'\nconfig: ~/.claude/settings.json\nEOF",
+            "exec > >(tee build.log) 2>&1; make test",
+            "npm exec -- eslint .",
+            "trap 'rm -f \"$tmp\"' EXIT; echo hi | cat",
+        ],
+    );
+}

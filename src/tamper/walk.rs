@@ -320,6 +320,9 @@ pub(super) struct Walker<'a> {
     /// What the next reading walked is given on standard input as a whole (text run with
     /// input: `… | eval sh`, `… | sh -c 'cat | sh'`; [`Walker::nested_fed`]).
     feed: Option<Vec<Shown>>,
+    /// What a redirection-only `exec` left the shell reading when the last reading walked
+    /// ended: `eval "exec <<<'…'"; sh` (round 82; a child shell's is taken too).
+    exec_left: Option<Vec<Shown>>,
     /// The meter ran out: the walk stopped.
     pub(super) over: bool,
     /// Each path text's targets from the working directories (emptied when they change).
@@ -335,7 +338,15 @@ pub(super) struct Walker<'a> {
     /// The names of the functions the command defines (in any reading walked, its `eval`
     /// texts too): such a name runs the function, not the program (`read() { rm -f "$1";
     /// }; read f`: round 76), so it is no reader.
-    pub(super) shadowed: rustc_hash::FxHashSet<Vec<u8>>,
+    shadowed: rustc_hash::FxHashSet<Vec<u8>>,
+    /// The functions and aliases the command defines that may run what they read: their
+    /// body or value runs a shell, an interpreter, `eval`, `source`, a wrapper, a trap, a
+    /// name computed at run time, or another of the command's functions ([`Walker::input_runners`];
+    /// round 82).
+    pub(super) runs_input: rustc_hash::FxHashSet<Vec<u8>>,
+    /// A `command_not_found_handle` the command defines may run what it reads: any
+    /// command given text may run it.
+    pub(super) any_runs_input: bool,
     /// A function is defined under a name the walk cannot tell (quoted, expanded, zsh's
     /// `functions[…]=`): no name is taken for a reader.
     shadow_all: bool,
@@ -371,10 +382,13 @@ impl<'a> Walker<'a> {
             nested: 0,
             nested_seen: HashSet::new(),
             feed: None,
+            exec_left: None,
             over: false,
             target_cache: std::cell::RefCell::new(rustc_hash::FxHashMap::default()),
             words_only: false,
             shadowed: rustc_hash::FxHashSet::default(),
+            runs_input: rustc_hash::FxHashSet::default(),
+            any_runs_input: false,
             shadow_all: false,
             subscript_code: Vec::new(),
             takes_names: false,
@@ -456,9 +470,97 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// The functions reading `r` defines whose body may run what they read
+    /// ([`Walker::runs_input`]): each simple command in it is looked at (a call of another
+    /// function it defines counts, in any order).
+    fn input_runners(&mut self, r: &Reading) {
+        let names: Vec<Vec<u8>> = r
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Open(Compound::Function(w), _) => Some(unquoted_name(w.text.bytes())),
+                _ => None,
+            })
+            .collect();
+        if !names.is_empty() {
+            let mut runs = vec![false; names.len()];
+            let mut open: Vec<Option<usize>> = Vec::new();
+            let mut k = 0;
+            for e in &r.events {
+                match e {
+                    Event::Open(Compound::Function(_), _) => {
+                        open.push(Some(k));
+                        k += 1;
+                    }
+                    Event::Open(..) => open.push(None),
+                    Event::Close(_) => {
+                        open.pop();
+                    }
+                    Event::Simple(c)
+                        if open.iter().any(Option::is_some) && self.may_run_input(c, &names) =>
+                    {
+                        for &i in open.iter().flatten() {
+                            runs[i] = true;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            for (n, runs) in names.into_iter().zip(runs) {
+                if !runs {
+                    continue;
+                }
+                if matches!(
+                    n.as_slice(),
+                    b"command_not_found_handle" | b"command_not_found_handler"
+                ) {
+                    self.any_runs_input = true;
+                }
+                let base = match memchr::memrchr(b'/', &n) {
+                    Some(at) => n[at + 1..].to_vec(),
+                    None => n.clone(),
+                };
+                self.runs_input.insert(base);
+                self.runs_input.insert(n);
+            }
+        }
+        for n in &r.nested {
+            self.input_runners(&n.reading);
+        }
+    }
+
+    /// Whether simple command `c`, in a function's body, may run what the function reads:
+    /// named at run time or otherwise than as written, a shell, an interpreter, `eval`,
+    /// `source`, a trap, a wrapper (of any of them), or one of the command's functions
+    /// `names`.
+    pub(super) fn may_run_input(&self, c: &SimpleCommand, names: &[Vec<u8>]) -> bool {
+        use super::commands::{Kind, basename, kind};
+        let Some(raw) = command_name(&c.words) else {
+            return false;
+        };
+        if !word::as_written(raw) || names.iter().any(|n| n.as_slice() == raw) {
+            return true;
+        }
+        let name = basename(&String::from_utf8_lossy(raw)).to_owned();
+        names.iter().any(|n| n.as_slice() == name.as_bytes())
+            || matches!(
+                kind(&name, self.ctx),
+                Some(
+                    Kind::Shell
+                        | Kind::Interpreter
+                        | Kind::Eval
+                        | Kind::Source
+                        | Kind::Trap
+                        | Kind::Wrapper
+                        | Kind::Awk
+                )
+            )
+    }
+
     /// Walks reading `r` of `text` (the command, or nested shell text) at `depth`.
     pub(super) fn reading(&mut self, r: &Reading, text: &[u8], depth: usize) {
         self.functions_defined(r, text);
+        self.input_runners(r);
         let ends = Ends::of(&r.events);
         let found = self.located(r, &ends);
         self.assignments(r, &ends);
@@ -527,7 +629,13 @@ impl<'a> Walker<'a> {
                     // What it writes matters only to a command it pipes into, or to the one
                     // a compound command around it pipes into.
                     let collects = !next_pipe && frames.last().is_some_and(|f| f.collects);
+                    self.exec_left = None;
                     let out = self.simple(c, text, &ends, stdin, depth, next_pipe || collects);
+                    // (Text it ran, `eval "exec <<<'…'"`, may have left the shell another
+                    // standard input.)
+                    if let Some(left) = self.exec_left.take() {
+                        exec_input = Some(left);
+                    }
                     last_out = None;
                     match frames.last_mut() {
                         Some(f) if collects => {
@@ -644,6 +752,7 @@ impl<'a> Walker<'a> {
         }
         self.located = saved;
         self.bodies = saved_bodies;
+        self.exec_left = exec_input;
         for code in std::mem::take(&mut self.subscript_code) {
             if self.over {
                 return;
@@ -1481,10 +1590,12 @@ impl<'a> Walker<'a> {
             return false;
         };
         let name = super::commands::basename(full);
-        // (A function the command defines, given input, may run it: round 82. One a
-        // sourced file may define is that file's, which the command runs on purpose.)
-        let function =
-            fed && (self.shadowed.contains(name.as_bytes()) || self.shadowed.contains(raw));
+        // (A function the command defines that may run what it reads, given input: round
+        // 82. One a sourced file may define is that file's, run on purpose.)
+        let function = fed
+            && (self.any_runs_input
+                || self.runs_input.contains(name.as_bytes())
+                || self.runs_input.contains(raw));
         if !plain(raw)
             || function
             || takes_names(name.as_bytes())
@@ -1535,11 +1646,14 @@ impl<'a> Walker<'a> {
             || text.len() > crate::limits::MAX_COMMAND_BYTES
         {
             // Text that may spell a place without showing it (quotes, an expansion, an
-            // escape split `.cl""aude`) counts as naming one.
-            let hides = text
-                .iter()
-                .any(|c| matches!(c, b'\'' | b'"' | b'$' | b'\\' | b'`'));
-            if hides || names_places(text, self.ctx) {
+            // escape split `.cl""aude`) counts as naming one; so does the text it is given,
+            // which it may run (`eval eval eval eval eval sh <<<'rm …'`, round 82).
+            let hides = |t: &[u8]| {
+                t.iter()
+                    .any(|c| matches!(c, b'\'' | b'"' | b'$' | b'\\' | b'`'))
+                    || names_places(t, self.ctx)
+            };
+            if hides(text) || stdin.iter().any(|t| hides(t)) {
                 self.actions.push(Action::Unread);
             }
             return;
@@ -1563,6 +1677,15 @@ impl<'a> Walker<'a> {
             self.feed = None;
         }
     }
+}
+
+/// A function's name as the shell takes it: its quotes and backslashes removed (zsh's
+/// `'f'() …` defines `f`).
+fn unquoted_name(raw: &[u8]) -> Vec<u8> {
+    raw.iter()
+        .copied()
+        .filter(|c| !matches!(c, b'\'' | b'"' | b'\\'))
+        .collect()
 }
 
 /// Whether simple command `c` is `exec` with redirections only: they change the shell's

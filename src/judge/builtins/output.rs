@@ -269,6 +269,58 @@ fn one_string_format(f: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
     seen.then_some((pre, suf))
 }
 
+/// The argument places of a printf format, in order, each with whether it is numeric: a
+/// conversion other than `%s`, `%c`, `%b` and `%q`, or a `*` width or precision. `None`
+/// where a conversion is not read here (`%1$d`, a format that ends inside one).
+fn numeric_slots(f: &[u8]) -> Option<Vec<bool>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let digits = |i: &mut usize| {
+        while f.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+    };
+    while i < f.len() {
+        if f[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        if f.get(i) == Some(&b'%') {
+            i += 1;
+            continue;
+        }
+        while f.get(i).is_some_and(|c| b"-+ #0'".contains(c)) {
+            i += 1;
+        }
+        if f.get(i) == Some(&b'*') {
+            out.push(true);
+            i += 1;
+        } else {
+            digits(&mut i);
+        }
+        if f.get(i) == Some(&b'.') {
+            i += 1;
+            if f.get(i) == Some(&b'*') {
+                out.push(true);
+                i += 1;
+            } else {
+                digits(&mut i);
+            }
+        }
+        while f.get(i).is_some_and(|c| b"hlLqjzt".contains(c)) {
+            i += 1;
+        }
+        let c = *f.get(i)?;
+        if c == b'$' {
+            return None;
+        }
+        i += 1;
+        out.push(!matches!(c, b's' | b'c' | b'b' | b'q'));
+    }
+    Some(out)
+}
+
 /// Whether `date`'s words are fixed, read no file of dates (`-f`) and give a format of
 /// numeric conversions only (`+%s`, `+%Y-%m-%dT%H:%M:%S`): its output is digits and the
 /// format's own text.
@@ -501,11 +553,24 @@ pub(super) fn print(
             Some(f) => (f.literal(), 0),
             None => (rest.first().and_then(WordInfo::literal), 1),
         };
+        // (Each argument fills the conversion of its place in the format, reused from the
+        // start as long as arguments are left: where each is one word and the format reads
+        // plainly, only those of numeric places are evaluated; round 82.)
+        let one_word = rest.iter().skip(skip).all(|a| !a.many);
+        let slots = format
+            .as_deref()
+            .and_then(numeric_slots)
+            .filter(|_| one_word);
         if format.is_none_or(|f| {
             f.windows(2)
                 .any(|p| p[0] == b'%' && !matches!(p[1], b's' | b'c' | b'%' | b'b' | b'q'))
         }) {
-            for (a, e) in rest.iter().zip(&parts).skip(skip) {
+            for (j, (a, e)) in rest.iter().zip(&parts).skip(skip).enumerate() {
+                if let Some(slots) = &slots
+                    && !slots.get(j % slots.len().max(1)).copied().unwrap_or(false)
+                {
+                    continue;
+                }
                 w.site(
                     a.start,
                     Evaluator::Arithmetic,
