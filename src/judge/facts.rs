@@ -321,6 +321,9 @@ pub(super) struct Facts {
     pub any_integer: Option<u32>,
     /// The nameref attribute given to a name computed at run time.
     pub any_nameref: Option<u32>,
+    /// The command may put a program under a modelled program's name
+    /// (`super::places_programs`): what such a name prints is any text.
+    pub places_programs: bool,
     /// Text run that the guard does not read (`eval` of computed text, a command named at
     /// run time): what it runs is explicit, but it may give any name the integer or
     /// nameref attribute, or turn on `set -x` (zsh: `PROMPT_SUBST`, `GLOB_SUBST`), for the

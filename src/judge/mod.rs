@@ -311,6 +311,117 @@ pub(in crate::judge) fn rebinds_programs(f: &facts::Facts) -> bool {
             ),
         })
         || f.calls.iter().any(|(n, _, _)| &**n == b"hash")
+        || f.places_programs
+}
+
+/// The programs whose output the judge models (`builtins::output`'s `program_output`).
+const MODELLED_PROGRAMS: &[&[u8]] = &[
+    b"arch",
+    b"basename",
+    b"date",
+    b"dirname",
+    b"getconf",
+    b"git",
+    b"grep",
+    b"hostname",
+    b"id",
+    b"logname",
+    b"mktemp",
+    b"nproc",
+    b"seq",
+    b"tput",
+    b"uname",
+    b"wc",
+    b"whoami",
+];
+
+/// Whether the command may put a program under the name of one whose output the judge
+/// models, which then runs in its place from a `PATH` directory: a word naming one given
+/// to a program that writes, links, copies or moves files (`ln -sf /usr/bin/head ~/bin/wc`,
+/// `cp`, `mv`, `install`, `dd of=…`, `curl -o`), a redirection that writes one (`>
+/// ~/bin/wc`), a directory copied whole or an archive unpacked, whose files it does not see
+/// (`cp -r src/. bin/`, `tar -x`; round 82).
+fn places_programs(reading: &Reading) -> bool {
+    use crate::shell::tree::{Event, RedirOp, Redirect};
+    let names_one = |raw: &[u8]| MODELLED_PROGRAMS.contains(&&*last_name(raw));
+    let writes_one = |rd: &Redirect| {
+        matches!(
+            rd.op,
+            RedirOp::Output | RedirOp::ReadWrite | RedirOp::Duplicate
+        ) && rd
+            .target
+            .as_ref()
+            .is_some_and(|t| names_one(t.text.bytes()))
+    };
+    reading.events.iter().any(|e| match e {
+        Event::Simple(c) => {
+            // (The command's name: the first word past assignments, wrappers, their
+            // options and numbers; looked at once.)
+            let name_at = c.words.iter().position(|w| {
+                let t = w.text.bytes();
+                !(t.starts_with(b"-")
+                    || t.first().is_some_and(u8::is_ascii_digit)
+                    || crate::shell::syntax::assignment(t, false).is_some()
+                    || matches!(
+                        &*last_name(t),
+                        b"sudo"
+                            | b"doas"
+                            | b"env"
+                            | b"command"
+                            | b"builtin"
+                            | b"exec"
+                            | b"nice"
+                            | b"nohup"
+                            | b"time"
+                            | b"timeout"
+                            | b"stdbuf"
+                            | b"ionice"
+                            | b"setsid"
+                            | b"xargs"
+                    ))
+            });
+            c.redirects.iter().any(writes_one)
+                || name_at.is_some_and(|k| {
+                    let rest = || c.words[k + 1..].iter().map(|w| w.text.bytes());
+                    match &*last_name(c.words[k].text.bytes()) {
+                        b"tar" | b"bsdtar" | b"unzip" | b"cpio" | b"7z" | b"rsync" => true,
+                        b"cp" => rest().any(|a| {
+                            names_one(a)
+                                || (a.starts_with(b"-")
+                                    && (a.starts_with(b"--r")
+                                        || (!a.starts_with(b"--")
+                                            && a.iter().any(|c| b"rRa".contains(c)))))
+                        }),
+                        b"ln" | b"mv" | b"install" | b"link" | b"dd" | b"curl" | b"wget"
+                        | b"tee" => rest().any(names_one),
+                        _ => false,
+                    }
+                })
+        }
+        Event::Redirect(rd) => writes_one(rd),
+        _ => false,
+    })
+}
+
+/// The last name of a path as written (quotes and backslashes taken away, a trailing `/`
+/// dropped).
+fn last_name(raw: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let last = |t: &[u8]| -> (usize, usize) {
+        let end = t.len() - usize::from(t.ends_with(b"/"));
+        let start = memchr::memrchr(b'/', &t[..end]).map_or(0, |k| k + 1);
+        (start, end)
+    };
+    if memchr::memchr3(b'\'', b'"', b'\\', raw).is_none() {
+        let (start, end) = last(raw);
+        return std::borrow::Cow::Borrowed(&raw[start..end]);
+    }
+    let t: Vec<u8> = raw
+        .iter()
+        .copied()
+        .filter(|c| !matches!(c, b'\'' | b'"' | b'\\'))
+        .collect();
+    let (start, end) = last(&t);
+    std::borrow::Cow::Owned(t[start..end].to_vec())
 }
 
 /// The one way the judge stops before it finishes: the command's meter ran out (work or
@@ -362,6 +473,7 @@ pub fn judge(
             _ => false,
         }
     });
+    let places_programs = places_programs(reading);
     // (Scanned once, not on every pass.)
     let zsh_wide = d.is_zsh() && wide_outside_bodies(text, &reading.heredocs);
     let walk_once = |opts: Opts| -> Result<walk::Walk<'_>, GaveUp> {
@@ -380,6 +492,7 @@ pub fn judge(
         w.namerefs_seen = opts.namerefs;
         w.own_functions = std::rc::Rc::clone(&functions);
         w.other_fd_text = other_fd_text;
+        w.facts.places_programs = places_programs;
         w.functions = if opts.builtins_rebound {
             std::rc::Rc::new((functions.0.clone(), true))
         } else {

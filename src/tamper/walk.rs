@@ -483,6 +483,8 @@ impl<'a> Walker<'a> {
             })
             .collect();
         if !names.is_empty() {
+            // (Looked up by name: a script defines hundreds.)
+            let set: rustc_hash::FxHashSet<&[u8]> = names.iter().map(Vec::as_slice).collect();
             let mut runs = vec![false; names.len()];
             let mut open: Vec<Option<usize>> = Vec::new();
             let mut k = 0;
@@ -497,7 +499,7 @@ impl<'a> Walker<'a> {
                         open.pop();
                     }
                     Event::Simple(c)
-                        if open.iter().any(Option::is_some) && self.may_run_input(c, &names) =>
+                        if open.iter().any(Option::is_some) && self.may_run_input(c, &set) =>
                     {
                         for &i in open.iter().flatten() {
                             runs[i] = true;
@@ -533,18 +535,25 @@ impl<'a> Walker<'a> {
     /// named at run time or otherwise than as written, a shell, an interpreter, `eval`,
     /// `source`, a trap, a wrapper (of any of them), or one of the command's functions
     /// `names`.
-    pub(super) fn may_run_input(&self, c: &SimpleCommand, names: &[Vec<u8>]) -> bool {
-        use super::commands::{Kind, basename, kind};
+    pub(super) fn may_run_input(
+        &self,
+        c: &SimpleCommand,
+        names: &rustc_hash::FxHashSet<&[u8]>,
+    ) -> bool {
+        use super::commands::{Kind, kind};
         let Some(raw) = command_name(&c.words) else {
             return false;
         };
-        if !word::as_written(raw) || names.iter().any(|n| n.as_slice() == raw) {
+        if !word::as_written(raw) || names.contains(raw) {
             return true;
         }
-        let name = basename(&String::from_utf8_lossy(raw)).to_owned();
-        names.iter().any(|n| n.as_slice() == name.as_bytes())
+        let base = &raw[memchr::memrchr(b'/', raw).map_or(0, |k| k + 1)..];
+        let Ok(name) = std::str::from_utf8(base) else {
+            return true;
+        };
+        names.contains(base)
             || matches!(
-                kind(&name, self.ctx),
+                kind(name, self.ctx),
                 Some(
                     Kind::Shell
                         | Kind::Interpreter
