@@ -133,6 +133,11 @@ cases.update({
     "12-piped-group-words-390k": bash("printf a | { true; " + "-x " * 40000 + "foo " + '"$y" ' * 40000 + "; }" + RT),
     "12-piped-group-echoes-100k": bash("{ " + "echo;" * 20000 + " } | sh" + RT),
     "12-test-brackets-900k": bash("[ a ];" * 150000),
+    # Round 82: a word of open braces (each `{` looked for its `}` to the word's end:
+    # quadratic, unmetered, into the backstop at 16 KB), and 300,000 groups opened and
+    # never closed.
+    "12-open-braces-16k": bash("echo " + "{" * 16000),
+    "12-open-brace-groups-1m": bash("echo " + "{a," * 300000),
     "12-event-8m-newline-escapes": bash("\n" * (E // 2)),
     "12-event-8m-unicode-escapes": bash("\x01" * (E // 6)),
     "12-event-8m-write": {"hook_event_name": "PreToolUse", "tool_name": "Write",

@@ -338,12 +338,20 @@ const MODELLED_PROGRAMS: &[&[u8]] = &[
 /// Whether the command may put a program under the name of one whose output the judge
 /// models, which then runs in its place from a `PATH` directory: a word naming one given
 /// to a program that writes, links, copies or moves files (`ln -sf /usr/bin/head ~/bin/wc`,
-/// `cp`, `mv`, `install`, `dd of=…`, `curl -o`), a redirection that writes one (`>
-/// ~/bin/wc`), a directory copied whole or an archive unpacked, whose files it does not see
+/// `cp`, `mv`, `install`, `dd of=…`, `curl -o`; a word with an expansion or a glob may be
+/// one), a redirection that writes one (`> ~/bin/wc`), a directory copied whole or an archive unpacked, whose files it does not see
 /// (`cp -r src/. bin/`, `tar -x`; round 82).
 fn places_programs(reading: &Reading) -> bool {
     use crate::shell::tree::{Event, RedirOp, Redirect};
+    // (A name written otherwise than plainly, an expansion or a glob, may be one: `w$'c'`,
+    // `"$n"`, `src/*`.)
     let names_one = |raw: &[u8]| MODELLED_PROGRAMS.contains(&&*last_name(raw));
+    let may_name_one = |raw: &[u8]| {
+        names_one(raw)
+            || raw
+                .iter()
+                .any(|c| matches!(c, b'$' | b'`' | b'*' | b'?' | b'[' | b'{'))
+    };
     let writes_one = |rd: &Redirect| {
         matches!(
             rd.op,
@@ -386,14 +394,14 @@ fn places_programs(reading: &Reading) -> bool {
                     match &*last_name(c.words[k].text.bytes()) {
                         b"tar" | b"bsdtar" | b"unzip" | b"cpio" | b"7z" | b"rsync" => true,
                         b"cp" => rest().any(|a| {
-                            names_one(a)
+                            may_name_one(a)
                                 || (a.starts_with(b"-")
                                     && (a.starts_with(b"--r")
                                         || (!a.starts_with(b"--")
                                             && a.iter().any(|c| b"rRa".contains(c)))))
                         }),
-                        b"ln" | b"mv" | b"install" | b"link" | b"dd" | b"curl" | b"wget"
-                        | b"tee" => rest().any(names_one),
+                        b"ln" | b"mv" | b"install" | b"link" => rest().any(may_name_one),
+                        b"dd" | b"curl" | b"wget" | b"tee" => rest().any(names_one),
                         _ => false,
                     }
                 })

@@ -81,16 +81,43 @@ enum Alt {
 /// The first group in `start..end` that brace expansion expands: its `{`, its `}` and its
 /// alternatives; `None` where a sequence has more than [`MAX_WORDS`] members.
 fn find_group(raw: &[u8], start: usize, end: usize) -> Option<Option<Group>> {
-    // (A `{` that opens no group: the text after it may hold one.)
+    // One pass pairs each `{` with its `}` and says whether a comma stands at its own
+    // level or a brace inside it: only a group with such a comma, or one holding no brace
+    // (a sequence's, `{1..9}`), may expand (a `{` that opens no group: the text after it
+    // may hold one). The first of those in order of their `{` is the group. (Each `{`
+    // looked for its `}` to the end of the word before: `{{{…` was quadratic, unmetered;
+    // round 82.)
+    let mut open: Vec<(usize, bool, bool)> = Vec::new();
+    let mut groups: Vec<(usize, usize, bool)> = Vec::new();
     for (i, c) in unquoted(raw, start, end) {
-        if c == b'{'
-            && let Some(close) = matching(raw, i, end)
-        {
-            match alternatives(raw, i, close) {
-                Members::Alts(alts) => return Some(Some((i, close, alts))),
-                Members::TooMany => return None,
-                Members::No => {}
+        match c {
+            b'{' => {
+                if let Some(top) = open.last_mut() {
+                    top.2 = true;
+                }
+                open.push((i, false, false));
             }
+            b',' => {
+                if let Some(top) = open.last_mut() {
+                    top.1 = true;
+                }
+            }
+            b'}' => {
+                if let Some((at, comma, inner)) = open.pop()
+                    && (comma || !inner)
+                {
+                    groups.push((at, i, comma));
+                }
+            }
+            _ => {}
+        }
+    }
+    groups.sort_unstable_by_key(|&(at, _, _)| at);
+    for (i, close, _) in groups {
+        match alternatives(raw, i, close) {
+            Members::Alts(alts) => return Some(Some((i, close, alts))),
+            Members::TooMany => return None,
+            Members::No => {}
         }
     }
     Some(None)
@@ -122,24 +149,6 @@ enum Members {
     Alts(Vec<Alt>),
     No,
     TooMany,
-}
-
-/// The `}` that closes the `{` at `open`, skipping quoted text and `${…}`.
-fn matching(raw: &[u8], open: usize, end: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (i, c) in unquoted(raw, open, end) {
-        match c {
-            b'{' => depth += 1,
-            b'}' => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 /// A group's alternatives: split at its own commas, or a sequence's members.

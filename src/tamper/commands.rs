@@ -777,6 +777,14 @@ impl Walker<'_> {
                 };
                 // (A bare name runs a command too: `trap sh EXIT`, with what the shell reads
                 // then, walked with what the trap is given; round 82.)
+                // (Kept: a later `exec` may give the shell what it reads at the end.)
+                if let Some(a) = action {
+                    self.traps.push(shown_text(a));
+                    if shown_text(a).is_none() {
+                        // (Computed at run time: it may run a shell on what it reads.)
+                        self.may_run(stdin, depth);
+                    }
+                }
                 if let Some(text) = action.and_then(shown_text)
                     && (!stdin.is_empty()
                         || !text.bytes().all(|c| {
@@ -800,7 +808,13 @@ impl Walker<'_> {
                     {
                         // (An alias of a command that may run what it reads, given text,
                         // runs it: `alias f=sh` then `… | f`; round 82.)
-                        let first = text.split_ascii_whitespace().next().unwrap_or_default();
+                        // (Past its assignments: `alias f='A=1 sh'`.)
+                        let first = text
+                            .split_ascii_whitespace()
+                            .find(|w| {
+                                crate::shell::syntax::assignment(w.as_bytes(), false).is_none()
+                            })
+                            .unwrap_or_default();
                         if !crate::shell::word::as_written(first.as_bytes())
                             || matches!(
                                 self::kind(basename(first), self.ctx),
@@ -1834,9 +1848,13 @@ fn package_call(args: &[Arg]) -> Vec<String> {
         if v == "--" {
             break;
         }
-        if let Some(t) = v.strip_prefix("--call=").or_else(|| v.strip_prefix("-c=")) {
+        // (npm takes `--c`, `--ca`, `--cal` for `--call`.)
+        let call = |o: &str| o.len() >= 3 && "--call".starts_with(o);
+        if let Some((o, t)) = v.split_once('=')
+            && (o == "-c" || call(o))
+        {
             out.push(t.to_owned());
-        } else if matches!(v, "-c" | "--call") {
+        } else if v == "-c" || call(v) {
             out.extend(args.get(k).and_then(|a| a.value.clone()));
             k += 1;
         }
@@ -1844,17 +1862,17 @@ fn package_call(args: &[Arg]) -> Vec<String> {
     out
 }
 
-/// Where `npm exec` (`npm exe`, `npm x`, behind npm's options: `npm -y exec`) or `pnpm
-/// exec` stands among `args`: the index of `exec`.
+/// Where `npm exec` (`npm exe`, `npm x`, behind npm's options: `npm -y exec`, `npm
+/// --prefix d exec`) or `pnpm exec` stands among `args`: the index of `exec`.
 fn npm_exec(args: &[Arg]) -> Option<usize> {
     let npm = args
         .iter()
         .position(|a| matches!(basename(a.v()), "npm" | "pnpm"))?;
+    // (Any word after it: npm's options may take values, `npm --prefix d exec`.)
     args.iter()
         .enumerate()
         .skip(npm + 1)
-        .find(|(_, a)| !a.v().starts_with('-'))
-        .filter(|(_, a)| matches!(a.v(), "exec" | "exe" | "x"))
+        .find(|(_, a)| matches!(a.v(), "exec" | "exe" | "x"))
         .map(|(i, _)| i)
 }
 

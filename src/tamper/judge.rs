@@ -99,7 +99,16 @@ fn touch(
 
 /// Markers of code that writes, moves or removes files (Python, JavaScript, Ruby, Perl,
 /// PHP, awk).
-const WRITES: [&str; 22] = [
+const WRITES: [&str; 29] = [
+    // (Code that runs a command may do anything to a file it names: `awk
+    // 'BEGIN{system("rm …")}'`, round 82.)
+    "system",
+    "popen",
+    "spawn",
+    "subprocess",
+    "execSync",
+    "execFile",
+    "Command::new",
     "write",
     "dump",
     "remove",

@@ -958,3 +958,38 @@ fn round_82_functions_that_run_input_traps_exec_in_eval_and_npm_exec_are_followe
         ],
     );
 }
+
+/// Round 82, a fifth helper: code that runs a command and names a hook file (`awk
+/// 'BEGIN{system("rm …")}'`), a trap set before the `exec` that changes what the shell
+/// reads, a trap's text computed at run time, `exec` behind `command` or `builtin`, `npm
+/// exec` after an option's value and `--c`, an alias past its assignments.
+#[test]
+fn round_82_traps_before_exec_command_running_code_npm_options_and_alias_assignments() {
+    let home = Home::new().hooked();
+    let r = "rm ~/.claude/settings.json";
+    let deny = [
+        format!(
+            "awk 'BEGIN{{system(\"rm {}/.claude/settings.json\")}}'",
+            home.path().display()
+        ),
+        format!("trap sh EXIT; exec <<<'{r}'"),
+        format!("trap 'sh' ERR; exec <<<'{r}'; false"),
+        format!("t=sh; trap \"$t\" EXIT; exec <<<'{r}'"),
+        format!("command exec <<<'{r}'; sh"),
+        format!("builtin exec <<<'{r}'; sh"),
+        format!("npm --prefix /tmp exec -c '{r}'"),
+        format!("npm exec --package=x --c '{r}'"),
+        format!("shopt -s expand_aliases; alias f='A=1 sh'\necho '{r}' | f"),
+    ];
+    let deny: Vec<&str> = deny.iter().map(String::as_str).collect();
+    denied(&home, &deny);
+    passed(
+        &home,
+        &[
+            "trap 'rm -f /tmp/x' EXIT; exec 3<<<'data'; cat <&3",
+            "npm install x",
+            "python3 -c 'import subprocess; subprocess.run([\"ls\"])'",
+            "awk 'BEGIN{system(\"date\")}'",
+        ],
+    );
+}

@@ -323,6 +323,10 @@ pub(super) struct Walker<'a> {
     /// What a redirection-only `exec` left the shell reading when the last reading walked
     /// ended: `eval "exec <<<'…'"; sh` (round 82; a child shell's is taken too).
     exec_left: Option<Vec<Shown>>,
+    /// The traps set in the reading walked (their text; `None`: computed at run time):
+    /// walked again where a later redirection-only `exec` changes what the shell reads
+    /// (`trap sh EXIT; exec <<<'…'`; round 82).
+    pub(super) traps: Vec<Option<String>>,
     /// The meter ran out: the walk stopped.
     pub(super) over: bool,
     /// Each path text's targets from the working directories (emptied when they change).
@@ -383,6 +387,7 @@ impl<'a> Walker<'a> {
             nested_seen: HashSet::new(),
             feed: None,
             exec_left: None,
+            traps: Vec::new(),
             over: false,
             target_cache: std::cell::RefCell::new(rustc_hash::FxHashMap::default()),
             words_only: false,
@@ -761,6 +766,18 @@ impl<'a> Walker<'a> {
         }
         self.located = saved;
         self.bodies = saved_bodies;
+        if let Some(input) = &exec_input {
+            for t in std::mem::take(&mut self.traps) {
+                match t {
+                    Some(t) => self.nested_fed(t.as_bytes(), depth, input),
+                    None => {
+                        for text in input {
+                            self.nested(text, depth);
+                        }
+                    }
+                }
+            }
+        }
         self.exec_left = exec_input;
         for code in std::mem::take(&mut self.subscript_code) {
             if self.over {
@@ -1700,7 +1717,13 @@ fn unquoted_name(raw: &[u8]) -> Vec<u8> {
 /// Whether simple command `c` is `exec` with redirections only: they change the shell's
 /// own descriptors, for every command after it.
 fn is_exec_only(c: &SimpleCommand) -> bool {
-    matches!(c.words.as_slice(), [w] if w.text.bytes() == b"exec") && !c.redirects.is_empty()
+    // (Also behind `command` or `builtin`: `command exec <<<'…'`.)
+    let mut words = c
+        .words
+        .iter()
+        .map(|w| w.text.bytes())
+        .skip_while(|w| matches!(*w, b"command" | b"builtin"));
+    words.next() == Some(b"exec") && words.next().is_none() && !c.redirects.is_empty()
 }
 
 /// The literal pieces of a word, glued: its text after quote removal, less what it
