@@ -61,7 +61,7 @@ pub(super) fn concerns(kind: Kind, words: &[&str]) -> bool {
                 || (w.starts_with('-') && !w.starts_with("--") && w.contains('i'))
         }),
         Kind::Awk => words.iter().any(|w| w.contains("inplace")),
-        Kind::Source => words.iter().any(|w| names_stdin(w)),
+        Kind::Source => words.iter().any(|w| names_descriptor(w)),
         _ => true,
     }
 }
@@ -479,7 +479,7 @@ fn runs_its_args(words: &[Arg]) -> bool {
 /// (`/dev/fd/3`, given a heredoc or the pipe: `3<&0`); a last name `stdin`, `stdout` or
 /// `stderr`, or a number after `fd`, or alone in a directory the command may have entered
 /// (`cd /dev/fd && bash 0`; round 82). (A file of such a name elsewhere is taken for it.)
-pub(super) fn names_stdin(path: &str) -> bool {
+pub(super) fn names_descriptor(path: &str) -> bool {
     let mut parts = path.split('/').filter(|p| !p.is_empty() && *p != ".").rev();
     let number = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
     match (parts.next(), parts.next()) {
@@ -839,7 +839,7 @@ impl Walker<'_> {
                 // the file; one of no value the rule knows first.)
                 let file = rest.iter().find(|a| !a.is("--"));
                 if file.is_some_and(|a| a.value.is_none())
-                    || rest.iter().any(|a| names_stdin(a.v()))
+                    || rest.iter().any(|a| names_descriptor(a.v()))
                 {
                     for t in stdin {
                         self.nested(t, depth);
@@ -1293,8 +1293,8 @@ impl Walker<'_> {
                 texts.push(i);
             }
             // (A script word with no value the rule knows may be empty: `sh $(true)`.)
-            from_stdin |=
-                s_flag || (!code && first.is_none_or(|a| a.value.is_none() || names_stdin(a.v())));
+            from_stdin |= s_flag
+                || (!code && first.is_none_or(|a| a.value.is_none() || names_descriptor(a.v())));
         }
         for i in texts {
             // `-c TEXT` (also `-lc`, `-ec`, `-c -e TEXT`): TEXT is the first operand (each

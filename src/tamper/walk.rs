@@ -1448,7 +1448,7 @@ impl<'a> Walker<'a> {
                     replaced = rd.target.as_ref().is_some_and(|t| {
                         self.arg(t, ends)
                             .and_then(|a| a.value)
-                            .is_some_and(|v| !super::commands::names_stdin(&v))
+                            .is_some_and(|v| !super::commands::names_descriptor(&v))
                     });
                 }
                 RedirOp::Output => {}

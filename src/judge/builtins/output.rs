@@ -275,7 +275,12 @@ fn one_string_format(f: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
 fn numeric_slots(f: &[u8]) -> Option<Vec<bool>> {
     let mut out = Vec::new();
     let mut i = 0;
-    let digits = |i: &mut usize| {
+    // A width or a precision: a `*` takes an argument, as a number; digits take none.
+    let amount = |i: &mut usize, out: &mut Vec<bool>| {
+        if f.get(*i) == Some(&b'*') {
+            out.push(true);
+            *i += 1;
+        }
         while f.get(*i).is_some_and(u8::is_ascii_digit) {
             *i += 1;
         }
@@ -293,20 +298,10 @@ fn numeric_slots(f: &[u8]) -> Option<Vec<bool>> {
         while f.get(i).is_some_and(|c| b"-+ #0'".contains(c)) {
             i += 1;
         }
-        if f.get(i) == Some(&b'*') {
-            out.push(true);
-            i += 1;
-        } else {
-            digits(&mut i);
-        }
+        amount(&mut i, &mut out);
         if f.get(i) == Some(&b'.') {
             i += 1;
-            if f.get(i) == Some(&b'*') {
-                out.push(true);
-                i += 1;
-            } else {
-                digits(&mut i);
-            }
+            amount(&mut i, &mut out);
         }
         while f.get(i).is_some_and(|c| b"hlLqjzt".contains(c)) {
             i += 1;
@@ -954,4 +949,26 @@ fn option_table(base: &[u8]) -> Option<OptionTable> {
         ),
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::numeric_slots;
+
+    #[test]
+    fn a_printf_format_s_argument_places_are_numeric_where_a_conversion_or_a_star_takes_a_number() {
+        assert_eq!(numeric_slots(b"%3d %s\n"), Some(vec![true, false]));
+        assert_eq!(
+            numeric_slots(b"%-*.*f|%c"),
+            Some(vec![true, true, true, false])
+        );
+        assert_eq!(numeric_slots(b"100%% %b %s"), Some(vec![false, false]));
+        // (`q` may be a length, `%qd`: read as one, what follows is the conversion.)
+        assert_eq!(numeric_slots(b"%qd %q "), Some(vec![true, true]));
+        assert_eq!(numeric_slots(b"%ld %'09.2f"), Some(vec![true, true]));
+        // (Positional arguments, and a format that ends inside a conversion, are not read.)
+        assert_eq!(numeric_slots(b"%1$d"), None);
+        assert_eq!(numeric_slots(b"%*1$d"), None);
+        assert_eq!(numeric_slots(b"%-5"), None);
+    }
 }
