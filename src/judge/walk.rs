@@ -543,16 +543,15 @@ impl<'a> Walk<'a> {
                 Piece::Subst(_) | Piece::Lit(_) => {}
             }
         }
-        if self.zsh() {
-            self.zsh_unbraced_subscripts(pieces, ctx, body)?;
-        }
         Ok(())
     }
 
-    /// zsh (without KSH_ARRAYS) subscripts an expansion followed by `[…]` (`${${y}[x]}`;
-    /// the reader gives `$name[…]` its own): what the brackets hold is evaluated
-    /// (arithmetic, for an array or a string), and the expansions in them first. The
-    /// pieces have the text after quote removal, so a quoted bracket counts too.
+    /// zsh (without KSH_ARRAYS) subscripts an expansion followed by `[…]` inside a nested
+    /// expansion (`${${y}[x]}`, `${(e)${y}\[x]}`; the reader gives `$name[…]` its own):
+    /// what the brackets hold is evaluated (arithmetic, for an array or a string), and the
+    /// expansions in them first. The pieces have the text after quote removal, so an
+    /// escaped bracket counts too. Anywhere else (`"${y}[x]"` in a word, a body, an
+    /// assignment, `${x:-${y}[x]}`) zsh 5.9 leaves `[x]` as text after the value.
     fn zsh_unbraced_subscripts(
         &mut self,
         pieces: &[Piece],
@@ -567,14 +566,18 @@ impl<'a> Walk<'a> {
             let Some(Piece::Lit(l)) = pieces.get(k + 1) else {
                 continue;
             };
-            if l.first() != Some(&b'[') {
-                continue;
-            }
+            // (The inner word is read as in double quotes, where `\[` keeps its backslash;
+            // zsh removes it and subscripts: `${${y}\[x]}`.)
+            let open = match l.first() {
+                Some(b'[') => 1,
+                Some(b'\\') if l.get(1) == Some(&b'[') => 2,
+                _ => continue,
+            };
             // The subscript: the brackets' text, through the pieces that follow when it
             // holds expansions, up to the first `]`.
             let mut text: Vec<u8> = Vec::new();
             let mut closed = false;
-            let mut rest = &l[1..];
+            let mut rest = &l[open..];
             let mut next = k + 2;
             loop {
                 match rest.iter().position(|&c| c == b']') {
@@ -626,6 +629,10 @@ impl<'a> Walk<'a> {
         }
         if let Some(arg) = &p.arg {
             self.pieces_sites(&arg.pieces, ctx, body, None)?;
+            // (A nested expansion has no name of its own; `${:-${y}[x]}` counts too.)
+            if self.zsh() && p.name.is_empty() {
+                self.zsh_unbraced_subscripts(&arg.pieces, ctx, body)?;
+            }
             // The word assigned: in an unquoted body, its text is the body's, heredoc
             // text (`${x:=\$(cmd)}` gives `x` the text `$(cmd)`).
             let value = |w: &mut Self| {
