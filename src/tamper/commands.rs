@@ -2073,7 +2073,7 @@ fn operands_with(args: &[Arg], takes: &[&str]) -> Vec<usize> {
 }
 
 pub(super) fn basename(s: &str) -> &str {
-    match memchr::memrchr(b'/', s.as_bytes()) {
+    match crate::search::rfind_byte(s.as_bytes(), b'/') {
         Some(at) => s.get(at + 1..).unwrap_or(s),
         None => s,
     }

@@ -199,7 +199,7 @@ pub(super) fn find(hay: &[u8], needle: &[u8]) -> bool {
 /// `..`): what [`Path::file_name`] gives, without taking the path apart.
 fn last_name(p: &Path) -> Option<&[u8]> {
     let b = p.as_os_str().as_encoded_bytes();
-    let name = match memchr::memrchr(b'/', b) {
+    let name = match crate::search::rfind_byte(b, b'/') {
         Some(at) => b.get(at + 1..)?,
         None => b,
     };

@@ -455,7 +455,7 @@ impl<'a> Walker<'a> {
                         self.shadow_all = true;
                     } else {
                         // (`/bin/cat() {…}` runs for `/bin/cat`, which names `cat`.)
-                        let base = match memchr::memrchr(b'/', raw) {
+                        let base = match crate::search::rfind_byte(raw, b'/') {
                             Some(at) => &raw[at + 1..],
                             None => raw,
                         };
@@ -523,7 +523,7 @@ impl<'a> Walker<'a> {
                 ) {
                     self.any_runs_input = true;
                 }
-                let base = match memchr::memrchr(b'/', &n) {
+                let base = match crate::search::rfind_byte(&n, b'/') {
                     Some(at) => n[at + 1..].to_vec(),
                     None => n.clone(),
                 };
@@ -552,7 +552,7 @@ impl<'a> Walker<'a> {
         if !word::as_written(raw) || names.contains(raw) {
             return true;
         }
-        let base = &raw[memchr::memrchr(b'/', raw).map_or(0, |k| k + 1)..];
+        let base = &raw[crate::search::rfind_byte(raw, b'/').map_or(0, |k| k + 1)..];
         let Ok(name) = std::str::from_utf8(base) else {
             return true;
         };
@@ -1517,7 +1517,7 @@ impl<'a> Walker<'a> {
         let names: Vec<&[u8]> = PRINTS_WORDS.iter().map(|n| n.as_bytes()).collect();
         let at = words.iter().position(|w| {
             let raw = w.text.bytes();
-            let base = &raw[memchr::memrchr(b'/', raw).map_or(0, |k| k + 1)..];
+            let base = &raw[crate::search::rfind_byte(raw, b'/').map_or(0, |k| k + 1)..];
             crate::shell::syntax::may_be_one_of(base, &names)
         })?;
         let (first, rest) = words.get(at..)?.split_first()?;
