@@ -543,72 +543,116 @@ impl<'a> Walk<'a> {
                 Piece::Subst(_) | Piece::Lit(_) => {}
             }
         }
+        if self.zsh() {
+            self.zsh_unbraced_subscripts(pieces, ctx, body, None)?;
+        }
         Ok(())
     }
 
-    /// zsh (without KSH_ARRAYS) subscripts an expansion followed by `[…]` inside a nested
-    /// expansion (`${${y}[x]}`, `${(e)${y}\[x]}`; the reader gives `$name[…]` its own):
-    /// what the brackets hold is evaluated (arithmetic, for an array or a string), and the
-    /// expansions in them first. The pieces have the text after quote removal, so an
-    /// escaped bracket counts too. Anywhere else (`"${y}[x]"` in a word, a body, an
-    /// assignment, `${x:-${y}[x]}`) zsh 5.9 leaves `[x]` as text after the value.
+    /// zsh (without KSH_ARRAYS) subscripts an expansion followed by `[…]`: what the
+    /// brackets hold is evaluated (arithmetic, for an array or a string), and the
+    /// expansions in them first. Two places:
+    ///
+    /// - an expansion written without braces (`$y[x]`, and `$@[x]`, `$#[x]`, `$$[x]`, …,
+    ///   a bracket after a quote `"$y["x"]"`: the reader gives a plain `$name[…]` its own);
+    ///   after braces (`"${y}[x]"` in a word, a body, an assignment) zsh 5.9 leaves `[x]`
+    ///   as text after the value;
+    /// - inside a nested expansion (`nested`: `${${y}[x]}`, `${(e)$(cmd)[x]}`), after any
+    ///   inner expansion, where quotes and backslashes before the bracket are removed
+    ///   first (`${${y}''[x]}`, `${${y}\[x]}`, `${"${y}"\[x]}`: the inner word is read as
+    ///   in double quotes, where they stay in its text), and quotes inside it too.
     fn zsh_unbraced_subscripts(
         &mut self,
         pieces: &[Piece],
         ctx: &Ctx,
         body: Option<usize>,
+        nested: Option<u32>,
     ) -> Result<(), GaveUp> {
+        let quote = |c: &u8| matches!(c, b'\'' | b'"' | b'\\');
         for (k, p) in pieces.iter().enumerate() {
-            let Piece::Param(p) = p else { continue };
-            if p.subscript.is_some() || p.zsh_subscript.is_some() || p.name.is_empty() {
-                continue;
-            }
+            let at = match (p, nested) {
+                (Piece::Lit(_), _) => continue,
+                (_, Some(at)) => at,
+                (Piece::Param(p), None) => {
+                    if p.braced
+                        || p.subscript.is_some()
+                        || p.zsh_subscript.is_some()
+                        || p.name.is_empty()
+                    {
+                        continue;
+                    }
+                    p.at
+                }
+                (_, None) => continue,
+            };
             let Some(Piece::Lit(l)) = pieces.get(k + 1) else {
                 continue;
             };
-            // (The inner word is read as in double quotes, where `\[` keeps its backslash;
-            // zsh removes it and subscripts: `${${y}\[x]}`.)
-            let open = match l.first() {
-                Some(b'[') => 1,
-                Some(b'\\') if l.get(1) == Some(&b'[') => 2,
-                _ => continue,
+            let open = if nested.is_some() {
+                l.iter().position(|c| !quote(c)).unwrap_or(l.len())
+            } else if matches!(p, Piece::Param(p) if p.name == b"#") {
+                // `$#name[…]` where the reader stopped at a quote (`"$#y["x"]"`): the
+                // length of `name`, subscripted.
+                l.iter()
+                    .position(|&c| !crate::shell::syntax::legal_variable_char(c))
+                    .unwrap_or(l.len())
+            } else {
+                0
             };
-            // The subscript: the brackets' text, through the pieces that follow when it
-            // holds expansions, up to the first `]`.
-            let mut text: Vec<u8> = Vec::new();
-            let mut closed = false;
-            let mut rest = &l[open..];
+            if l.get(open) != Some(&b'[') {
+                continue;
+            }
+            // Each subscript in turn (`[1][x]`): the brackets' text, through the pieces
+            // that follow when it holds expansions, up to the first `]`.
+            let mut rest = &l[open + 1..];
             let mut next = k + 2;
             loop {
-                match rest.iter().position(|&c| c == b']') {
-                    Some(end) => {
-                        text.extend_from_slice(&rest[..end]);
-                        closed = true;
+                let mut text: Vec<u8> = Vec::new();
+                let mut closed = false;
+                loop {
+                    match rest.iter().position(|&c| c == b']') {
+                        Some(end) => {
+                            text.extend_from_slice(&rest[..end]);
+                            rest = &rest[end + 1..];
+                            closed = true;
+                        }
+                        None => text.extend_from_slice(rest),
                     }
-                    None => text.extend_from_slice(rest),
-                }
-                if closed {
-                    break;
-                }
-                match pieces.get(next) {
-                    Some(Piece::Lit(l)) => rest = l,
-                    Some(Piece::Param(q)) => {
-                        let v = self.param_expr(q);
-                        self.site(q.at, Evaluator::Subscript, "a zsh subscript", v, body);
-                        rest = &[];
+                    if closed {
+                        break;
                     }
-                    Some(Piece::Arith(_) | Piece::Subst(_)) => rest = &[],
-                    None => break,
+                    match pieces.get(next) {
+                        Some(Piece::Lit(l)) => rest = l,
+                        Some(Piece::Param(q)) => {
+                            let v = self.param_expr(q);
+                            self.site(q.at, Evaluator::Subscript, "a zsh subscript", v, body);
+                            rest = &[];
+                        }
+                        Some(Piece::Arith(_) | Piece::Subst(_)) => rest = &[],
+                        None => break,
+                    }
+                    next += 1;
                 }
-                next += 1;
+                if nested.is_some() {
+                    text.retain(|c| !quote(c));
+                }
+                self.spend(text.len() / 16 + 1)?;
+                let mut a = word::arith(&crate::shell::Text::command(&text), &());
+                a.at = at;
+                // (Its offsets are the text's, not the command's: a substitution spelled
+                // in the literal text is the author's, and is not looked up by offset.)
+                a.substs.clear();
+                self.arith_in(&a, ctx, body, true, None)?;
+                let skip = if nested.is_some() {
+                    rest.iter().position(|c| !quote(c)).unwrap_or(rest.len())
+                } else {
+                    0
+                };
+                match rest.get(skip) {
+                    Some(b'[') if closed => rest = &rest[skip + 1..],
+                    _ => break,
+                }
             }
-            self.spend(text.len() / 16 + 1)?;
-            let mut a = word::arith(&crate::shell::Text::command(&text), &());
-            a.at = p.at;
-            // (Its offsets are the text's, not the command's: a substitution spelled in
-            // the literal text is the author's, and is not looked up by offset.)
-            a.substs.clear();
-            self.arith_in(&a, ctx, body, true, None)?;
         }
         Ok(())
     }
@@ -629,9 +673,8 @@ impl<'a> Walk<'a> {
         }
         if let Some(arg) = &p.arg {
             self.pieces_sites(&arg.pieces, ctx, body, None)?;
-            // (A nested expansion has no name of its own; `${:-${y}[x]}` counts too.)
-            if self.zsh() && p.name.is_empty() {
-                self.zsh_unbraced_subscripts(&arg.pieces, ctx, body)?;
+            if self.zsh() && p.nested {
+                self.zsh_unbraced_subscripts(&arg.pieces, ctx, body, Some(p.at))?;
             }
             // The word assigned: in an unquoted body, its text is the body's, heredoc
             // text (`${x:=\$(cmd)}` gives `x` the text `$(cmd)`).

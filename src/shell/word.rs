@@ -87,6 +87,12 @@ pub struct Param {
     /// zsh's `p` flag with `$name` in a flag's argument (`${(pj:$sep:)a}`): those words'
     /// values are in the value too.
     pub flag_words: Option<Box<WordInfo>>,
+    /// Written in braces (`${name}`): zsh takes a `[` after the `}` for text, where it
+    /// subscripts `$name[…]` (and `$@[…]`, `$#[…]`, …).
+    pub braced: bool,
+    /// zsh's nested expansion (`${${v}…}`, `${"$(cmd)"…}`): [`Param::arg`] is the inner
+    /// one with what follows it, where zsh subscripts a `[` after the inner expansion.
+    pub nested: bool,
 }
 
 /// What a parameter expansion does with the value.
@@ -980,6 +986,10 @@ impl<'a, 't> Parser<'a, 't> {
                 if c == b'#' && b.get(i + 2).copied().is_some_and(zsh_param_starts) {
                     let j = zsh_param_end(b, i + 2, to);
                     p.zsh_subscript = self.zsh_subscript(j, to);
+                } else {
+                    // zsh subscripts the special parameters too (`$@[x]`, `$$[x]`,
+                    // `$-[x]`; `$1[x]` it does not, read so here all the same).
+                    p.zsh_subscript = self.zsh_subscript(i + 2, to);
                 }
                 self.push(info, Piece::Param(Box::new(p)));
                 i + 2
@@ -1149,6 +1159,7 @@ impl<'a, 't> Parser<'a, 't> {
     fn brace_inside(&mut self, at: u32, from: usize, to: usize, words: Mode) -> Param {
         let b = self.b;
         let mut p = plain(at, Vec::new());
+        p.braced = true;
         let mut i = from;
         // zsh: parameter flags `(…)` and the `=`, `~`, `^` prefixes. `e` evaluates the
         // value (as `@P` does), `P` names the variable the value names.
@@ -1205,6 +1216,7 @@ impl<'a, 't> Parser<'a, 't> {
         };
         if let Some(inner_end) = inner_end {
             p.op = ParamOp::Default;
+            p.nested = true;
             p.arg = Some(self.word_at(nested, to, Mode::Dquote));
             let (subscripts, after) = self.zsh_subscripts(inner_end, to);
             p.zsh_subscript = subscripts;
@@ -1503,6 +1515,8 @@ fn plain(at: u32, name: Vec<u8>) -> Param {
         zsh_keys: false,
         flag_words: None,
         joined,
+        braced: false,
+        nested: false,
     }
 }
 
