@@ -173,10 +173,15 @@ fn reaches(e: Evaluator, v: &Val, refs: &dyn Refs, depth: usize) -> bool {
             }) || v.fixed.is_some_and(expanding)
                 || lits()
         }
+        // (A qualifier's `[beg,end]` is evaluated as a subscript is: round 88.)
         Evaluator::ZshGlob => {
             v.heredoc.is_some_and(|h| h.has(b'('))
-                || v.fixed
-                    .is_some_and(|f| f.has(b'(') && (f.has(b'e') || f.has(b'+')))
+                || v.fixed.is_some_and(|f| {
+                    f.has(b'(')
+                        && (f.has(b'e')
+                            || f.has(b'+')
+                            || (f.has(b'[') && (expanding(f) || named(&f, refs))))
+                })
                 || lits()
         }
     }
@@ -367,11 +372,24 @@ fn lit_reaches(e: Evaluator, text: &[u8], refs: &dyn Refs, depth: usize) -> bool
             lit_string(text, refs, depth, false)
         }
         // A qualifier the command fixes that runs code (`e:…:`, `+name`) runs it where the
-        // value is used: code the guard does not follow there.
-        Evaluator::ZshGlob => text
-            .iter()
-            .position(|&c| c == b'(')
-            .is_some_and(|open| text[open..].iter().any(|c| matches!(c, b'e' | b'+'))),
+        // value is used: code the guard does not follow there. One that picks a range of
+        // the matches (`[beg,end]`, `/([x])`) evaluates it as a subscript (round 88). Glued
+        // to other text of the pattern (`${~z}${~w}`), a qualifier may have opened before
+        // this text (its code up to the last `)`) and any bracket may be part of a range.
+        Evaluator::ZshGlob => {
+            let open = text.iter().position(|&c| c == b'(');
+            let close = text.iter().rposition(|&c| c == b')');
+            let quals = match (open, close) {
+                (Some(o), _) => text.get(o..).unwrap_or_default(),
+                (None, Some(c)) => text.get(..c).unwrap_or_default(),
+                (None, None) => &[],
+            };
+            quals.iter().any(|c| matches!(c, b'e' | b'+'))
+                || (text.iter().any(|c| matches!(c, b'[' | b']'))
+                    && text
+                        .split(|c| matches!(c, b'(' | b')' | b'[' | b']' | b','))
+                        .any(|part| lit_arith(part, refs) || lit_string(part, refs, depth, true)))
+        }
     }
 }
 

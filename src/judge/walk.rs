@@ -142,6 +142,29 @@ pub(super) struct Walk<'a> {
     pub other_fd_text: bool,
 }
 
+/// Whether `raw` (a word as written) holds a `(` and every one is quoted (in `'…'`, `"…"`
+/// or after a backslash).
+fn parens_all_quoted(raw: &[u8]) -> bool {
+    let (mut single, mut double, mut escaped) = (false, false, false);
+    let mut any = false;
+    for &c in raw {
+        if escaped {
+            escaped = false;
+            any |= c == b'(';
+            continue;
+        }
+        match c {
+            b'\\' if !single => escaped = true,
+            b'\'' if !double => single = !single,
+            b'"' if !single => double = !double,
+            b'(' if !single && !double => return false,
+            b'(' => any = true,
+            _ => {}
+        }
+    }
+    any
+}
+
 /// The body index of an evaluator in a heredoc of `eval` text (not one of the reading's
 /// heredocs: the rules name no heredoc for it).
 pub(super) const NESTED_BODY: usize = usize::MAX;
@@ -520,8 +543,68 @@ impl<'a> Walk<'a> {
                     );
                 }
             }
+            self.zsh_word_qualifiers(&w.pieces);
         }
         self.pieces_sites(&w.pieces, ctx, None, None)
+    }
+
+    /// zsh globs the word of an unquoted `${x:-word}` (`-` or `+`, with or without the
+    /// colon; not `=`'s) as a pattern written in the command, qualifiers included: `(e:…:)` and
+    /// `(+f)` run code, `([beg,end])` evaluates a subscript (`${w:-/([x])}`, `ls -d
+    /// ${d:-*(om[1,n])}`; round 88). Where the word's literal text holds a `(`, its text
+    /// (with the values glued in where an expansion follows the `(`) is judged as a
+    /// qualifier the command writes.
+    fn zsh_word_qualifiers(&mut self, pieces: &[Piece]) {
+        for p in pieces {
+            let Piece::Param(p) = p else { continue };
+            let Some(arg) = &p.arg else { continue };
+            // (A nested expansion's inner one, or a default's own default.)
+            self.zsh_word_qualifiers(&arg.pieces);
+            if !matches!(p.op, ParamOp::Default | ParamOp::Alternate) {
+                continue;
+            }
+            let Some(open) = arg
+                .pieces
+                .iter()
+                .position(|q| matches!(q, Piece::Lit(l) if l.contains(&b'(')))
+            else {
+                continue;
+            };
+            // (A `(` the command quotes is text, no qualifier: `${x:-"/(a|b)/"}`. Where
+            // the word's text is not the command's own, counted.)
+            let raw = self
+                .text
+                .filter(|_| !self.in_nested)
+                .and_then(|t| t.get(arg.start as usize..arg.end as usize));
+            if raw.is_some_and(parens_all_quoted) {
+                continue;
+            }
+            let value = if arg.pieces[open + 1..]
+                .iter()
+                .any(|q| !matches!(q, Piece::Lit(_)))
+            {
+                self.word_expr(arg)
+            } else {
+                let text: Vec<u8> = arg
+                    .pieces
+                    .iter()
+                    .filter_map(|q| match q {
+                        Piece::Lit(l) => Some(l.as_slice()),
+                        _ => None,
+                    })
+                    .flatten()
+                    .copied()
+                    .collect();
+                Expr::lit(&text)
+            };
+            self.site(
+                p.at,
+                Evaluator::ZshGlob,
+                "a glob qualifier in the word of zsh's ${x:-word}",
+                value,
+                None,
+            );
+        }
     }
 
     /// The evaluators in expansion pieces (a word's, or an unquoted body's). In a compound
@@ -1941,8 +2024,11 @@ impl<'a> Walk<'a> {
         let compound = is_compound(w);
         if compound {
             // A list: `[k]=` keys are subscripts (and keys; zsh's elements may be too,
-            // by pairs, in an associative array).
+            // by pairs, in an associative array). Its words are globbed.
             self.pieces_sites(&a.value.pieces, ctx, None, Some(v))?;
+            if self.zsh() {
+                self.zsh_word_qualifiers(&a.value.pieces);
+            }
             let pairs = self.zsh();
             self.compound_keys(v, &a.value.pieces, pairs);
         } else {
