@@ -377,20 +377,47 @@ fn lit_reaches(e: Evaluator, text: &[u8], refs: &dyn Refs, depth: usize) -> bool
         // to other text of the pattern (`${~z}${~w}`), a qualifier may have opened before
         // this text (its code up to the last `)`) and any bracket may be part of a range.
         Evaluator::ZshGlob => {
-            let open = text.iter().position(|&c| c == b'(');
-            let close = text.iter().rposition(|&c| c == b')');
-            let quals = match (open, close) {
-                (Some(o), _) => text.get(o..).unwrap_or_default(),
-                (None, Some(c)) => text.get(..c).unwrap_or_default(),
-                (None, None) => &[],
-            };
-            quals.iter().any(|c| matches!(c, b'e' | b'+'))
+            qualifier_code(qualifiers(text))
                 || (text.iter().any(|c| matches!(c, b'[' | b']'))
                     && text
                         .split(|c| matches!(c, b'(' | b')' | b'[' | b']' | b','))
                         .any(|part| lit_arith(part, refs) || lit_string(part, refs, depth, true)))
         }
     }
+}
+
+/// The text of `text` that may be glob qualifiers: from its first `(`, or, glued after
+/// another text's `(`, up to its last `)`.
+fn qualifiers(text: &[u8]) -> &[u8] {
+    let open = text.iter().position(|&c| c == b'(');
+    let close = text.iter().rposition(|&c| c == b')');
+    match (open, close) {
+        (Some(o), _) => text.get(o..).unwrap_or_default(),
+        (None, Some(c)) => text.get(..c).unwrap_or_default(),
+        (None, None) => &[],
+    }
+}
+
+/// Whether glob qualifiers `quals` (from their `(`, or glued text up to its `)`) may run
+/// code: `e` with a delimiter that closes after it (`e:…:`, `e{…}`), or `+` and a name
+/// (`+f`). Text such as `(see log)` or `(none)` runs nothing.
+fn qualifier_code(quals: &[u8]) -> bool {
+    quals.iter().enumerate().any(|(i, &c)| match c {
+        b'+' => quals
+            .get(i + 1)
+            .is_some_and(|&n| NAME_START.has(n) || n == b'$' || n == b'`'),
+        b'e' => quals.get(i + 1).is_some_and(|&d| {
+            let close = match d {
+                b'{' => b'}',
+                b'[' => b']',
+                b'<' => b'>',
+                b'(' => b')',
+                d => d,
+            };
+            quals.get(i + 2..).is_some_and(|rest| rest.contains(&close))
+        }),
+        _ => false,
+    })
 }
 
 /// A fixed text evaluated as arithmetic: a substitution in a subscript (its output is
@@ -439,13 +466,9 @@ pub(super) fn expands_assignment(v: &Val, e: Evaluator, named_elsewhere: bool) -
     let subscript = || v.fixed_bytes().is_some_and(|b| b.has(b'['));
     match e {
         Evaluator::ZshGlob => {
-            v.lits.iter().any(|t| {
-                t.iter()
-                    .position(|&c| c == b'(')
-                    .is_some_and(|open| t[open..].iter().any(|c| matches!(c, b'e' | b'+')))
-            }) || v
-                .fixed_letters()
-                .is_some_and(|b| b.has(b'(') && (b.has(b'e') || b.has(b'+')))
+            v.lits.iter().any(|t| qualifier_code(qualifiers(t)))
+                || v.fixed_letters()
+                    .is_some_and(|b| b.has(b'(') && (b.has(b'e') || b.has(b'+')))
         }
         // (A prompt decodes its escapes first: `\044\173x\075…}`.)
         Evaluator::Prompt => {

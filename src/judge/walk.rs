@@ -128,6 +128,8 @@ pub(super) struct Walk<'a> {
     cdable_memo: std::cell::Cell<Option<bool>>,
     /// [`Walk::text_holds_shift`], once.
     shift_memo: std::cell::Cell<Option<bool>>,
+    /// [`Walk::names_glob_assign`], once.
+    glob_assign_memo: std::cell::Cell<Option<bool>>,
     /// The function whose body is being walked, where its name is known.
     pub function_named: Option<Vec<u8>>,
     /// The names of the functions the command defines (anywhere: a call before the
@@ -142,9 +144,28 @@ pub(super) struct Walk<'a> {
     pub other_fd_text: bool,
 }
 
+/// Whether a piece of a word may give zsh's globbing a `(`: written in it, in the word of
+/// a `${…}` inside it, or in a pattern `${~v}` gives.
+fn glob_paren(p: &Piece) -> bool {
+    match p {
+        Piece::Lit(l) => l.contains(&b'('),
+        Piece::Param(p) => {
+            p.zsh_glob
+                || p.arg
+                    .as_ref()
+                    .is_some_and(|a| a.pieces.iter().any(glob_paren))
+        }
+        Piece::Subst(_) | Piece::Arith(_) => false,
+    }
+}
+
 /// Whether `raw` (a word as written) holds a `(` and every one is quoted (in `'…'`, `"…"`
-/// or after a backslash).
+/// or after a backslash). A word with backquotes or `$'…'`, whose quotes this does not
+/// follow (a `'` in a comment, `$'\''`), is not.
 fn parens_all_quoted(raw: &[u8]) -> bool {
+    if raw.contains(&b'`') || raw.windows(2).any(|w| w == b"$'") {
+        return false;
+    }
     let (mut single, mut double, mut escaped) = (false, false, false);
     let mut any = false;
     for &c in raw {
@@ -213,6 +234,7 @@ impl<'a> Walk<'a> {
             inert_so_far: true,
             sourced_environment: false,
             shift_memo: std::cell::Cell::new(None),
+            glob_assign_memo: std::cell::Cell::new(None),
             cdable_memo: std::cell::Cell::new(None),
             function_named: None,
             functions: Rc::new((super::FunctionNames::default(), false)),
@@ -259,6 +281,27 @@ impl<'a> Walk<'a> {
         });
         self.shift_memo.set(Some(holds));
         holds
+    }
+
+    /// Whether zsh's GLOB_ASSIGN may be on: the command names it (case and `_` ignored,
+    /// `noglobassign` too), or names an option at run time (unknown text: yes).
+    fn names_glob_assign(&self) -> bool {
+        if self.facts.glob_subst {
+            return true;
+        }
+        if let Some(known) = self.glob_assign_memo.get() {
+            return known;
+        }
+        let named = self.text.is_none_or(|t| {
+            let plain: Vec<u8> = t
+                .iter()
+                .filter(|&&c| c != b'_')
+                .map(u8::to_ascii_lowercase)
+                .collect();
+            crate::search::find(&plain, b"globassign").is_some()
+        });
+        self.glob_assign_memo.set(Some(named));
+        named
     }
 
     fn spend(&self, n: usize) -> Result<(), GaveUp> {
@@ -530,30 +573,69 @@ impl<'a> Walk<'a> {
             self.subst(s, ctx)?;
         }
         if self.zsh() && w.split {
-            // zsh with GLOB_SUBST makes an unquoted expansion a glob pattern.
-            for p in &w.pieces {
-                if let Piece::Param(p) = p {
-                    let v = self.param_expr(p);
-                    self.site_needing(
-                        p.at,
-                        Evaluator::ZshGlob,
-                        "an unquoted expansion under zsh's GLOB_SUBST",
-                        v,
-                        Needs::GlobSubst,
-                    );
-                }
-            }
-            self.zsh_word_qualifiers(&w.pieces);
+            self.zsh_globs(w);
         }
         self.pieces_sites(&w.pieces, ctx, None, None)
     }
 
+    /// What zsh's globbing may evaluate in an unquoted word `w`: its expansions under
+    /// GLOB_SUBST, the whole word where a pattern is glued from pieces, and the qualifiers
+    /// of a `${x:-word}` word ([`Walk::zsh_word_qualifiers`]).
+    fn zsh_globs(&mut self, w: &WordInfo) {
+        // zsh with GLOB_SUBST makes an unquoted expansion a glob pattern (a
+        // substitution's output too).
+        for p in &w.pieces {
+            let (at, v) = match p {
+                Piece::Param(p) => (p.at, self.param_expr(p)),
+                Piece::Subst(at) => (*at, Expr(vec![Src::Subst(*at)])),
+                Piece::Lit(_) | Piece::Arith(_) => continue,
+            };
+            self.site_needing(
+                at,
+                Evaluator::ZshGlob,
+                "an unquoted expansion under zsh's GLOB_SUBST",
+                v,
+                Needs::GlobSubst,
+            );
+        }
+        // The pattern is the whole word, its pieces glued (`${~v}${~x}`: a qualifier
+        // one opens, text the other gives).
+        if w.pieces.len() > 1 {
+            let glued = self.word_expr(w);
+            if w.pieces
+                .iter()
+                .any(|p| matches!(p, Piece::Param(p) if p.zsh_glob))
+            {
+                self.site(
+                    w.start,
+                    Evaluator::ZshGlob,
+                    "zsh ${~name}",
+                    glued.clone(),
+                    None,
+                );
+            }
+            if w.pieces
+                .iter()
+                .any(|p| matches!(p, Piece::Param(_) | Piece::Subst(_)))
+            {
+                self.site_needing(
+                    w.start,
+                    Evaluator::ZshGlob,
+                    "an unquoted expansion under zsh's GLOB_SUBST",
+                    glued,
+                    Needs::GlobSubst,
+                );
+            }
+        }
+        self.zsh_word_qualifiers(&w.pieces);
+    }
+
     /// zsh globs the word of an unquoted `${x:-word}` (`-` or `+`, with or without the
-    /// colon; not `=`'s) as a pattern written in the command, qualifiers included: `(e:…:)` and
-    /// `(+f)` run code, `([beg,end])` evaluates a subscript (`${w:-/([x])}`, `ls -d
-    /// ${d:-*(om[1,n])}`; round 88). Where the word's literal text holds a `(`, its text
-    /// (with the values glued in where an expansion follows the `(`) is judged as a
-    /// qualifier the command writes.
+    /// colon; not `=`'s) as a pattern written in the command, qualifiers included:
+    /// `(e:…:)` and `(+f)` run code, `([beg,end])` evaluates a subscript (`${w:-/([x])}`,
+    /// `ls -d ${d:-*(om[1,n])}`; round 88). Where a `(` may be in the word (written, in a
+    /// `${…}` word inside it, from a pattern `${~v}` gives), its literal text, or its whole
+    /// value where anything but text is in it, is judged as a qualifier the command writes.
     fn zsh_word_qualifiers(&mut self, pieces: &[Piece]) {
         for p in pieces {
             let Piece::Param(p) = p else { continue };
@@ -563,11 +645,9 @@ impl<'a> Walk<'a> {
             if !matches!(p.op, ParamOp::Default | ParamOp::Alternate) {
                 continue;
             }
-            let Some(open) = arg
-                .pieces
-                .iter()
-                .position(|q| matches!(q, Piece::Lit(l) if l.contains(&b'(')))
-            else {
+            // A `(` written in the word, in a default word inside it (`${:-(}`), or a
+            // pattern `${~v}` gives it: the word may hold a qualifier.
+            let Some(open) = arg.pieces.iter().position(glob_paren) else {
                 continue;
             };
             // (A `(` the command quotes is text, no qualifier: `${x:-"/(a|b)/"}`. Where
@@ -576,15 +656,15 @@ impl<'a> Walk<'a> {
                 .text
                 .filter(|_| !self.in_nested)
                 .and_then(|t| t.get(arg.start as usize..arg.end as usize));
-            if raw.is_some_and(parens_all_quoted) {
+            if matches!(arg.pieces.get(open), Some(Piece::Lit(_)))
+                && arg.pieces.iter().filter(|q| glob_paren(q)).count() == 1
+                && raw.is_some_and(parens_all_quoted)
+            {
                 continue;
             }
-            let value = if arg.pieces[open + 1..]
-                .iter()
-                .any(|q| !matches!(q, Piece::Lit(_)))
-            {
-                self.word_expr(arg)
-            } else {
+            // Its literal text, or, where anything but text is in it, its whole value
+            // (a value glued into a qualifier is part of it).
+            let value = if arg.pieces.iter().all(|q| matches!(q, Piece::Lit(_))) {
                 let text: Vec<u8> = arg
                     .pieces
                     .iter()
@@ -596,6 +676,8 @@ impl<'a> Walk<'a> {
                     .copied()
                     .collect();
                 Expr::lit(&text)
+            } else {
+                self.word_expr(arg)
             };
             self.site(
                 p.at,
@@ -2027,12 +2109,16 @@ impl<'a> Walk<'a> {
             // by pairs, in an associative array). Its words are globbed.
             self.pieces_sites(&a.value.pieces, ctx, None, Some(v))?;
             if self.zsh() {
-                self.zsh_word_qualifiers(&a.value.pieces);
+                self.zsh_globs(&a.value);
             }
             let pairs = self.zsh();
             self.compound_keys(v, &a.value.pieces, pairs);
         } else {
             self.pieces_sites(&a.value.pieces, ctx, None, None)?;
+            // zsh's GLOB_ASSIGN globs a scalar assignment's value.
+            if self.zsh() && self.names_glob_assign() {
+                self.zsh_word_qualifiers(&a.value.pieces);
+            }
         }
         let mut value = self.word_expr(&a.value);
         if a.append && !compound {
