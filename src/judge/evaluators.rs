@@ -112,6 +112,9 @@ pub(super) trait Refs {
     /// subscript), so a substitution there is text the guard does not know.
     fn string_refs(&self, text: &[u8], output_evaluated: bool)
     -> Vec<(Evaluator, Option<Vec<u8>>)>;
+    /// Whether a command name may run code the command defines: a function, an alias, a
+    /// trap, or a zsh hook (`command_not_found_handler`, `chpwd`, `TRAPZERR`, …).
+    fn defines_code(&self) -> bool;
 }
 
 /// What a fixed text does when evaluated as arithmetic.
@@ -377,7 +380,7 @@ fn lit_reaches(e: Evaluator, text: &[u8], refs: &dyn Refs, depth: usize) -> bool
         // to other text of the pattern (`${~z}${~w}`), a qualifier may have opened before
         // this text (its code up to the last `)`) and any bracket may be part of a range.
         Evaluator::ZshGlob => {
-            qualifier_code(qualifiers(text))
+            qualifier_code_reaches(qualifiers(text), refs)
                 || (text.iter().any(|c| matches!(c, b'[' | b']'))
                     && text
                         .split(|c| matches!(c, b'(' | b')' | b'[' | b']' | b','))
@@ -398,26 +401,148 @@ fn qualifiers(text: &[u8]) -> &[u8] {
     }
 }
 
-/// Whether glob qualifiers `quals` (from their `(`, or glued text up to its `)`) may run
-/// code: `e` with a delimiter that closes after it (`e:…:`, `e{…}`), or `+` and a name
-/// (`+f`). Text such as `(see log)` or `(none)` runs nothing.
-fn qualifier_code(quals: &[u8]) -> bool {
-    quals.iter().enumerate().any(|(i, &c)| match c {
-        b'+' => quals
-            .get(i + 1)
-            .is_some_and(|&n| NAME_START.has(n) || n == b'$' || n == b'`'),
-        b'e' => quals.get(i + 1).is_some_and(|&d| {
-            let close = match d {
-                b'{' => b'}',
-                b'[' => b']',
-                b'<' => b'>',
-                b'(' => b')',
-                d => d,
-            };
-            quals.get(i + 2..).is_some_and(|rest| rest.contains(&close))
-        }),
-        _ => false,
-    })
+/// The code of glob qualifiers `quals` (from their `(`, or glued text up to its `)`):
+/// each `e` with a delimiter that closes after it (`e:…:`, `e{…}`), and whether a `+` and
+/// a name (`+f`) runs a function. Text such as `(none)` holds none.
+fn qualifier_code(quals: &[u8]) -> (Vec<&[u8]>, bool) {
+    let mut code = Vec::new();
+    let mut func = false;
+    // (Read in turn as zsh reads them: an `e`'s code is skipped whole, and a `:` starts
+    // the modifiers, where no qualifier is.)
+    let mut i = 0;
+    while let Some(&c) = quals.get(i) {
+        i += 1;
+        match c {
+            b':' => break,
+            b'+' => {
+                func |= quals.get(i).is_some_and(|&n| {
+                    NAME_START.has(n) || n.is_ascii_digit() || n == b'$' || n == b'`'
+                });
+            }
+            b'e' => {
+                let Some(&d) = quals.get(i) else { continue };
+                let close = match d {
+                    b'{' => b'}',
+                    b'[' => b']',
+                    b'<' => b'>',
+                    b'(' => b')',
+                    d => d,
+                };
+                let rest = quals.get(i + 1..).unwrap_or_default();
+                if let Some(end) = rest.iter().position(|&c| c == close) {
+                    code.push(rest.get(..end).unwrap_or_default());
+                    i += end + 2;
+                }
+            }
+            _ => {}
+        }
+    }
+    (code, func)
+}
+
+/// Whether qualifier code the command fixes may reach heredoc text: any code but plain
+/// words ([`plain_code`]), code that names a variable arithmetic would run heredoc text
+/// from, any code where the command defines code a name may run (a function, an alias, a
+/// trap, a hook: it reads what the command is given); a function it runs (`+f`), code the
+/// guard does not follow. Code such as the
+/// ` abov` of `(see above)` runs only a command named by the command's own words.
+/// (`(e:'read -r l; let l':)` reads what the command is given and evaluates it.)
+fn qualifier_code_reaches(quals: &[u8], refs: &dyn Refs) -> bool {
+    let (code, func) = qualifier_code(quals);
+    func || code
+        .iter()
+        .any(|c| !plain_code(c) || lit_arith(c, refs) || (!c.is_empty() && refs.defines_code()))
+}
+
+/// Builtins and words by which qualifier code may read, evaluate or assign text (an alias
+/// table's entry among them), or run a function, or a command named otherwise.
+const EVALUATING: &[&[u8]] = &[
+    b"alias",
+    b"eval",
+    b"source",
+    b".",
+    b"read",
+    b"typeset",
+    b"declare",
+    b"export",
+    b"local",
+    b"set",
+    b"let",
+    b"print",
+    b"printf",
+    b"builtin",
+    b"command",
+    b"functions",
+    b"unalias",
+    b"setopt",
+    b"unsetopt",
+    b"emulate",
+    b"integer",
+    b"float",
+    b"readonly",
+    b"zle",
+    b"bindkey",
+    b"autoload",
+    b"vared",
+    b"getopts",
+    b"mapfile",
+    b"readarray",
+    b"unset",
+    b"trap",
+    b"exec",
+    b"noglob",
+    b"nocorrect",
+    b"test",
+    b"return",
+    b"exit",
+    b"shift",
+    b"break",
+    b"continue",
+    b"repeat",
+    b"sched",
+    b"fc",
+    b"r",
+    b"zparseopts",
+    b"zstyle",
+    b"zmodload",
+    b"enable",
+    b"disable",
+    b"hash",
+    b"whence",
+    b"type",
+    b"which",
+    b"kill",
+    b"wait",
+    b"fg",
+    b"bg",
+    b"jobs",
+    b"limit",
+    b"ulimit",
+    b"cd",
+    b"pushd",
+    b"popd",
+    b"chdir",
+    b"dirs",
+    b"getln",
+    b"pushln",
+    b"bye",
+    b"logout",
+    b"private",
+];
+
+/// Whether qualifier code is plain words (letters, digits, ` -_./,`) none of which is one
+/// of [`EVALUATING`].
+fn plain_code(c: &[u8]) -> bool {
+    c.iter()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b' ' | b'-' | b'_' | b'.' | b'/' | b','))
+        && !c.split(|&b| b == b' ').any(|w| EVALUATING.contains(&w))
+}
+
+/// Whether qualifier code the command fixes may assign a variable: any code but plain
+/// words ([`plain_code`]).
+fn qualifier_code_may_assign(quals: &[u8]) -> bool {
+    let (code, func) = qualifier_code(quals);
+    func || code.iter().any(|c| !plain_code(c))
 }
 
 /// A fixed text evaluated as arithmetic: a substitution in a subscript (its output is
@@ -466,7 +591,9 @@ pub(super) fn expands_assignment(v: &Val, e: Evaluator, named_elsewhere: bool) -
     let subscript = || v.fixed_bytes().is_some_and(|b| b.has(b'['));
     match e {
         Evaluator::ZshGlob => {
-            v.lits.iter().any(|t| qualifier_code(qualifiers(t)))
+            v.lits
+                .iter()
+                .any(|t| qualifier_code_may_assign(qualifiers(t)))
                 || v.fixed_letters()
                     .is_some_and(|b| b.has(b'(') && (b.has(b'e') || b.has(b'+')))
         }
@@ -508,6 +635,9 @@ mod tests {
         }
         fn arith_refs(&self, _: &[u8]) -> LitRefs {
             LitRefs::default()
+        }
+        fn defines_code(&self) -> bool {
+            false
         }
         fn string_refs(&self, _: &[u8], _: bool) -> Vec<(Evaluator, Option<Vec<u8>>)> {
             Vec::new()

@@ -524,10 +524,11 @@ pub fn judge(
             // zsh's prompt_subst and glob_subst may be set by routes the walk does not
             // follow (`set -oprompt_subst`, `options[…]` written by `read` or `printf -v`,
             // `set -A options …`): an option named anywhere in the text, by any spelling
-            // zsh takes (case and `_` ignored), counts as set.
+            // zsh takes (case and `_` ignored) and quotes make (`'options[glob''subst]'`:
+            // quotes and backslashes dropped), counts as set.
             let plain: Vec<u8> = text
                 .iter()
-                .filter(|&&c| c != b'_')
+                .filter(|&&c| !matches!(c, b'_' | b'\'' | b'"' | b'\\'))
                 .map(u8::to_ascii_lowercase)
                 .collect();
             if crate::search::find(&plain, b"promptsubst").is_some() {

@@ -2142,6 +2142,27 @@ fn shell_number_variable(name: &[u8]) -> bool {
 }
 
 impl Refs for Solver<'_> {
+    fn defines_code(&self) -> bool {
+        !self.facts.functions.is_empty()
+            || self.text.is_none_or(|t| {
+                [
+                    &b"alias"[..],
+                    b"trap",
+                    b"TRAP",
+                    b"_functions",
+                    b"command_not_found",
+                    b"chpwd",
+                    b"precmd",
+                    b"preexec",
+                    b"periodic",
+                    b"zshexit",
+                    b"zshaddhistory",
+                    b"functions[",
+                ]
+                .iter()
+                .any(|n| crate::search::find(t, n).is_some())
+            })
+    }
     fn var(&self, name: &[u8]) -> Val {
         let name = kept_as(name);
         match self.facts.names.get(name) {

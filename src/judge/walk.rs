@@ -283,8 +283,9 @@ impl<'a> Walk<'a> {
         holds
     }
 
-    /// Whether zsh's GLOB_ASSIGN may be on: the command names it (case and `_` ignored,
-    /// `noglobassign` too), or names an option at run time (unknown text: yes).
+    /// Whether zsh's GLOB_ASSIGN may be on: the command names it (case, `_`, quotes and
+    /// backslashes ignored, `noglobassign` too), or names an option at run time (unknown
+    /// text: yes).
     fn names_glob_assign(&self) -> bool {
         if self.facts.glob_subst {
             return true;
@@ -295,7 +296,7 @@ impl<'a> Walk<'a> {
         let named = self.text.is_none_or(|t| {
             let plain: Vec<u8> = t
                 .iter()
-                .filter(|&&c| c != b'_')
+                .filter(|&&c| !matches!(c, b'_' | b'\'' | b'"' | b'\\'))
                 .map(u8::to_ascii_lowercase)
                 .collect();
             crate::search::find(&plain, b"globassign").is_some()
@@ -599,9 +600,28 @@ impl<'a> Walk<'a> {
             );
         }
         // The pattern is the whole word, its pieces glued (`${~v}${~x}`: a qualifier
-        // one opens, text the other gives).
+        // one opens, text the other gives; `${w:-/(}[x]${w:-)}`: a qualifier written
+        // across the words of `${…}`, which keep their `(` and `)`).
         if w.pieces.len() > 1 {
             let glued = self.word_expr(w);
+            let raw = self
+                .text
+                .filter(|_| !self.in_nested)
+                .and_then(|t| t.get(w.start as usize..w.end as usize));
+            if w.pieces
+                .iter()
+                .any(|p| matches!(p, Piece::Param(p) if p.arg.is_some()))
+                && w.pieces.iter().any(glob_paren)
+                && !raw.is_some_and(parens_all_quoted)
+            {
+                self.site(
+                    w.start,
+                    Evaluator::ZshGlob,
+                    "a glob qualifier in the word of zsh's ${x:-word}",
+                    glued.clone(),
+                    None,
+                );
+            }
             if w.pieces
                 .iter()
                 .any(|p| matches!(p, Piece::Param(p) if p.zsh_glob))
@@ -1810,6 +1830,42 @@ impl<'a> Walk<'a> {
             .is_none_or(|t| t.get(r.at as usize) != Some(&b'>'))
     }
 
+    /// The text of every heredoc given to a compound command (a group, a loop, a
+    /// subshell), as it reads it ([`Walk::body_expr`]): what code the shell runs by itself
+    /// inside one (a trap, a hook) may read.
+    fn every_body(&mut self) -> Expr {
+        fn collect(nodes: &[(super::program::Node<'_>, super::program::Feed)], out: &mut Vec<u32>) {
+            for (n, _) in nodes {
+                if let super::program::Node::Compound {
+                    children,
+                    redirects,
+                    ..
+                } = n
+                {
+                    out.extend(
+                        redirects
+                            .iter()
+                            .filter(|r| r.op == RedirOp::Heredoc)
+                            .map(|r| r.at),
+                    );
+                    collect(children, out);
+                }
+            }
+        }
+        let mut ops = Vec::new();
+        collect(&self.prog.root, &mut ops);
+        for nodes in self.prog.substs.values() {
+            collect(nodes, &mut ops);
+        }
+        let mut out = Expr::default();
+        for op in ops {
+            if let Some(&i) = self.by_op.get(&op) {
+                out.join(self.body_expr(i, false));
+            }
+        }
+        out
+    }
+
     /// What heredoc `i`'s text is as its command reads it: a quoted body as is; an
     /// unquoted one with its expansions' values glued in.
     fn body_expr(&mut self, i: usize, first_line: bool) -> Expr {
@@ -1956,9 +2012,15 @@ impl<'a> Walk<'a> {
             }
         }
         if self.nested.iter().any(|n| n.at == c.at) {
+            let mut stdin = here.stdin.clone();
+            // A trap's text runs where the shell takes the signal (`DEBUG`, `ERR`, `ZERR`),
+            // reading what the command running then is given: any heredoc (round 88).
+            if infos.iter().any(|i| i.value().as_deref() == Some(b"trap")) {
+                stdin.join(self.every_body());
+            }
             self.runs_nested
                 .entry(c.at)
-                .or_insert_with(|| (self.unit, here.stdin.clone()));
+                .or_insert_with(|| (self.unit, stdin));
         }
         let words = &c.words[assignments.len()..];
         let own = if self.in_nested {
@@ -2117,7 +2179,7 @@ impl<'a> Walk<'a> {
             self.pieces_sites(&a.value.pieces, ctx, None, None)?;
             // zsh's GLOB_ASSIGN globs a scalar assignment's value.
             if self.zsh() && self.names_glob_assign() {
-                self.zsh_word_qualifiers(&a.value.pieces);
+                self.zsh_globs(&a.value);
             }
         }
         let mut value = self.word_expr(&a.value);
@@ -2308,6 +2370,24 @@ impl<'a> Walk<'a> {
                     inner.stdin.join(Expr::var(s));
                     let any = self.var(&function_stdin(b""));
                     inner.stdin.join(Expr::var(any));
+                    // A function the shell runs by itself (`TRAPZERR`, `chpwd`,
+                    // `command_not_found_handler`, `zshexit`, …) reads what the command
+                    // running then is given: any heredoc (round 88).
+                    if n.starts_with(b"TRAP")
+                        || matches!(
+                            n.as_slice(),
+                            b"chpwd"
+                                | b"precmd"
+                                | b"preexec"
+                                | b"periodic"
+                                | b"zshexit"
+                                | b"zshaddhistory"
+                                | b"command_not_found_handle"
+                                | b"command_not_found_handler"
+                        )
+                    {
+                        inner.stdin.join(self.every_body());
+                    }
                     self.facts.functions.push(Rc::from(n));
                 }
             }
