@@ -484,6 +484,10 @@ pub fn judge(
     let places_programs = places_programs(reading);
     // (Scanned once, not on every pass.)
     let zsh_wide = d.is_zsh() && wide_outside_bodies(text, &reading.heredocs);
+    // zsh's options named anywhere in the text, by any spelling zsh takes (case and `_`
+    // ignored) and quotes make (`'options[glob''subst]'`: quotes and backslashes dropped):
+    // read once for every walk.
+    let zsh_options = d.is_zsh().then(|| walk::ZshOptions::named_in(text));
     let walk_once = |opts: Opts| -> Result<walk::Walk<'_>, GaveUp> {
         let mut w = walk::Walk::new(
             d,
@@ -500,6 +504,7 @@ pub fn judge(
         w.namerefs_seen = opts.namerefs;
         w.own_functions = std::rc::Rc::clone(&functions);
         w.other_fd_text = other_fd_text;
+        w.zsh_options = zsh_options;
         w.facts.places_programs = places_programs;
         w.functions = if opts.builtins_rebound {
             std::rc::Rc::new((functions.0.clone(), true))
@@ -526,15 +531,11 @@ pub fn judge(
             // `set -A options …`): an option named anywhere in the text, by any spelling
             // zsh takes (case and `_` ignored) and quotes make (`'options[glob''subst]'`:
             // quotes and backslashes dropped), counts as set.
-            let plain: Vec<u8> = text
-                .iter()
-                .filter(|&&c| !matches!(c, b'_' | b'\'' | b'"' | b'\\'))
-                .map(u8::to_ascii_lowercase)
-                .collect();
-            if crate::search::find(&plain, b"promptsubst").is_some() {
+            let named = zsh_options.unwrap_or_default();
+            if named.prompt_subst {
                 w.facts.prompt_subst = true;
             }
-            if crate::search::find(&plain, b"globsubst").is_some() {
+            if named.glob_subst {
                 w.facts.glob_subst = true;
             }
             // zsh takes letters past ASCII in names (a UTF-8 locale), which the reader

@@ -128,8 +128,8 @@ pub(super) struct Walk<'a> {
     cdable_memo: std::cell::Cell<Option<bool>>,
     /// [`Walk::text_holds_shift`], once.
     shift_memo: std::cell::Cell<Option<bool>>,
-    /// [`Walk::names_glob_assign`], once.
-    glob_assign_memo: std::cell::Cell<Option<bool>>,
+    /// zsh's options the command's text names ([`ZshOptions`]): `None`, not known.
+    pub zsh_options: Option<ZshOptions>,
     /// The function whose body is being walked, where its name is known.
     pub function_named: Option<Vec<u8>>,
     /// The names of the functions the command defines (anywhere: a call before the
@@ -142,6 +142,36 @@ pub(super) struct Walk<'a> {
     /// The command gives a heredoc or a here-string on a descriptor other than standard
     /// input somewhere: a sourced file may read it.
     pub other_fd_text: bool,
+}
+
+/// zsh options a command's text names, by any spelling zsh takes: case and `_` ignored,
+/// and quotes and backslashes dropped (`'options[glob''subst]'`, `noglob_subst` too).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ZshOptions {
+    pub prompt_subst: bool,
+    pub glob_subst: bool,
+    pub glob_assign: bool,
+    /// Options named some other way: `setopt`, `set -o`, `set +o`, `options`, `emulate`.
+    pub options: bool,
+}
+
+impl ZshOptions {
+    pub fn named_in(text: &[u8]) -> ZshOptions {
+        let plain: Vec<u8> = text
+            .iter()
+            .filter(|&&c| !matches!(c, b'_' | b'\'' | b'"' | b'\\'))
+            .map(u8::to_ascii_lowercase)
+            .collect();
+        let has = |n: &[u8]| crate::search::find(&plain, n).is_some();
+        ZshOptions {
+            prompt_subst: has(b"promptsubst"),
+            glob_subst: has(b"globsubst"),
+            glob_assign: has(b"globassign"),
+            options: [&b"setopt"[..], b"set -o", b"set +o", b"options", b"emulate"]
+                .iter()
+                .any(|n| has(n)),
+        }
+    }
 }
 
 /// Whether a piece of a word may give zsh's globbing a `(`: written in it, in the word of
@@ -234,7 +264,7 @@ impl<'a> Walk<'a> {
             inert_so_far: true,
             sourced_environment: false,
             shift_memo: std::cell::Cell::new(None),
-            glob_assign_memo: std::cell::Cell::new(None),
+            zsh_options: None,
             cdable_memo: std::cell::Cell::new(None),
             function_named: None,
             functions: Rc::new((super::FunctionNames::default(), false)),
@@ -283,26 +313,17 @@ impl<'a> Walk<'a> {
         holds
     }
 
-    /// Whether zsh's GLOB_ASSIGN may be on: the command names it (case, `_`, quotes and
-    /// backslashes ignored, `noglobassign` too), or names an option at run time (unknown
-    /// text: yes).
+    /// Whether the command may turn zsh's GLOB_SUBST on: it names it, or names options
+    /// some other way ([`ZshOptions`]), or an option at run time. Otherwise the settings
+    /// are the user's environment's, and what only GLOB_SUBST would glob is not judged again.
+    fn may_set_glob_subst(&self) -> bool {
+        self.facts.glob_subst || self.zsh_options.is_none_or(|o| o.glob_subst || o.options)
+    }
+
+    /// Whether zsh's GLOB_ASSIGN may be on: the command names it ([`ZshOptions`]), or names
+    /// an option at run time.
     fn names_glob_assign(&self) -> bool {
-        if self.facts.glob_subst {
-            return true;
-        }
-        if let Some(known) = self.glob_assign_memo.get() {
-            return known;
-        }
-        let named = self.text.is_none_or(|t| {
-            let plain: Vec<u8> = t
-                .iter()
-                .filter(|&&c| !matches!(c, b'_' | b'\'' | b'"' | b'\\'))
-                .map(u8::to_ascii_lowercase)
-                .collect();
-            crate::search::find(&plain, b"globassign").is_some()
-        });
-        self.glob_assign_memo.set(Some(named));
-        named
+        self.facts.glob_subst || self.zsh_options.is_none_or(|o| o.glob_assign)
     }
 
     fn spend(&self, n: usize) -> Result<(), GaveUp> {
@@ -399,6 +420,7 @@ impl<'a> Walk<'a> {
             sub.no_whole_lines = self.no_whole_lines;
             sub.verbose = self.verbose;
             sub.functions = Rc::clone(&self.functions);
+            sub.zsh_options = self.zsh_options;
             let c = Ctx {
                 stdin,
                 read_later: true,
@@ -585,11 +607,12 @@ impl<'a> Walk<'a> {
     fn zsh_globs(&mut self, w: &WordInfo) {
         // zsh with GLOB_SUBST makes an unquoted expansion a glob pattern (a
         // substitution's output too).
+        let subst = self.may_set_glob_subst();
         for p in &w.pieces {
             let (at, v) = match p {
                 Piece::Param(p) => (p.at, self.param_expr(p)),
-                Piece::Subst(at) => (*at, Expr(vec![Src::Subst(*at)])),
-                Piece::Lit(_) | Piece::Arith(_) => continue,
+                Piece::Subst(at) if subst => (*at, Expr(vec![Src::Subst(*at)])),
+                Piece::Subst(_) | Piece::Lit(_) | Piece::Arith(_) => continue,
             };
             self.site_needing(
                 at,
@@ -602,18 +625,21 @@ impl<'a> Walk<'a> {
         // The pattern is the whole word, its pieces glued (`${~v}${~x}`: a qualifier
         // one opens, text the other gives; `${w:-/(}[x]${w:-)}`: a qualifier written
         // across the words of `${…}`, which keep their `(` and `)`).
-        if w.pieces.len() > 1 {
+        let pattern = w
+            .pieces
+            .iter()
+            .any(|p| matches!(p, Piece::Param(p) if p.zsh_glob));
+        let words = w.pieces.iter().any(glob_paren)
+            && w.pieces
+                .iter()
+                .any(|p| matches!(p, Piece::Param(p) if p.arg.is_some()));
+        if w.pieces.len() > 1 && (pattern || words || subst) {
             let glued = self.word_expr(w);
             let raw = self
                 .text
                 .filter(|_| !self.in_nested)
                 .and_then(|t| t.get(w.start as usize..w.end as usize));
-            if w.pieces
-                .iter()
-                .any(|p| matches!(p, Piece::Param(p) if p.arg.is_some()))
-                && w.pieces.iter().any(glob_paren)
-                && !raw.is_some_and(parens_all_quoted)
-            {
+            if words && !raw.is_some_and(parens_all_quoted) {
                 self.site(
                     w.start,
                     Evaluator::ZshGlob,
@@ -622,10 +648,7 @@ impl<'a> Walk<'a> {
                     None,
                 );
             }
-            if w.pieces
-                .iter()
-                .any(|p| matches!(p, Piece::Param(p) if p.zsh_glob))
-            {
+            if pattern {
                 self.site(
                     w.start,
                     Evaluator::ZshGlob,
@@ -634,10 +657,7 @@ impl<'a> Walk<'a> {
                     None,
                 );
             }
-            if w.pieces
-                .iter()
-                .any(|p| matches!(p, Piece::Param(_) | Piece::Subst(_)))
-            {
+            if subst {
                 self.site_needing(
                     w.start,
                     Evaluator::ZshGlob,
