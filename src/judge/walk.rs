@@ -2393,19 +2393,7 @@ impl<'a> Walk<'a> {
                     // A function the shell runs by itself (`TRAPZERR`, `chpwd`,
                     // `command_not_found_handler`, `zshexit`, …) reads what the command
                     // running then is given: any heredoc (round 88).
-                    if n.starts_with(b"TRAP")
-                        || matches!(
-                            n.as_slice(),
-                            b"chpwd"
-                                | b"precmd"
-                                | b"preexec"
-                                | b"periodic"
-                                | b"zshexit"
-                                | b"zshaddhistory"
-                                | b"command_not_found_handle"
-                                | b"command_not_found_handler"
-                        )
-                    {
+                    if lines::shell_hook(&n) {
                         inner.stdin.join(self.every_body());
                     }
                     self.facts.functions.push(Rc::from(n));

@@ -9,10 +9,13 @@ use crate::shell::tree::{Compound, RedirOp, Redirect, SimpleCommand, Word};
 /// Whether a function of this name may run between a loop's reads: it stands for a
 /// builtin a loop counts on (`read` or one of [`QUIET`]), or zsh runs it as a hook.
 pub(in crate::judge) fn may_run_between_reads(name: &[u8]) -> bool {
-    name == b"read"
-        || QUIET.contains(&name)
-        || QUIET_PROGRAMS.contains(&name)
-        || name.starts_with(b"TRAP")
+    name == b"read" || QUIET.contains(&name) || QUIET_PROGRAMS.contains(&name) || shell_hook(name)
+}
+
+/// Whether the shell runs a function of this name by itself: zsh's `TRAP…` functions and
+/// hooks, and the handler of a command not found (bash's and zsh's).
+pub(in crate::judge) fn shell_hook(name: &[u8]) -> bool {
+    name.starts_with(b"TRAP")
         || matches!(
             name,
             b"chpwd"
