@@ -921,6 +921,7 @@ impl Walker<'_> {
                 for a in rest {
                     self.touch_if_settings(a, &name);
                 }
+                self.unknown_runs(&name, rest, stdin, depth);
             }
             Some(Kind::Wrapper) | None => {}
         }
@@ -1320,6 +1321,83 @@ impl Walker<'_> {
         }
     }
 
+    /// What a program the rule does not know may run: a command of its words, as a
+    /// wrapper does (`flock l sh -c …`, `taskset 1 rm f`, `strace -f sh -c …`, `unshare -r
+    /// …`, `chrt 1 …`, `prlimit … sh -c …`), and shell text it is given (`script -c TEXT`,
+    /// `watch TEXT`, `su -c TEXT`, `flock l -c TEXT`). Each word that names one of the
+    /// rule's commands (or the guard) is walked as that command with the words after it,
+    /// given what the program reads; for one of [`TEXT_RUNNERS`], each word that holds a
+    /// blank, an operator, a quote or an expansion is read as a script, given the same.
+    /// (Round 94: the wrappers the rule did not know ran `sh -c` text unread.)
+    fn unknown_runs(
+        &mut self,
+        name: &str,
+        rest: &[Arg],
+        stdin: &[super::walk::Shown],
+        depth: usize,
+    ) {
+        // (A shell reads what these are given on standard input: `at`, `ssh`, `unshare`,
+        // `script`, `su` or `newgrp` with no command of their own.)
+        if STDIN_RUNNERS.contains(&name) {
+            self.may_run(stdin, depth);
+        }
+        if TEXT_RUNNERS.contains(&name) {
+            // Each word that is shell text, as each text it may be (`xargs -I{}` given
+            // lines, a glob that matches nothing), and the words joined with blanks:
+            // `watch`, `ssh` and `parallel` hand a shell their words as one line, where a
+            // quoted `~` or `$HOME` is expanded.
+            let mut joined = String::new();
+            for a in rest {
+                let Some((texts, _)) = a.texts() else {
+                    // (A word of no text the rule knows: what the command reads may be
+                    // that text.)
+                    self.may_run(stdin, depth);
+                    continue;
+                };
+                for t in texts {
+                    if t.bytes().any(|c| SHELL_TEXT_BYTE[usize::from(c)]) {
+                        self.nested_given(t.as_bytes(), depth, stdin);
+                    }
+                }
+                if let Some(t) = texts.first() {
+                    joined.push_str(t);
+                    joined.push(' ');
+                }
+            }
+            self.nested_given(joined.as_bytes(), depth, stdin);
+        }
+        // (Inside an outer one's words, which are each walked from there.)
+        if self.in_unknown {
+            return;
+        }
+        for (j, a) in rest.iter().enumerate() {
+            // A word that names one of the rule's commands: as written, zsh's `=rm`, or a
+            // glob with a letter in its last part that may match one (`/bin/r[m]`; not
+            // `d/*`, every file of a directory given to a linter).
+            let names = match a.value.as_deref() {
+                Some(v) => {
+                    let v = v.strip_prefix('=').filter(|n| !n.is_empty()).unwrap_or(v);
+                    kind(basename(v), self.ctx).is_some() || self.ctx.is_exe(v)
+                }
+                None => a.texts().is_some_and(|(texts, glob)| {
+                    glob && texts.iter().any(|t| {
+                        let name = basename(t);
+                        name.bytes().any(|c| c.is_ascii_alphanumeric())
+                            && !glob_names(name, self.ctx).is_empty()
+                    })
+                }),
+            };
+            if names {
+                if !self.charge(rest.len() - j) {
+                    return;
+                }
+                self.in_unknown = true;
+                self.command(&rest[j..], stdin, depth);
+                self.in_unknown = false;
+            }
+        }
+    }
+
     /// Walks what a command reads on standard input as a script it may run.
     fn may_run(&mut self, stdin: &[super::walk::Shown], depth: usize) {
         for t in stdin {
@@ -1601,6 +1679,71 @@ impl Walker<'_> {
         }
     }
 }
+
+/// The bytes that make a word given to a program shell text it may run
+/// ([`Walker::unknown_runs`]): blanks, operators, quotes and expansions.
+const SHELL_TEXT_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = matches!(
+            c as u8,
+            b' ' | b'\t'
+                | b'\n'
+                | b';'
+                | b'&'
+                | b'|'
+                | b'<'
+                | b'>'
+                | b'('
+                | b'`'
+                | b'$'
+                | b'\''
+                | b'"'
+                | b'\\'
+        );
+        c += 1;
+    }
+    t
+};
+
+/// Whether program `name` runs a shell on what it reads or on a word
+/// ([`STDIN_RUNNERS`], [`TEXT_RUNNERS`]).
+pub(super) fn runs_input_or_text(name: &str) -> bool {
+    STDIN_RUNNERS.contains(&name) || TEXT_RUNNERS.contains(&name)
+}
+
+/// Programs that hand what they read on standard input to a shell: `at` and `batch`,
+/// `ssh`, and with no command of their own `unshare`, `script`, `su`, `runuser`, `newgrp`,
+/// `sg`. (Not `crontab -`: its lines are five time fields and a command, run later.)
+const STDIN_RUNNERS: &[&str] = &[
+    "at", "batch", "newgrp", "runuser", "script", "sg", "ssh", "su", "unshare",
+];
+
+/// Programs that run shell text they are given as a word, by their manuals (`script -c`,
+/// `su -c`, `runuser -c`, `flock -c`, `sg GROUP CMD`, `watch`, `parallel`, `tmux`,
+/// `screen`, `ssh`, terminal emulators' `-e`, `entr -s`):
+/// each of their words that is shell text (a blank, an operator, a quote, an expansion) is
+/// read as a script. Other programs' text words are data (`gh issue comment --body '…'`);
+/// their words that name a command are walked ([`Walker::unknown_runs`]).
+const TEXT_RUNNERS: &[&str] = &[
+    "entr",
+    "flock",
+    "gnome-terminal",
+    "konsole",
+    "parallel",
+    "runuser",
+    "screen",
+    "script",
+    "sem",
+    "sg",
+    "ssh",
+    "su",
+    "tmux",
+    "watch",
+    "x-terminal-emulator",
+    "xterm",
+];
 
 /// The index of the command's name, past wrappers (`sudo`, `env`, `command`, `exec`,
 /// `nohup`, `nice`, `timeout`, `xargs`, …) and their options.

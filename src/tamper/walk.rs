@@ -365,6 +365,10 @@ pub(super) struct Walker<'a> {
     pub(super) module_path_named: bool,
     /// The text names `mapfile` (zsh's parameter of files).
     mapfile_named: bool,
+    /// Walking the words of a program the rule does not know as a command
+    /// ([`Walker::unknown_runs`]): a program it does not know among them adds no walk of
+    /// its own, its later words are each walked from the outer one.
+    pub(super) in_unknown: bool,
 }
 
 impl<'a> Walker<'a> {
@@ -399,6 +403,7 @@ impl<'a> Walker<'a> {
             takes_names: false,
             module_path_named: false,
             mapfile_named: false,
+            in_unknown: false,
         }
     }
 
@@ -556,9 +561,10 @@ impl<'a> Walker<'a> {
         let Ok(name) = std::str::from_utf8(base) else {
             return true;
         };
+        let k = kind(name, self.ctx);
         names.contains(base)
             || matches!(
-                kind(name, self.ctx),
+                k,
                 Some(
                     Kind::Shell
                         | Kind::Interpreter
@@ -569,6 +575,17 @@ impl<'a> Walker<'a> {
                         | Kind::Awk
                 )
             )
+            // (A program the rule does not know that runs a shell on what it reads, or
+            // whose words run one: `… | flock l xargs sh`, `… | unshare`; round 94.)
+            || (k.is_none()
+                && !self.reader(name)
+                && (super::commands::runs_input_or_text(name)
+                    || c.words.iter().skip(1).any(|w| {
+                        let t = w.text.bytes();
+                        !word::as_written(t)
+                            || std::str::from_utf8(&t[crate::search::rfind_byte(t, b'/').map_or(0, |k| k + 1)..])
+                                .map_or(true, |n| kind(n.strip_prefix('=').unwrap_or(n), self.ctx).is_some())
+                    })))
     }
 
     /// Walks reading `r` of `text` (the command, or nested shell text) at `depth`.
@@ -1606,16 +1623,26 @@ impl<'a> Walker<'a> {
                 && !super::find(t, b".toml")
                 && !self.ctx.may_name_exe(t)
         };
+        // (A later word that names one of the rule's commands, which a program the rule
+        // does not know may run: `flock l sh …`; round 94.)
+        let mut names_command = false;
         for t in words {
             if !plain(t) {
                 return false;
             }
+            names_command = names_command
+                || std::str::from_utf8(t).is_ok_and(|t| {
+                    super::commands::kind(super::commands::basename(t), self.ctx).is_some()
+                });
             cost += 1 + t.len() / crate::shell::BYTES_PER_WORK;
         }
         let Ok(full) = std::str::from_utf8(raw) else {
             return false;
         };
         let name = super::commands::basename(full);
+        if (names_command && !self.reader(name)) || super::commands::runs_input_or_text(name) {
+            return false;
+        }
         // (A function the command defines that may run what it reads, given input: round
         // 82. One a sourced file may define is that file's, run on purpose.)
         let function = fed
@@ -1653,7 +1680,23 @@ impl<'a> Walker<'a> {
         self.nested_counted(text, depth, depth > 0, &[]);
     }
 
+    /// [`Walker::nested_fed`] for text a program the rule does not know is given, which it
+    /// may run (`script -c TEXT`, `watch TEXT`): not counted among the [`MAX_NESTED`] texts
+    /// run (a script gives such programs many words), charged to the meter as any reading
+    /// is.
+    pub(super) fn nested_given(&mut self, text: &[u8], depth: usize, stdin: &[Shown]) {
+        self.nested_counted(text, depth, false, stdin);
+    }
+
     fn nested_counted(&mut self, text: &[u8], depth: usize, counted: bool, stdin: &[Shown]) {
+        // (Text read again is walked whole: a program it does not know walks its own
+        // words.)
+        let in_unknown = std::mem::take(&mut self.in_unknown);
+        self.nested_read(text, depth, counted, stdin);
+        self.in_unknown = in_unknown;
+    }
+
+    fn nested_read(&mut self, text: &[u8], depth: usize, counted: bool, stdin: &[Shown]) {
         // (Charged before it is hashed: three hundred shells in a group given an 800 KB
         // body hashed it each time, unmetered; round 82.)
         let given: usize = stdin.iter().map(|t| t.len()).sum();
