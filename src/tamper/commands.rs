@@ -1338,15 +1338,18 @@ impl Walker<'_> {
     ) {
         // (A shell reads what these are given on standard input: `at`, `ssh`, `unshare`,
         // `script`, `su` or `newgrp` with no command of their own.)
-        if STDIN_RUNNERS.contains(&name) {
+        if STDIN_RUNNERS.contains(&name) && !(name == "ssh" && ssh_runs_command(rest)) {
             self.may_run(stdin, depth);
         }
         if TEXT_RUNNERS.contains(&name) {
             // Each word that is shell text, as each text it may be (`xargs -I{}` given
-            // lines, a glob that matches nothing), and the words joined with blanks:
-            // `watch`, `ssh` and `parallel` hand a shell their words as one line, where a
-            // quoted `~` or `$HOME` is expanded.
-            let mut joined = String::new();
+            // lines, a glob that matches nothing); and for `watch`, `ssh` and `parallel`,
+            // which hand a shell their words as one line (where a quoted `~` or `$HOME` is
+            // expanded), the words joined with blanks from the first that is shell text or
+            // names a command of the rule's (not their options and host before it:
+            // `watch -n1 'jq . f'`, `ssh devbox 'cat f'` read `jq`, `cat`).
+            let joins = matches!(name, "watch" | "ssh" | "parallel");
+            let mut joined: Option<String> = None;
             for a in rest {
                 let Some((texts, _)) = a.texts() else {
                     // (A word of no text the rule knows: what the command reads may be
@@ -1354,17 +1357,33 @@ impl Walker<'_> {
                     self.may_run(stdin, depth);
                     continue;
                 };
+                let mut text_word = false;
                 for t in texts {
                     if t.bytes().any(|c| SHELL_TEXT_BYTE[usize::from(c)]) {
+                        text_word = true;
                         self.nested_given(t.as_bytes(), depth, stdin);
                     }
                 }
-                if let Some(t) = texts.first() {
-                    joined.push_str(t);
-                    joined.push(' ');
+                let Some(first) = texts.first() else {
+                    continue;
+                };
+                if joins
+                    && joined.is_none()
+                    && (text_word
+                        || kind(basename(first), self.ctx).is_some()
+                        || runs_input_or_text(basename(first)))
+                {
+                    joined = Some(String::new());
+                }
+                if let Some(j) = joined.as_mut() {
+                    j.push_str(first);
+                    j.push(' ');
                 }
             }
-            self.nested_given(joined.as_bytes(), depth, stdin);
+            // (One word read already alone.)
+            if let Some(j) = joined.filter(|j| j.trim_end().contains(' ')) {
+                self.nested_given(j.as_bytes(), depth, stdin);
+            }
         }
         // (Inside an outer one's words, which are each walked from there.)
         if self.in_unknown {
@@ -1377,7 +1396,9 @@ impl Walker<'_> {
             let names = match a.value.as_deref() {
                 Some(v) => {
                     let v = v.strip_prefix('=').filter(|n| !n.is_empty()).unwrap_or(v);
-                    kind(basename(v), self.ctx).is_some() || self.ctx.is_exe(v)
+                    kind(basename(v), self.ctx).is_some()
+                        || runs_input_or_text(basename(v))
+                        || self.ctx.is_exe(v)
                 }
                 None => a.texts().is_some_and(|(texts, glob)| {
                     glob && texts.iter().any(|t| {
@@ -1681,7 +1702,7 @@ impl Walker<'_> {
 }
 
 /// The bytes that make a word given to a program shell text it may run
-/// ([`Walker::unknown_runs`]): blanks, operators, quotes and expansions.
+/// ([`Walker::unknown_runs`]): blanks, operators, quotes, expansions and braces.
 const SHELL_TEXT_BYTE: [bool; 256] = {
     let mut t = [false; 256];
     let mut c = 0;
@@ -1701,11 +1722,37 @@ const SHELL_TEXT_BYTE: [bool; 256] = {
                 | b'\''
                 | b'"'
                 | b'\\'
+                | b'{'
         );
         c += 1;
     }
     t
 };
+
+/// Whether `ssh` given `rest` names a command after its host (which then reads what ssh
+/// reads: `ssh h bash -s <<'EOF'`), past its options and their values.
+fn ssh_runs_command(rest: &[Arg]) -> bool {
+    let mut operands = 0;
+    let mut i = 0;
+    while let Some(a) = rest.get(i) {
+        let v = a.v();
+        if v == "--" {
+            operands += rest.len() - i - 1;
+            break;
+        }
+        if v.starts_with('-') && v.len() > 1 {
+            i += if takes_next(v, b"BbcDEeFIiJLlmOopQRSWw", &[]) {
+                2
+            } else {
+                1
+            };
+            continue;
+        }
+        operands += 1;
+        i += 1;
+    }
+    operands > 1
+}
 
 /// Whether program `name` runs a shell on what it reads or on a word
 /// ([`STDIN_RUNNERS`], [`TEXT_RUNNERS`]).

@@ -1632,7 +1632,9 @@ impl<'a> Walker<'a> {
             }
             names_command = names_command
                 || std::str::from_utf8(t).is_ok_and(|t| {
-                    super::commands::kind(super::commands::basename(t), self.ctx).is_some()
+                    let t = super::commands::basename(t);
+                    super::commands::kind(t, self.ctx).is_some()
+                        || super::commands::runs_input_or_text(t)
                 });
             cost += 1 + t.len() / crate::shell::BYTES_PER_WORK;
         }
