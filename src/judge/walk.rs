@@ -1851,31 +1851,67 @@ impl<'a> Walk<'a> {
     }
 
     /// The text of every heredoc given to a compound command (a group, a loop, a
-    /// subshell), as it reads it ([`Walk::body_expr`]): what code the shell runs by itself
-    /// inside one (a trap, a hook) may read.
-    fn every_body(&mut self) -> Expr {
-        fn collect(nodes: &[(super::program::Node<'_>, super::program::Feed)], out: &mut Vec<u32>) {
+    /// subshell) or to a simple command the shell runs itself (any, for a hook:
+    /// `any_simple`), as it reads it ([`Walk::body_expr`]): what code the shell runs by
+    /// itself inside one (a trap, a hook) may read.
+    fn every_body(&mut self, any_simple: bool) -> Expr {
+        fn collect<'r>(
+            nodes: &[(super::program::Node<'r>, super::program::Feed)],
+            out: &mut Vec<u32>,
+            simple: &mut Vec<&'r SimpleCommand>,
+        ) {
             for (n, _) in nodes {
-                if let super::program::Node::Compound {
-                    children,
-                    redirects,
-                    ..
-                } = n
-                {
-                    out.extend(
-                        redirects
-                            .iter()
-                            .filter(|r| r.op == RedirOp::Heredoc)
-                            .map(|r| r.at),
-                    );
-                    collect(children, out);
+                match n {
+                    super::program::Node::Compound {
+                        children,
+                        redirects,
+                        ..
+                    } => {
+                        out.extend(
+                            redirects
+                                .iter()
+                                .filter(|r| r.op == RedirOp::Heredoc)
+                                .map(|r| r.at),
+                        );
+                        collect(children, out, simple);
+                    }
+                    super::program::Node::Simple(c) => simple.push(c),
+                    _ => {}
                 }
             }
         }
         let mut ops = Vec::new();
-        collect(&self.prog.root, &mut ops);
+        let mut simple = Vec::new();
+        collect(&self.prog.root, &mut ops, &mut simple);
         for nodes in self.prog.substs.values() {
-            collect(nodes, &mut ops);
+            collect(nodes, &mut ops, &mut simple);
+        }
+        // A simple command's too where the shell itself runs it with its redirections in
+        // place, so that code it runs by itself then reads them: a function (its `RETURN`
+        // trap under `set -T`, a trap inside it), a builtin (`exit`'s `EXIT` trap, `kill -USR1
+        // $$`'s handler, zsh's `chpwd` after `cd`), a name computed at run time; for a hook,
+        // any (a command-not-found handler runs with the redirections of the command not
+        // found). Not a program's: it runs in a process of its own (round 94).
+        for c in simple {
+            let name = c
+                .words
+                .iter()
+                .find(|w| !crate::shell::word::is_assignment(&w.text))
+                .map(|w| w.text.bytes());
+            let in_shell = any_simple
+                || name.is_none_or(|n| {
+                    !crate::shell::word::as_written(n)
+                        || super::inert::builtin(n)
+                        || self.may_be_function(n)
+                });
+            if in_shell {
+                ops.extend(
+                    c.redirects
+                        .iter()
+                        .filter(|r| r.op == RedirOp::Heredoc)
+                        .map(|r| r.at),
+                );
+            }
         }
         let mut out = Expr::default();
         for op in ops {
@@ -2036,7 +2072,7 @@ impl<'a> Walk<'a> {
             // A trap's text runs where the shell takes the signal (`DEBUG`, `ERR`, `ZERR`),
             // reading what the command running then is given: any heredoc (round 88).
             if infos.iter().any(|i| i.value().as_deref() == Some(b"trap")) {
-                stdin.join(self.every_body());
+                stdin.join(self.every_body(false));
             }
             self.runs_nested
                 .entry(c.at)
@@ -2394,7 +2430,7 @@ impl<'a> Walk<'a> {
                     // `command_not_found_handler`, `zshexit`, …) reads what the command
                     // running then is given: any heredoc (round 88).
                     if lines::shell_hook(&n) {
-                        inner.stdin.join(self.every_body());
+                        inner.stdin.join(self.every_body(true));
                     }
                     self.facts.functions.push(Rc::from(n));
                 }
