@@ -1851,16 +1851,16 @@ impl<'a> Walk<'a> {
     }
 
     /// The text of every heredoc given to a compound command (a group, a loop, a
-    /// subshell) or to a simple command the shell runs itself (any, for a hook:
-    /// `any_simple`), as it reads it ([`Walk::body_expr`]): what code the shell runs by
+    /// subshell) or to a simple command the shell runs itself (any, for a command-not-found
+    /// handler: `any_simple`), as it reads it ([`Walk::body_expr`]): what code the shell runs by
     /// itself inside one (a trap, a hook) may read.
     fn every_body(&mut self, any_simple: bool) -> Expr {
         fn collect<'r>(
             nodes: &[(super::program::Node<'r>, super::program::Feed)],
             out: &mut Vec<u32>,
-            simple: &mut Vec<&'r SimpleCommand>,
+            simple: &mut Vec<(&'r SimpleCommand, Option<&'r SimpleCommand>)>,
         ) {
-            for (n, _) in nodes {
+            for (i, (n, _)) in nodes.iter().enumerate() {
                 match n {
                     super::program::Node::Compound {
                         children,
@@ -1875,7 +1875,24 @@ impl<'a> Walk<'a> {
                         );
                         collect(children, out, simple);
                     }
-                    super::program::Node::Simple(c) => simple.push(c),
+                    // (A program's that writes into a pipe the shell's own reads, a group or
+                    // a builtin: `cat <<'E' | { :; }`, counted as that reader's.)
+                    super::program::Node::Simple(c) => match nodes.get(i + 1) {
+                        Some((
+                            super::program::Node::Compound { .. },
+                            super::program::Feed::Pipe | super::program::Feed::PipeErr,
+                        )) => out.extend(
+                            c.redirects
+                                .iter()
+                                .filter(|r| r.op == RedirOp::Heredoc)
+                                .map(|r| r.at),
+                        ),
+                        Some((
+                            super::program::Node::Simple(reader),
+                            super::program::Feed::Pipe | super::program::Feed::PipeErr,
+                        )) => simple.push((c, Some(*reader))),
+                        _ => simple.push((c, None)),
+                    },
                     _ => {}
                 }
             }
@@ -1889,21 +1906,23 @@ impl<'a> Walk<'a> {
         // A simple command's too where the shell itself runs it with its redirections in
         // place, so that code it runs by itself then reads them: a function (its `RETURN`
         // trap under `set -T`, a trap inside it), a builtin (`exit`'s `EXIT` trap, `kill -USR1
-        // $$`'s handler, zsh's `chpwd` after `cd`), a name computed at run time; for a hook,
-        // any (a command-not-found handler runs with the redirections of the command not
+        // $$`'s handler, zsh's `chpwd` after `cd`), a name computed at run time; for a
+        // command-not-found handler, any (it runs with the redirections of the command not
         // found). Not a program's: it runs in a process of its own (round 94).
-        for c in simple {
-            let name = c
-                .words
+        let in_shell = |c: &SimpleCommand| {
+            c.words
                 .iter()
                 .find(|w| !crate::shell::word::is_assignment(&w.text))
-                .map(|w| w.text.bytes());
-            let in_shell = any_simple
-                || name.is_none_or(|n| {
+                .map(|w| w.text.bytes())
+                .is_none_or(|n| {
                     !crate::shell::word::as_written(n)
                         || super::inert::builtin(n)
                         || self.may_be_function(n)
-                });
+                })
+        };
+        for (c, reader) in simple {
+            // (Or a pipe's reader's: `cat <<'E' | f`.)
+            let in_shell = any_simple || in_shell(c) || reader.is_some_and(in_shell);
             if in_shell {
                 ops.extend(
                     c.redirects
@@ -2430,7 +2449,10 @@ impl<'a> Walk<'a> {
                     // `command_not_found_handler`, `zshexit`, …) reads what the command
                     // running then is given: any heredoc (round 88).
                     if lines::shell_hook(&n) {
-                        inner.stdin.join(self.every_body(true));
+                        // (A command-not-found handler runs with the redirections of
+                        // any command, a program's name; the others as a trap does.)
+                        let any = n.starts_with(b"command_not_found");
+                        inner.stdin.join(self.every_body(any));
                     }
                     self.facts.functions.push(Rc::from(n));
                 }
