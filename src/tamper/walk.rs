@@ -1630,12 +1630,14 @@ impl<'a> Walker<'a> {
             if !plain(t) {
                 return false;
             }
+            // (An option is no command's name: `ls -la | grep -v x`.)
             names_command = names_command
-                || std::str::from_utf8(t).is_ok_and(|t| {
-                    let t = super::commands::basename(t);
-                    super::commands::kind(t, self.ctx).is_some()
-                        || super::commands::runs_input_or_text(t)
-                });
+                || (!(t.len() > 1 && t[0] == b'-')
+                    && std::str::from_utf8(t).is_ok_and(|t| {
+                        let t = super::commands::basename(t);
+                        super::commands::kind(t, self.ctx).is_some()
+                            || super::commands::runs_input_or_text(t)
+                    }));
             cost += 1 + t.len() / crate::shell::BYTES_PER_WORK;
         }
         let Ok(full) = std::str::from_utf8(raw) else {
