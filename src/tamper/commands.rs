@@ -1394,12 +1394,7 @@ impl Walker<'_> {
             // glob with a letter in its last part that may match one (`/bin/r[m]`; not
             // `d/*`, every file of a directory given to a linter).
             let names = match a.value.as_deref() {
-                Some(v) => {
-                    let v = v.strip_prefix('=').filter(|n| !n.is_empty()).unwrap_or(v);
-                    kind(basename(v), self.ctx).is_some()
-                        || runs_input_or_text(basename(v))
-                        || self.ctx.is_exe(v)
-                }
+                Some(v) => names_rule_command(v, self.ctx) || self.ctx.is_exe(v),
                 None => a.texts().is_some_and(|(texts, glob)| {
                     glob && texts.iter().any(|t| {
                         let name = basename(t);
@@ -1752,6 +1747,14 @@ fn ssh_runs_command(rest: &[Arg]) -> bool {
         i += 1;
     }
     operands > 1
+}
+
+/// Whether word `w` names one of the rule's commands or a program that runs shell text
+/// or what it reads: by its file name, zsh's `=rm` as `rm`.
+pub(super) fn names_rule_command(w: &str, ctx: &Ctx) -> bool {
+    let w = w.strip_prefix('=').filter(|n| !n.is_empty()).unwrap_or(w);
+    let name = basename(w);
+    kind(name, ctx).is_some() || runs_input_or_text(name)
 }
 
 /// Whether program `name` runs a shell on what it reads or on a word

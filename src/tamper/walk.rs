@@ -583,8 +583,9 @@ impl<'a> Walker<'a> {
                     || c.words.iter().skip(1).any(|w| {
                         let t = w.text.bytes();
                         !word::as_written(t)
-                            || std::str::from_utf8(&t[crate::search::rfind_byte(t, b'/').map_or(0, |k| k + 1)..])
-                                .map_or(true, |n| kind(n.strip_prefix('=').unwrap_or(n), self.ctx).is_some())
+                            || std::str::from_utf8(t).map_or(true, |t| {
+                                super::commands::names_rule_command(t, self.ctx)
+                            })
                     })))
     }
 
@@ -1633,11 +1634,8 @@ impl<'a> Walker<'a> {
             // (An option is no command's name: `ls -la | grep -v x`.)
             names_command = names_command
                 || (!(t.len() > 1 && t[0] == b'-')
-                    && std::str::from_utf8(t).is_ok_and(|t| {
-                        let t = super::commands::basename(t);
-                        super::commands::kind(t, self.ctx).is_some()
-                            || super::commands::runs_input_or_text(t)
-                    }));
+                    && std::str::from_utf8(t)
+                        .is_ok_and(|t| super::commands::names_rule_command(t, self.ctx)));
             cost += 1 + t.len() / crate::shell::BYTES_PER_WORK;
         }
         let Ok(full) = std::str::from_utf8(raw) else {
