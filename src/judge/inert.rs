@@ -632,10 +632,7 @@ impl Plain<'_> {
         if name.contains(&b'/') || !builtin(&name) {
             // A program: a process of its own. (Or a function the command defines.) Its
             // words only give values (a word of plain bytes is its text: not read).
-            return args
-                .iter()
-                .all(|w| plain_bytes(w.text.bytes()) || self.info(&self.read(w)))
-                && (!self.zsh || !wide(&name));
+            return args.iter().all(|w| self.value_only(w)) && (!self.zsh || !wide(&name));
         }
         if matches!(
             name.as_ref(),
@@ -660,16 +657,16 @@ impl Plain<'_> {
                     }
                 });
         }
-        let infos: Vec<WordInfo> = args.iter().map(|w| self.read(w)).collect();
-        if !infos.iter().all(|i| self.info(i)) {
-            return false;
-        }
         // (Whatever their words' values: not asked for them.)
         if matches!(
             name.as_ref(),
             b"echo" | b"cd" | b"pwd" | b"true" | b"false" | b":" | b"kill"
         ) {
-            return true;
+            return args.iter().all(|w| self.value_only(w));
+        }
+        let infos: Vec<WordInfo> = args.iter().map(|w| self.read(w)).collect();
+        if !infos.iter().all(|i| self.info(i)) {
+            return false;
         }
         let lits: Vec<Option<Vec<u8>>> = infos.iter().map(WordInfo::value).collect();
         let all_literal = || lits.iter().all(Option::is_some);
@@ -743,7 +740,13 @@ impl Plain<'_> {
     }
 
     fn word(&self, w: &Word) -> bool {
-        !w.from_alias && self.info(&self.read(w))
+        !w.from_alias && self.value_only(w)
+    }
+
+    /// [`Self::info`] of the word's reading (a word of plain bytes gives its text, which
+    /// is ASCII and holds no `(`: read without building its reading).
+    fn value_only(&self, w: &Word) -> bool {
+        plain_bytes(w.text.bytes()) || self.info(&self.read(w))
     }
 
     /// A word whose expansion only gives a value.

@@ -329,6 +329,7 @@ const MODELLED_PROGRAMS: &[&[u8]] = &[
     b"mktemp",
     b"nproc",
     b"seq",
+    b"stat",
     b"tput",
     b"uname",
     b"wc",

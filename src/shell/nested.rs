@@ -1,5 +1,5 @@
-//! Text a command runs again and spells literally: the words of `eval` and the action of
-//! `trap`, once quotes are removed (`eval 'cat <<E … E'`, `eval $'cat <<E\n…'`). The shell
+//! Text a command runs again and spells literally: the words of `eval`, the action of
+//! `trap` and the text of zsh's `emulate … -c`, once quotes are removed (`eval 'cat <<E … E'`, `eval $'cat <<E\n…'`). The shell
 //! reads that text as a program when it runs it, so the reader reads it too, as the same
 //! shell, with the aliases the command defined: a heredoc in it is a heredoc like any
 //! other. Text the command composes at run time is explicit evaluation and is not read.
@@ -149,6 +149,7 @@ fn may_run_again(c: &SimpleCommand) -> bool {
             b"nocorrect",
             b"exec",
             b"-",
+            b"emulate",
         ],
     ) {
         return true;
@@ -304,6 +305,37 @@ fn literal_text(c: &SimpleCommand, zsh: impl Fn() -> bool) -> Again {
             match words.next() {
                 Some(_) if action.as_slice() != b"-" => Again::Text(action),
                 _ => Again::No,
+            }
+        }
+        // zsh's `emulate MODE -c TEXT` (its options after the mode, `-c` in a cluster, as
+        // in `-lc`): the word after each `-c` (and a `--`) is read. A word that may be
+        // that text and has no known value is unknown.
+        b"emulate" if zsh() => {
+            let mut texts: Vec<u8> = Vec::new();
+            let mut wants = false;
+            for w in words {
+                match (wants, w) {
+                    (true, Some(v)) if v.as_slice() == b"--" => {}
+                    (true, Some(v)) => {
+                        texts.extend_from_slice(&v);
+                        texts.push(b'\n');
+                        wants = false;
+                    }
+                    (true, None) => return Again::Unknown,
+                    (false, Some(v)) => {
+                        wants = v.len() > 1
+                            && matches!(v[0], b'-' | b'+')
+                            && v.as_slice() != b"--"
+                            && v[1..].contains(&b'c');
+                    }
+                    // (An option computed at run time may be `-c`.)
+                    (false, None) => return Again::Unknown,
+                }
+            }
+            if texts.is_empty() {
+                Again::No
+            } else {
+                Again::Text(texts)
             }
         }
         b"eval" => {

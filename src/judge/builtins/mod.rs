@@ -1491,6 +1491,12 @@ pub(super) fn command(
             }
             Ok(Expr::default())
         }
+        // (`stat -c …` is GNU's program, or zsh/stat's builtin refusing `-c` before it does
+        // anything: prints what the program prints.)
+        Kind::ZshAssigning if name == b"stat" && output::zstat_refuses(&lits) => {
+            let e = program_output(w, &name, args, &lits, here);
+            Ok(Expr(vec![Src::Modelled(std::rc::Rc::new(e))]))
+        }
         Kind::ZshAssigning => {
             // (A module's builtin may also print: a date, a file's data, what it read.)
             Ok(if zsh_assigning(w, &name, args, &lits, at, ctx) {

@@ -149,6 +149,8 @@ pub(super) fn program_output(
             e.join(args_part());
             e
         }
+        // (GNU `stat` with a format of numeric conversions only: sizes, times, counts.)
+        b"stat" if stat_numeric(lits) => Expr::val(Val::number()),
         // (`-T NAME` names the terminal whose entry is read: a number still.)
         b"tput" if tput_number(lits) => Expr::val(Val::number()),
         // (`id -u USER`: the user's number.)
@@ -370,6 +372,107 @@ fn date_numeric(lits: &[Option<Vec<u8>>]) -> bool {
         k += 1;
     }
     true
+}
+
+/// Whether GNU `stat` prints numbers only: one format (`-c F`, `--format=F`, `--printf
+/// F`, long options by any prefix GNU takes) of decimal conversions (`%s`, `%Y`, `%i`,
+/// …, never the hex ones nor a name's), blanks and digits between them (`\n` and
+/// `\t` in `--printf`'s), besides `-L` and file names. (BSD's `stat` has no `-c`.)
+fn stat_numeric(lits: &[Option<Vec<u8>>]) -> bool {
+    let long = |l: &[u8], of: &[u8]| !l.is_empty() && of.starts_with(l);
+    let mut format: Option<(&[u8], bool)> = None;
+    let mut words = lits.iter();
+    while let Some(l) = words.next() {
+        let Some(l) = l.as_deref() else {
+            return false;
+        };
+        let given = if let Some(name) = l.strip_prefix(b"--") {
+            let (name, value) = match name.iter().position(|&c| c == b'=') {
+                Some(e) => (&name[..e], Some(&name[e + 1..])),
+                None => (name, None),
+            };
+            if name.is_empty() {
+                // (Then file names only.)
+                break;
+            }
+            if long(name, b"dereference") && value.is_none() {
+                continue;
+            }
+            let printf = long(name, b"printf");
+            if !printf && !long(name, b"format") {
+                return false;
+            }
+            let value = match value {
+                Some(v) => v,
+                None => match words.next() {
+                    Some(Some(v)) => v.as_slice(),
+                    _ => return false,
+                },
+            };
+            Some((value, printf))
+        } else if let Some(letters) = l.strip_prefix(b"-").filter(|r| !r.is_empty()) {
+            let ls = letters.iter().take_while(|&&c| c == b'L').count();
+            match letters.get(ls) {
+                None => None,
+                Some(b'c') if ls + 1 < letters.len() => Some((&letters[ls + 1..], false)),
+                Some(b'c') => match words.next() {
+                    Some(Some(v)) => Some((v.as_slice(), false)),
+                    _ => return false,
+                },
+                Some(_) => return false,
+            }
+        } else {
+            None
+        };
+        if let Some(f) = given {
+            if format.is_some() {
+                return false;
+            }
+            format = Some(f);
+        }
+    }
+    let Some((f, printf)) = format else {
+        return false;
+    };
+    let mut k = 0;
+    while let Some(&c) = f.get(k) {
+        match c {
+            b'%' => {
+                k += 1;
+                while f
+                    .get(k)
+                    .is_some_and(|c| matches!(c, b'-' | b'#' | b'0'..=b'9' | b'.' | b'+' | b' '))
+                {
+                    k += 1;
+                }
+                if !f.get(k).is_some_and(|c| b"abBdghiosuWXYZ%".contains(c)) {
+                    return false;
+                }
+            }
+            b'\\' if printf => {
+                k += 1;
+                if !f.get(k).is_some_and(|c| matches!(c, b'n' | b't')) {
+                    return false;
+                }
+            }
+            b' ' | b'\t' | b'\n' | b'0'..=b'9' => {}
+            _ => return false,
+        }
+        k += 1;
+    }
+    true
+}
+
+/// Whether zsh/stat's `stat` builtin stops at its first word with an error, having
+/// printed and assigned nothing: a cluster of `-L`s then `-c` (its options have no `c`;
+/// a `--…` word ends them, and it then prints a file's data).
+pub(super) fn zstat_refuses(lits: &[Option<Vec<u8>>]) -> bool {
+    lits.first().and_then(|l| l.as_deref()).is_some_and(|l| {
+        l.strip_prefix(b"-").is_some_and(|letters| {
+            let ls = letters.iter().take_while(|&&c| c == b'L').count();
+            letters.get(ls) == Some(&b'c')
+        })
+    })
 }
 
 /// Whether `tput` prints a numeric capability (`cols`, `lines`, `colors`), of the terminal
