@@ -1855,12 +1855,33 @@ impl<'a> Walk<'a> {
     /// handler: `any_simple`), as it reads it ([`Walk::body_expr`]): what code the shell runs by
     /// itself inside one (a trap, a hook) may read.
     fn every_body(&mut self, any_simple: bool) -> Expr {
+        type Simple<'r> = (&'r SimpleCommand, Option<&'r SimpleCommand>, bool);
+        // (Whether a command is given input other than its heredocs: a pipe, `<`, `<<<`,
+        // `<>`, `<&`.)
+        let fed = |redirects: &mut dyn Iterator<Item = &Redirect>, feed: super::program::Feed| {
+            if feed != super::program::Feed::Own {
+                return true;
+            }
+            for r in redirects {
+                let input = match r.op {
+                    RedirOp::Heredoc | RedirOp::Output => false,
+                    RedirOp::Duplicate => self.duplicates_input(r),
+                    _ => true,
+                };
+                if input {
+                    return true;
+                }
+            }
+            false
+        };
         fn collect<'r>(
             nodes: &[(super::program::Node<'r>, super::program::Feed)],
             out: &mut Vec<u32>,
-            simple: &mut Vec<(&'r SimpleCommand, Option<&'r SimpleCommand>)>,
+            simple: &mut Vec<Simple<'r>>,
+            fed_compound: &mut bool,
+            fed: &dyn Fn(&mut dyn Iterator<Item = &Redirect>, super::program::Feed) -> bool,
         ) {
-            for (i, (n, _)) in nodes.iter().enumerate() {
+            for (i, (n, feed)) in nodes.iter().enumerate() {
                 match n {
                     super::program::Node::Compound {
                         children,
@@ -1873,7 +1894,8 @@ impl<'a> Walk<'a> {
                                 .filter(|r| r.op == RedirOp::Heredoc)
                                 .map(|r| r.at),
                         );
-                        collect(children, out, simple);
+                        *fed_compound |= fed(&mut redirects.iter().copied(), *feed);
+                        collect(children, out, simple, fed_compound, fed);
                     }
                     // (A program's that writes into a pipe the shell's own reads, a group or
                     // a builtin: `cat <<'E' | { :; }`, counted as that reader's.)
@@ -1890,8 +1912,8 @@ impl<'a> Walk<'a> {
                         Some((
                             super::program::Node::Simple(reader),
                             super::program::Feed::Pipe | super::program::Feed::PipeErr,
-                        )) => simple.push((c, Some(*reader))),
-                        _ => simple.push((c, None)),
+                        )) => simple.push((c, Some(*reader), fed(&mut c.redirects.iter(), *feed))),
+                        _ => simple.push((c, None, fed(&mut c.redirects.iter(), *feed))),
                     },
                     _ => {}
                 }
@@ -1899,9 +1921,16 @@ impl<'a> Walk<'a> {
         }
         let mut ops = Vec::new();
         let mut simple = Vec::new();
-        collect(&self.prog.root, &mut ops, &mut simple);
+        let mut fed_otherwise = false;
+        collect(
+            &self.prog.root,
+            &mut ops,
+            &mut simple,
+            &mut fed_otherwise,
+            &fed,
+        );
         for nodes in self.prog.substs.values() {
-            collect(nodes, &mut ops, &mut simple);
+            collect(nodes, &mut ops, &mut simple, &mut fed_otherwise, &fed);
         }
         // A simple command's too where the shell itself runs it with its redirections in
         // place, so that code it runs by itself then reads them: a function (its `RETURN`
@@ -1920,10 +1949,11 @@ impl<'a> Walk<'a> {
                         || self.may_be_function(n)
                 })
         };
-        for (c, reader) in simple {
+        for (c, reader, fed) in simple {
             // (Or a pipe's reader's: `cat <<'E' | f`.)
-            let in_shell = any_simple || in_shell(c) || reader.is_some_and(in_shell);
-            if in_shell {
+            let itself = any_simple || in_shell(c);
+            fed_otherwise |= fed && itself;
+            if itself || reader.is_some_and(in_shell) {
                 ops.extend(
                     c.redirects
                         .iter()
@@ -1937,6 +1967,13 @@ impl<'a> Walk<'a> {
             if let Some(&i) = self.by_op.get(&op) {
                 out.join(self.body_expr(i, false));
             }
+        }
+        // What a compound command or a command the shell runs itself is given otherwise
+        // (a pipe, a file, a process substitution, a here-string) may be heredoc text by
+        // any route: run-time text, where the command holds a heredoc (`echo "$(cat <<'E'
+        // …)" | f`, `f < <(cat <<'E' …)` under a `RETURN` trap; round 97).
+        if fed_otherwise && !self.heredocs.is_empty() {
+            out.join(Expr::unknown());
         }
         out
     }

@@ -53,6 +53,10 @@ pub(super) fn read_nested(out: &mut Reading, dialect: &Probe, depth: usize) {
                     texts.push((c.at, t));
                     None
                 }
+                Again::Each(ts) => {
+                    texts.extend(ts.into_iter().map(|t| (c.at, t)));
+                    None
+                }
                 Again::No => None,
                 // (By the words' literal parts, in an expansion's word too, `${u:-…}`:
                 // what a substitution prints is computed text, explicit, whatever its
@@ -220,6 +224,8 @@ fn literal_parts(info: &word::WordInfo, out: &mut Vec<u8>) {
 enum Again {
     /// Its literal text.
     Text(Vec<u8>),
+    /// Texts one of which it runs (zsh's `emulate … -c`): each read as a program.
+    Each(Vec<Vec<u8>>),
     /// Nothing: it is neither, or it lists, resets or only looks a name up.
     No,
     /// Text the guard does not know: a word with no known value (an expansion, a glob,
@@ -307,36 +313,23 @@ fn literal_text(c: &SimpleCommand, zsh: impl Fn() -> bool) -> Again {
                 _ => Again::No,
             }
         }
-        // zsh's `emulate MODE -c TEXT` (its options after the mode, `-c` in a cluster, as
-        // in `-lc`): the word after each `-c` (and a `--`) is read. A word that may be
-        // that text and has no known value is unknown.
+        // zsh's `emulate MODE -c TEXT`: `-c` only sets a flag, and the text is the first
+        // word left where its options end, past `-x`, `+x`, `-o NAME`, a lone `-` (round
+        // 97's second helper). Where an option word holds a `c`, each word is read as a
+        // text of its own (a mode or an option's name reads as a harmless command); a
+        // word with no known value may be `-c` or the text: unknown.
         b"emulate" if zsh() => {
-            let mut texts: Vec<u8> = Vec::new();
-            let mut wants = false;
+            let mut all: Vec<Vec<u8>> = Vec::new();
             for w in words {
-                match (wants, w) {
-                    (true, Some(v)) if v.as_slice() == b"--" => {}
-                    (true, Some(v)) => {
-                        texts.extend_from_slice(&v);
-                        texts.push(b'\n');
-                        wants = false;
-                    }
-                    (true, None) => return Again::Unknown,
-                    (false, Some(v)) => {
-                        wants = v.len() > 1
-                            && matches!(v[0], b'-' | b'+')
-                            && v.as_slice() != b"--"
-                            && v[1..].contains(&b'c');
-                    }
-                    // (An option computed at run time may be `-c`.)
-                    (false, None) => return Again::Unknown,
+                match w {
+                    Some(v) => all.push(v),
+                    None => return Again::Unknown,
                 }
             }
-            if texts.is_empty() {
-                Again::No
-            } else {
-                Again::Text(texts)
-            }
+            let flags_c = all
+                .iter()
+                .any(|v| v.len() > 1 && matches!(v[0], b'-' | b'+') && v[1..].contains(&b'c'));
+            if flags_c { Again::Each(all) } else { Again::No }
         }
         b"eval" => {
             let mut args: Vec<Vec<u8>> = Vec::new();

@@ -437,13 +437,21 @@ fn stat_numeric(lits: &[Option<Vec<u8>>]) -> bool {
     let mut k = 0;
     while let Some(&c) = f.get(k) {
         match c {
+            // In GNU's order: flags, a width, a precision, then the conversion (a
+            // character out of place is printed as `?` and the rest as text, `%..Y`:
+            // round 97's second helper). Not the `'` and `I` flags (the locale's digits
+            // and separators).
             b'%' => {
                 k += 1;
-                while f
-                    .get(k)
-                    .is_some_and(|c| matches!(c, b'-' | b'#' | b'0'..=b'9' | b'.' | b'+' | b' '))
-                {
-                    k += 1;
+                let skip = |k: usize, set: &dyn Fn(u8) -> bool| {
+                    k + f
+                        .get(k..)
+                        .map_or(0, |r| r.iter().take_while(|&&c| set(c)).count())
+                };
+                k = skip(k, &|c| matches!(c, b'-' | b'+' | b' ' | b'#' | b'0'));
+                k = skip(k, &|c| c.is_ascii_digit());
+                if f.get(k) == Some(&b'.') {
+                    k = skip(k + 1, &|c| c.is_ascii_digit());
                 }
                 if !f.get(k).is_some_and(|c| b"abBdghiosuWXYZ%".contains(c)) {
                     return false;
