@@ -1850,6 +1850,17 @@ impl<'a> Walk<'a> {
             .is_none_or(|t| t.get(r.at as usize) != Some(&b'>'))
     }
 
+    /// Whether zsh may run any function the command defines as a hook: the command names
+    /// a hook list (`chpwd_functions`, `zshexit_functions`, …) or `add-zsh-hook`, or its
+    /// text is not the command's (round 97's third helper).
+    fn zsh_hooks_by_list(&self) -> bool {
+        self.zsh()
+            && self.text.is_none_or(|t| {
+                crate::search::find(t, b"_functions").is_some()
+                    || crate::search::find(t, b"zsh-hook").is_some()
+            })
+    }
+
     /// The text of every heredoc given to a compound command (a group, a loop, a
     /// subshell) or to a simple command the shell runs itself (any, for a command-not-found
     /// handler: `any_simple`), as it reads it ([`Walk::body_expr`]): what code the shell runs by
@@ -1884,6 +1895,7 @@ impl<'a> Walk<'a> {
             for (i, (n, feed)) in nodes.iter().enumerate() {
                 match n {
                     super::program::Node::Compound {
+                        kind,
                         children,
                         redirects,
                         ..
@@ -1894,7 +1906,9 @@ impl<'a> Walk<'a> {
                                 .filter(|r| r.op == RedirOp::Heredoc)
                                 .map(|r| r.at),
                         );
-                        *fed_compound |= fed(&mut redirects.iter().copied(), *feed);
+                        // (A coprocess reads what the shell writes to it.)
+                        *fed_compound |= matches!(kind, Compound::Coproc)
+                            || fed(&mut redirects.iter().copied(), *feed);
                         collect(children, out, simple, fed_compound, fed);
                     }
                     // (A program's that writes into a pipe the shell's own reads, a group or
@@ -1929,8 +1943,13 @@ impl<'a> Walk<'a> {
             &mut fed_otherwise,
             &fed,
         );
-        for nodes in self.prog.substs.values() {
+        for (at, nodes) in &self.prog.substs {
             collect(nodes, &mut ops, &mut simple, &mut fed_otherwise, &fed);
+            // (A process substitution written to, `>(…)`, reads what the command before
+            // it writes: code the shell runs there, a trap it inherits, reads that.)
+            fed_otherwise |= self
+                .text
+                .is_none_or(|t| t.get(*at as usize..).is_some_and(|r| r.starts_with(b">(")));
         }
         // A simple command's too where the shell itself runs it with its redirections in
         // place, so that code it runs by itself then reads them: a function (its `RETURN`
@@ -2413,6 +2432,11 @@ impl<'a> Walk<'a> {
         // Its commands share its input: a later one reads what an earlier one left (any
         // part of it), never known exactly, unless each reads whole lines (`read -r`).
         inner.stdin = self.input(redirects, ctx)?;
+        // A coprocess reads what the shell writes to it (`>&${COPROC[1]}`, zsh's `>&p`):
+        // run-time text (round 97's third helper).
+        if matches!(kind, Compound::Coproc) {
+            inner.stdin.join(Expr::unknown());
+        }
         inner.whole_lines = self.whole_lines(kind, at, children, redirects, ctx)?;
         if !inner.whole_lines {
             inner.stdin = inner.stdin.part(ByteSet::EMPTY);
@@ -2485,7 +2509,7 @@ impl<'a> Walk<'a> {
                     // A function the shell runs by itself (`TRAPZERR`, `chpwd`,
                     // `command_not_found_handler`, `zshexit`, …) reads what the command
                     // running then is given: any heredoc (round 88).
-                    if lines::shell_hook(&n) {
+                    if lines::shell_hook(&n) || self.zsh_hooks_by_list() {
                         // (A command-not-found handler runs with the redirections of
                         // any command, a program's name; the others as a trap does.)
                         let any = n.starts_with(b"command_not_found");
