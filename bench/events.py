@@ -138,6 +138,11 @@ cases.update({
     # never closed.
     "12-open-braces-16k": bash("echo " + "{" * 16000),
     "12-open-brace-groups-1m": bash("echo " + "{a," * 300000),
+    # Round 97: a trap per block beside functions and heredocs (what a trap may read was
+    # gathered over the whole program for each trap: quadratic, 25 KB took 40 ms).
+    "12-traps-beside-heredocs-100k": bash("".join(
+        "trap 'rm -f \"$tmp\"' EXIT\ng_%d() { local n=$1; echo $((n + 1)); }\n"
+        "cat <<'E' > \"out%d.txt\"\nx\nE\ng_%d 3\n" % (i, i, i) for i in range(1000))),
     "12-event-8m-newline-escapes": bash("\n" * (E // 2)),
     "12-event-8m-unicode-escapes": bash("\x01" * (E // 6)),
     "12-event-8m-write": {"hook_event_name": "PreToolUse", "tool_name": "Write",

@@ -84,6 +84,11 @@ pub(super) struct Walk<'a> {
     runs_nested: HashMap<u32, (usize, Expr)>,
     /// This walk is of such a text: its heredocs' bodies are not in the command's text.
     in_nested: bool,
+    /// Whether the text names a zsh hook list ([`Walk::zsh_hooks_by_list`]), once known.
+    names_hook_list: std::cell::Cell<Option<bool>>,
+    /// [`Walk::every_body`]'s value for a trap (`[0]`) and for a command-not-found handler
+    /// (`[1]`), once computed: it depends on the program only, and a script may set many.
+    every_body_once: [Option<Expr>; 2],
     /// The substitutions being walked (text with pinned offsets has one key for all its
     /// substitutions: a substitution met inside itself is not walked again).
     in_substs: Vec<u32>,
@@ -246,6 +251,8 @@ impl<'a> Walk<'a> {
             nested,
             runs_nested: HashMap::default(),
             in_nested: false,
+            names_hook_list: std::cell::Cell::new(None),
+            every_body_once: [None, None],
             in_substs: Vec::new(),
             stderr_merged: false,
             program_errors: false,
@@ -1854,11 +1861,19 @@ impl<'a> Walk<'a> {
     /// a hook list (`chpwd_functions`, `zshexit_functions`, …) or `add-zsh-hook`, or its
     /// text is not the command's (round 97's third helper).
     fn zsh_hooks_by_list(&self) -> bool {
-        self.zsh()
-            && self.text.is_none_or(|t| {
-                crate::search::find(t, b"_functions").is_some()
-                    || crate::search::find(t, b"zsh-hook").is_some()
-            })
+        // (Searched once per walk: a script defines many functions.)
+        if !self.zsh() {
+            return false;
+        }
+        if let Some(known) = self.names_hook_list.get() {
+            return known;
+        }
+        let names = self.text.is_none_or(|t| {
+            crate::search::find(t, b"_functions").is_some()
+                || crate::search::find(t, b"zsh-hook").is_some()
+        });
+        self.names_hook_list.set(Some(names));
+        names
     }
 
     /// The text of every heredoc given to a compound command (a group, a loop, a
@@ -1866,6 +1881,16 @@ impl<'a> Walk<'a> {
     /// handler: `any_simple`), as it reads it ([`Walk::body_expr`]): what code the shell runs by
     /// itself inside one (a trap, a hook) may read.
     fn every_body(&mut self, any_simple: bool) -> Expr {
+        if let Some(e) = &self.every_body_once[usize::from(any_simple)] {
+            return e.clone();
+        }
+        let e = self.every_body_of(any_simple);
+        self.every_body_once[usize::from(any_simple)] = Some(e.clone());
+        e
+    }
+
+    /// [`Walk::every_body`], computed.
+    fn every_body_of(&mut self, any_simple: bool) -> Expr {
         type Simple<'r> = (&'r SimpleCommand, Option<&'r SimpleCommand>, bool);
         // (Whether a command is given input other than its heredocs: a pipe, `<`, `<<<`,
         // `<>`, `<&`.)
