@@ -143,6 +143,12 @@ cases.update({
     "12-traps-beside-heredocs-100k": bash("".join(
         "trap 'rm -f \"$tmp\"' EXIT\ng_%d() { local n=$1; echo $((n + 1)); }\n"
         "cat <<'E' > \"out%d.txt\"\nx\nE\ng_%d 3\n" % (i, i, i) for i in range(1000))),
+    # Round 97's fourth helper: literal eval text read with a copy of the alias table
+    # each (quadratic, 52 KB took 2.3 billion instructions), and each eval or trap
+    # command looked up in a list of every such text (quadratic).
+    "12-aliases-beside-evals-52k": bash("cat <<'E' > f\nx\nE\n" + "".join(
+        "alias a%d='ls -l'\neval :\n" % i for i in range(2000))),
+    "12-eval-lines-56k": bash("eval :;" * 8000),
     "12-event-8m-newline-escapes": bash("\n" * (E // 2)),
     "12-event-8m-unicode-escapes": bash("\x01" * (E // 6)),
     "12-event-8m-write": {"hook_event_name": "PreToolUse", "tool_name": "Write",

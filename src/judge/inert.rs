@@ -397,12 +397,14 @@ pub fn inert(reading: &Reading, zsh: bool, text: &[u8]) -> bool {
 /// offsets are all its command's).
 fn program(reading: &Reading, zsh: bool, text: Option<&[u8]>, numbers: &Numbers) -> bool {
     let ends = Ends::of(&reading.events);
+    let mut nested: Vec<u32> = reading.nested.iter().map(|n| n.at).collect();
+    nested.sort_unstable();
     let mut p = Plain {
         zsh,
         ends: &ends,
         text,
         numbers,
-        nested: &reading.nested,
+        nested: &nested,
     };
     reading.heredocs.iter().all(|h| p.heredoc(h))
         && reading.events.iter().all(|e| p.event(e))
@@ -499,8 +501,9 @@ struct Plain<'a> {
     /// The command's text, where the reading's offsets point (not in `eval` text).
     text: Option<&'a [u8]>,
     numbers: &'a Numbers,
-    /// The literal `eval` and `trap` texts read, by their commands' offsets.
-    nested: &'a [crate::shell::Nested],
+    /// The offsets of the commands whose literal `eval` and `trap` texts were read, in
+    /// order (a script may hold thousands: searched, not scanned).
+    nested: &'a [u32],
 }
 
 impl Plain<'_> {
@@ -777,7 +780,7 @@ impl Plain<'_> {
     /// The command at `at` is one whose literal text was read (at the top level, where
     /// each command has an offset of its own).
     fn read_again(&self, at: u32) -> bool {
-        self.text.is_some() && self.nested.iter().any(|n| n.at == at)
+        self.text.is_some() && self.nested.binary_search(&at).is_ok()
     }
 
     fn param(&self, p: &Param) -> bool {

@@ -81,6 +81,8 @@ pub(super) struct Walk<'a> {
     /// The reading's literal `eval` and `trap` texts, and, by the offset of the command
     /// that runs each, its unit and its input.
     nested: &'a [Nested],
+    /// The offsets of the commands that run such texts, in order.
+    nested_at: Vec<u32>,
     runs_nested: HashMap<u32, (usize, Expr)>,
     /// This walk is of such a text: its heredocs' bodies are not in the command's text.
     in_nested: bool,
@@ -249,6 +251,11 @@ impl<'a> Walk<'a> {
             by_op,
             unit: 0,
             nested,
+            nested_at: {
+                let mut at: Vec<u32> = nested.iter().map(|n| n.at).collect();
+                at.sort_unstable();
+                at
+            },
             runs_nested: HashMap::default(),
             in_nested: false,
             names_hook_list: std::cell::Cell::new(None),
@@ -2167,7 +2174,7 @@ impl<'a> Walk<'a> {
                 self.body(r.at, ctx)?;
             }
         }
-        if self.nested.iter().any(|n| n.at == c.at) {
+        if self.nested_at.binary_search(&c.at).is_ok() {
             let mut stdin = here.stdin.clone();
             // A trap's text runs where the shell takes the signal (`DEBUG`, `ERR`, `ZERR`),
             // reading what the command running then is given: any heredoc (round 88).

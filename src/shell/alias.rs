@@ -15,7 +15,9 @@ use super::word::{self, WordInfo};
 /// The aliases defined so far, by name (a later definition replaces an earlier one).
 #[derive(Clone, Debug, Default)]
 pub struct Aliases {
-    defs: std::collections::HashMap<Vec<u8>, Vec<u8>>,
+    // (Shared: each literal `eval` or `trap` text is read with the table as it stands,
+    // and a script may hold thousands of them; copied only where one defines an alias.)
+    defs: std::rc::Rc<std::collections::HashMap<Vec<u8>, Vec<u8>>>,
 }
 
 impl Aliases {
@@ -24,11 +26,11 @@ impl Aliases {
     }
 
     fn set(&mut self, name: Vec<u8>, value: Vec<u8>) {
-        self.defs.insert(name, value);
+        std::rc::Rc::make_mut(&mut self.defs).insert(name, value);
     }
 
     fn remove(&mut self, name: &[u8]) {
-        self.defs.remove(name);
+        std::rc::Rc::make_mut(&mut self.defs).remove(name);
     }
 
     pub fn is_empty(&self) -> bool {
