@@ -143,6 +143,9 @@ pub(super) struct Solver<'a> {
     heads_moved: std::cell::OnceCell<bool>,
     /// The text names `IFS` ([`Solver::may_be`]), once.
     ifs_named: std::cell::OnceCell<bool>,
+    /// The offsets of the commands that run text the guard does not read as `eval` of
+    /// computed text does ([`Solver::evals_own`]), once: looked up for each `$_`.
+    eval_runs_at: std::cell::OnceCell<rustc_hash::FxHashSet<u32>>,
     solved: bool,
     /// The values were left unsolved, nothing being there to read them
     /// ([`Solver::needs_values`]): a value read all the same is run-time text.
@@ -221,6 +224,7 @@ impl<'a> Solver<'a> {
             any_name_assigned: std::cell::OnceCell::new(),
             any_name_computing: std::cell::Cell::new(false),
             ifs_named: std::cell::OnceCell::new(),
+            eval_runs_at: std::cell::OnceCell::new(),
             heads_moved: std::cell::OnceCell::new(),
             solved: false,
             unsolved: false,
@@ -1136,10 +1140,16 @@ impl<'a> Solver<'a> {
             Target::Var(v) => {
                 self.facts.names.name(*v) == b"_"
                     && self
-                        .facts
-                        .unread_runs
-                        .iter()
-                        .any(|r| r.command_at == at && r.name.is_none())
+                        .eval_runs_at
+                        .get_or_init(|| {
+                            self.facts
+                                .unread_runs
+                                .iter()
+                                .filter(|r| r.name.is_none())
+                                .map(|r| r.command_at)
+                                .collect()
+                        })
+                        .contains(&at)
             }
         }
     }
