@@ -1899,32 +1899,29 @@ impl<'a> Walk<'a> {
     /// [`Walk::every_body`], computed.
     fn every_body_of(&mut self, any_simple: bool) -> Expr {
         type Simple<'r> = (&'r SimpleCommand, Option<&'r SimpleCommand>, bool);
-        // (Whether a command is given input other than its heredocs: a pipe, `<`, `<<<`,
-        // `<>`, `<&`.)
-        let fed = |redirects: &mut dyn Iterator<Item = &Redirect>, feed: super::program::Feed| {
-            if feed != super::program::Feed::Own {
-                return true;
-            }
-            for r in redirects {
-                let input = match r.op {
-                    RedirOp::Heredoc | RedirOp::Output => false,
-                    RedirOp::Duplicate => self.duplicates_input(r),
-                    _ => true,
-                };
-                if input {
-                    return true;
-                }
-            }
-            false
+        // (A redirection that gives input other than a heredoc: `<`, `<<<`, `<>`, `<&`.)
+        let gives_input = |r: &Redirect| match r.op {
+            RedirOp::Heredoc | RedirOp::Output => false,
+            RedirOp::Duplicate => self.duplicates_input(r),
+            RedirOp::Input | RedirOp::ReadWrite | RedirOp::HereString => true,
         };
+        fn heredoc_ops<'r>(
+            rs: impl IntoIterator<Item = &'r Redirect>,
+        ) -> impl Iterator<Item = u32> {
+            rs.into_iter()
+                .filter(|r| r.op == RedirOp::Heredoc)
+                .map(|r| r.at)
+        }
         fn collect<'r>(
             nodes: &[(super::program::Node<'r>, super::program::Feed)],
             out: &mut Vec<u32>,
             simple: &mut Vec<Simple<'r>>,
             fed_compound: &mut bool,
-            fed: &dyn Fn(&mut dyn Iterator<Item = &Redirect>, super::program::Feed) -> bool,
+            gives_input: &dyn Fn(&Redirect) -> bool,
         ) {
             for (i, (n, feed)) in nodes.iter().enumerate() {
+                // (Given input other than its heredocs: a pipe, or such a redirection.)
+                let piped = *feed != super::program::Feed::Own;
                 match n {
                     super::program::Node::Compound {
                         kind,
@@ -1932,35 +1929,29 @@ impl<'a> Walk<'a> {
                         redirects,
                         ..
                     } => {
-                        out.extend(
-                            redirects
-                                .iter()
-                                .filter(|r| r.op == RedirOp::Heredoc)
-                                .map(|r| r.at),
-                        );
+                        out.extend(heredoc_ops(redirects.iter().copied()));
                         // (A coprocess reads what the shell writes to it.)
                         *fed_compound |= matches!(kind, Compound::Coproc)
-                            || fed(&mut redirects.iter().copied(), *feed);
-                        collect(children, out, simple, fed_compound, fed);
+                            || piped
+                            || redirects.iter().any(|r| gives_input(r));
+                        collect(children, out, simple, fed_compound, gives_input);
                     }
                     // (A program's that writes into a pipe the shell's own reads, a group or
                     // a builtin: `cat <<'E' | { :; }`, counted as that reader's.)
-                    super::program::Node::Simple(c) => match nodes.get(i + 1) {
-                        Some((
-                            super::program::Node::Compound { .. },
-                            super::program::Feed::Pipe | super::program::Feed::PipeErr,
-                        )) => out.extend(
-                            c.redirects
-                                .iter()
-                                .filter(|r| r.op == RedirOp::Heredoc)
-                                .map(|r| r.at),
-                        ),
-                        Some((
-                            super::program::Node::Simple(reader),
-                            super::program::Feed::Pipe | super::program::Feed::PipeErr,
-                        )) => simple.push((c, Some(*reader), fed(&mut c.redirects.iter(), *feed))),
-                        _ => simple.push((c, None, fed(&mut c.redirects.iter(), *feed))),
-                    },
+                    super::program::Node::Simple(c) => {
+                        let fed = piped || c.redirects.iter().any(gives_input);
+                        match nodes.get(i + 1) {
+                            Some((
+                                super::program::Node::Compound { .. },
+                                super::program::Feed::Pipe | super::program::Feed::PipeErr,
+                            )) => out.extend(heredoc_ops(&c.redirects)),
+                            Some((
+                                super::program::Node::Simple(reader),
+                                super::program::Feed::Pipe | super::program::Feed::PipeErr,
+                            )) => simple.push((c, Some(*reader), fed)),
+                            _ => simple.push((c, None, fed)),
+                        }
+                    }
                     _ => {}
                 }
             }
@@ -1973,10 +1964,16 @@ impl<'a> Walk<'a> {
             &mut ops,
             &mut simple,
             &mut fed_otherwise,
-            &fed,
+            &gives_input,
         );
         for (at, nodes) in &self.prog.substs {
-            collect(nodes, &mut ops, &mut simple, &mut fed_otherwise, &fed);
+            collect(
+                nodes,
+                &mut ops,
+                &mut simple,
+                &mut fed_otherwise,
+                &gives_input,
+            );
             // (A process substitution written to, `>(…)`, reads what the command before
             // it writes: code the shell runs there, a trap it inherits, reads that.)
             fed_otherwise |= self
@@ -2005,12 +2002,7 @@ impl<'a> Walk<'a> {
             let itself = any_simple || in_shell(c);
             fed_otherwise |= fed && itself;
             if itself || reader.is_some_and(in_shell) {
-                ops.extend(
-                    c.redirects
-                        .iter()
-                        .filter(|r| r.op == RedirOp::Heredoc)
-                        .map(|r| r.at),
-                );
+                ops.extend(heredoc_ops(&c.redirects));
             }
         }
         let mut out = Expr::default();

@@ -437,10 +437,10 @@ fn stat_numeric(lits: &[Option<Vec<u8>>]) -> bool {
     let mut k = 0;
     while let Some(&c) = f.get(k) {
         match c {
-            // In GNU's order: flags, a width, a precision, then the conversion (a
-            // character out of place is printed as `?` and the rest as text, `%..Y`:
-            // round 97's second helper). Not the `'` and `I` flags (the locale's digits
-            // and separators).
+            // In GNU's order: flags, a width, then the conversion (a character out of
+            // place is printed as `?` and the rest as text, `%..Y`: round 97's second
+            // helper). Not the `'` and `I` flags (the locale's digits and separators),
+            // nor a precision (a time's fraction after a `.`).
             b'%' => {
                 k += 1;
                 let skip = |k: usize, set: &dyn Fn(u8) -> bool| {
@@ -450,9 +450,6 @@ fn stat_numeric(lits: &[Option<Vec<u8>>]) -> bool {
                 };
                 k = skip(k, &|c| matches!(c, b'-' | b'+' | b' ' | b'#' | b'0'));
                 k = skip(k, &|c| c.is_ascii_digit());
-                if f.get(k) == Some(&b'.') {
-                    k = skip(k + 1, &|c| c.is_ascii_digit());
-                }
                 if !f.get(k).is_some_and(|c| b"abBdghiosuWXYZ%".contains(c)) {
                     return false;
                 }
@@ -1064,7 +1061,88 @@ fn option_table(base: &[u8]) -> Option<OptionTable> {
 
 #[cfg(test)]
 mod tests {
-    use super::numeric_slots;
+    use super::{numeric_slots, stat_numeric, zstat_refuses};
+
+    fn words(ws: &[&str]) -> Vec<Option<Vec<u8>>> {
+        ws.iter().map(|w| Some(w.as_bytes().to_vec())).collect()
+    }
+
+    /// GNU `stat`'s formats: decimal conversions in its order count as numbers; a name, a
+    /// hex conversion, the locale's flags, a precision (`%.3Y` prints a fraction), a
+    /// conversion out of order (`%..Y` prints `?Y`),
+    /// an escape that makes a letter, `-f`, `--terse` and a computed word do not. Where
+    /// GNU `stat` is on the machine, each format taken is run and its output checked to
+    /// hold nothing but digits, blanks and `%` (the program's word, not the function's).
+    #[test]
+    fn gnu_stat_prints_a_number_only_for_decimal_conversions_in_its_order() {
+        let taken: &[&[&str]] = &[
+            &["-c", "%s", "f"],
+            &["-Lc", "%Y", "f"],
+            &["-c%s %i", "f"],
+            &["--form=%s", "f"],
+            &["--printf", "%s\\n", "f"],
+            &["f", "-c", "%-8Y"],
+            &["-c", "100%%", "f"],
+        ];
+        let refused: &[&[&str]] = &[
+            &["-c", "%n", "f"],
+            &["-c", "%f", "f"],
+            &["-c", "%'s", "f"],
+            &["-c", "1%..Y", "."],
+            &["-c", "1%.-Y", "."],
+            &["-c", "%.3Y", "."],
+            &["-c", "size %s", "f"],
+            &["--printf=%s\\x41", "f"],
+            &["-f", "-c", "%s", "f"],
+            &["-t", "f"],
+            &["-c", "%s", "-c", "%s", "f"],
+            &["f"],
+        ];
+        for ws in taken {
+            assert!(stat_numeric(&words(ws)), "{ws:?}");
+        }
+        for ws in refused {
+            assert!(!stat_numeric(&words(ws)), "{ws:?}");
+        }
+        let mut computed = words(&["-c", "%s"]);
+        computed.push(None);
+        assert!(!stat_numeric(&computed));
+        assert!(zstat_refuses(&words(&["-LLc", "%s"])) && !zstat_refuses(&words(&["-L", "-c"])));
+        let gnu = std::process::Command::new("stat")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.stdout.starts_with(b"stat (GNU coreutils)"));
+        if !gnu {
+            eprintln!("no GNU stat here: the formats are not run");
+            return;
+        }
+        for ws in taken {
+            let args: Vec<&str> = ws
+                .iter()
+                .map(|w| if *w == "f" { "Cargo.toml" } else { *w })
+                .collect();
+            let out = std::process::Command::new("stat")
+                .args(&args)
+                .env("LC_ALL", "C")
+                .output()
+                .expect("stat runs");
+            assert!(out.status.success(), "{ws:?}");
+            assert!(
+                out.stdout
+                    .iter()
+                    .all(|c| c.is_ascii_digit() || b" \n%-".contains(c)),
+                "stat {ws:?} printed {:?}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+        }
+        for ws in [["-c", "1%..Y", "."], ["-c", "1%.-Y", "."]] {
+            let out = std::process::Command::new("stat")
+                .args(ws)
+                .output()
+                .expect("stat runs");
+            assert!(out.stdout.iter().any(u8::is_ascii_alphabetic), "{ws:?}");
+        }
+    }
 
     #[test]
     fn a_printf_format_s_argument_places_are_numeric_where_a_conversion_or_a_star_takes_a_number() {
