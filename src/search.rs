@@ -39,20 +39,6 @@ pub fn rfind_byte(hay: &[u8], byte: u8) -> Option<usize> {
     memchr::memrchr(byte, hay)
 }
 
-/// The offset of the last `needle` in `hay` (the empty needle is at its end).
-pub fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    let Some(&first) = needle.first() else {
-        return Some(hay.len());
-    };
-    if hay.len() < needle.len() {
-        return None;
-    }
-    if hay.len() > IN_PLACE {
-        return memchr::memmem::rfind(hay, needle);
-    }
-    memchr::memrchr_iter(first, hay).find(|&at| hay.get(at..at + needle.len()) == Some(needle))
-}
-
 /// Whether `needle` occurs in `hay` (the empty needle does).
 pub fn contains(hay: &[u8], needle: &[u8]) -> bool {
     find(hay, needle).is_some()
@@ -83,7 +69,6 @@ mod tests {
         for h in hays {
             for n in needles {
                 assert_eq!(find(h, n), memchr::memmem::find(h, n), "{h:?} {n:?}");
-                assert_eq!(rfind(h, n), memchr::memmem::rfind(h, n), "{h:?} {n:?}");
                 assert_eq!(contains(h, n), memchr::memmem::find(h, n).is_some());
             }
             for b in [b'/', b'$', b'a', b'z'] {

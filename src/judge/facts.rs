@@ -70,6 +70,14 @@ pub(super) enum Src {
     Sub(Rc<Expr>),
     /// A transformation that can make any byte of heredoc text.
     Wild(Rc<Expr>),
+    /// Backslash escapes decoded (`echo`, `${x@E}`): [`Src::Wild`] for each part of the
+    /// value that may hold a `\`, the rest as it was.
+    Escaped(Rc<Expr>),
+    /// Any number of the value's texts one after another ([`Val::repeated`]): a loop's
+    /// output, a format reused for each word, `"$*"`.
+    ///
+    /// [`Val::repeated`]: super::value::Val::repeated
+    Repeated(Rc<Expr>),
     /// A case change (`${x^^}`, `declare -u`): letters of either case.
     Cased(Rc<Expr>),
     /// What a program's output model says it prints (`wc`'s counts): only where nothing in
@@ -163,6 +171,14 @@ impl Expr {
 
     pub fn wild(self) -> Expr {
         Expr(vec![Src::Wild(Rc::new(self))])
+    }
+
+    pub fn escaped(self) -> Expr {
+        Expr(vec![Src::Escaped(Rc::new(self))])
+    }
+
+    pub fn repeated(self) -> Expr {
+        Expr(vec![Src::Repeated(Rc::new(self))])
     }
 }
 

@@ -655,6 +655,12 @@ impl<'a> Solver<'a> {
                 Src::Part(inner, extra) => self.eval(inner)?.part(*extra),
                 Src::Sub(inner) => self.eval(inner)?.substring(),
                 Src::Wild(inner) => self.eval(inner)?.wild(),
+                Src::Escaped(inner) => self.eval(inner)?.escaped(),
+                Src::Repeated(inner) => {
+                    let v = self.eval(inner)?;
+                    self.spend(4 * (v.lits.len() + 1))?;
+                    v.repeated()
+                }
                 Src::SourceCopies(value) => copied(&self.eval(value)?),
                 Src::EvalAssigns(value, name) | Src::RunCopies(value, name) => {
                     let runs = match name {
@@ -2006,6 +2012,8 @@ impl Reads {
                 Src::Part(inner, _)
                 | Src::Sub(inner)
                 | Src::Wild(inner)
+                | Src::Escaped(inner)
+                | Src::Repeated(inner)
                 | Src::Cased(inner)
                 | Src::Modelled(inner)
                 | Src::Files { inner, .. }

@@ -148,10 +148,33 @@ pub(crate) struct Val {
     pub open_end: bool,
 }
 
-/// Whether a text known exactly ends right after a `$` or inside an open `${`.
+/// Whether a text known exactly ends right after a `$` or inside an open `${`: more `${`
+/// than `}` after the first `${` (an inner one closed does not close the outer one,
+/// `${o%${p}`), or, after it, a quote, a backslash or a substitution, where a `}` may be
+/// text (`${o%'}'`, `${o%$(echo })}`) and the count cannot be trusted.
 fn open_text(l: &[u8]) -> bool {
-    l.last() == Some(&b'$')
-        || crate::search::rfind(l, b"${").is_some_and(|i| !l[i..].contains(&b'}'))
+    if l.last() == Some(&b'$') {
+        return true;
+    }
+    let Some(first) = crate::search::find(l, b"${") else {
+        return false;
+    };
+    let mut depth = 0usize;
+    let mut k = first;
+    while k < l.len() {
+        match l[k] {
+            b'\\' | b'\'' | b'"' | b'`' => return true,
+            b'$' if matches!(l.get(k + 1), Some(b'(')) => return true,
+            b'$' if l.get(k + 1) == Some(&b'{') => {
+                depth += 1;
+                k += 1;
+            }
+            b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        k += 1;
+    }
+    depth > 0
 }
 
 /// Whether a text known exactly holds a substitution, which a hidden evaluator that expands
@@ -736,6 +759,62 @@ impl Val {
         out
     }
 
+    /// The value after its backslash escapes are decoded (`echo` under `xpg_echo`, `-e` or
+    /// zsh, `${x@E}`): a decoder changes only text that holds a `\`, so each part of the
+    /// value that may hold one (its fixed text, its heredoc text) is [`Val::wild`]'s, and a
+    /// part that cannot is kept as it was. (Else text decoded again, `x=$(echo "$x")` in a
+    /// loop, would grow from the empty text to any bytes, taken for text that assigns.)
+    pub fn escaped(&self) -> Val {
+        let fixed = self.fixed_bytes().is_some_and(|b| b.has(b'\\'));
+        let heredoc = self.heredoc_bytes().is_some_and(|b| b.has(b'\\'));
+        if !fixed && !heredoc {
+            return self.clone();
+        }
+        let wild = self.wild();
+        let mut out = self.clone();
+        if heredoc {
+            out.htexts = wild.htexts;
+            out.heredoc = wild.heredoc;
+        }
+        if fixed {
+            out.lits = wild.lits;
+            out.fixed = wild.fixed;
+            out.open_end = wild.open_end;
+            out.fixed_assigns = wild.fixed_assigns;
+            out.fixed_substs = wild.fixed_substs;
+            out.zsh_number = wild.zsh_number;
+        }
+        out
+    }
+
+    /// Any number of the value's texts, one after another (a loop's output, a format
+    /// reused for each word, `"$*"`): the texts a value holds are alternatives, and text
+    /// that holds several of them at once has seams between them (`${o%$` then
+    /// `{BASH_ALIASES[c]=…}`). The value joined with itself glued to it, until that adds
+    /// nothing: exact texts while few, then their bytes, with what the seams may make.
+    pub fn repeated(&self) -> Val {
+        let mut acc = self.clone();
+        // (Each round adds texts until they are more than [`MAX_LITS`] and become bytes;
+        // then the bytes and flags settle: a few rounds.)
+        for _ in 0..4 * MAX_LITS {
+            let mut next = acc.clone();
+            next.join(&acc.glue(self));
+            if next == acc {
+                return acc;
+            }
+            acc = next;
+        }
+        // (Not settled: text that may hold anything the bytes allow, counted as making
+        // both an assignment and a substitution.)
+        let mut out = acc.part(ByteSet::EMPTY);
+        if out.fixed.is_some() {
+            out.fixed_assigns = true;
+            out.fixed_substs = true;
+            out.open_end = true;
+        }
+        out
+    }
+
     /// The value after a transformation that can make any byte of its text (`${x@E}`,
     /// `printf %b`, zsh flags): heredoc text may then hold anything.
     pub fn wild(&self) -> Val {
@@ -841,6 +920,51 @@ mod tests {
         ] {
             assert!(!bytes_may_make(ByteSet::of(t), c), "{t:?} {c}");
         }
+    }
+
+    #[test]
+    fn decoding_backslash_escapes_changes_only_the_parts_that_hold_a_backslash() {
+        // The empty text and text without a `\` come out as they went in, decoded again
+        // and again (`x=$(echo "$x")` in a loop): never any bytes, never text that assigns.
+        let mut v = Val::lit(b"");
+        v.join(&Val::unknown());
+        for _ in 0..4 {
+            v = v.escaped();
+        }
+        assert_eq!(v.lits, vec![Rc::from(&b""[..])]);
+        assert!(v.fixed.is_none() && !v.fixed_known_to_assign(false));
+        let plain = Val::heredoc(ByteSet::of(b"ab c"));
+        assert_eq!(plain.escaped(), plain);
+        // A `\` in the fixed text: any byte, and `\044\173\075` may spell `${=`.
+        let esc = Val::lit(b"\\044\\173BASH_ALIASES[s]\\075x}").escaped();
+        assert_eq!(esc.fixed, Some(ByteSet::ALL));
+        assert!(esc.fixed_known_to_assign(false));
+        // A `\` in the heredoc text: its text may become any; the fixed text is kept.
+        let mut both = Val::lit(b"a");
+        both.join(&Val::heredoc(ByteSet::of(b"\\x24")));
+        let both = both.escaped();
+        assert_eq!(both.heredoc, Some(ByteSet::ALL));
+        assert_eq!(both.lits, vec![Rc::from(&b"a"[..])]);
+    }
+
+    #[test]
+    fn texts_printed_one_after_another_may_make_what_no_one_of_them_holds() {
+        let mut words = Val::default();
+        for t in [&b"z[${o%$"[..], b"{BASH_ALIASES[c]", b"=cat <<E;:}}]"] {
+            words.join(&Val::lit(t));
+        }
+        // As alternatives, no one text assigns; glued, `${o%${BASH_ALIASES[c]=cat…}}`.
+        assert!(!words.fixed_known_to_assign(false));
+        assert!(words.repeated().fixed_known_to_assign(false));
+        // Numbers glued stay digits and `+`: nothing to assign, nothing substituted.
+        let mut sums = Val::lit(b"1+");
+        sums.join(&Val::lit(b"2+"));
+        let r = sums.repeated();
+        assert!(!r.fixed_known_to_assign(false) && !r.fixed_substs_any());
+        assert!(r.fixed_bytes().is_some_and(|b| !b.has(b'$') && b.has(b'+')));
+        // Any number of `ab`: more texts than are kept, so its bytes, and only those.
+        let ab = Val::lit(b"ab").repeated();
+        assert!(ab.lits.is_empty() && ab.fixed == Some(ByteSet::of(b"ab")));
     }
 
     #[test]

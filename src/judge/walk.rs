@@ -1167,11 +1167,31 @@ impl<'a> Walk<'a> {
 
     /// What a parameter expansion gives.
     pub fn param_expr(&mut self, p: &Param) -> Expr {
+        // zsh's `${+name}`, `$+name`, with nothing after the name but a subscript: `0` or
+        // `1` (a flag, `${(l:3::$:)+x}`, or a modifier, `$+x:s/1/…/`, makes other text of
+        // it; `${+x:-w}` is `x`'s value). bash ends at `${+…}`, a bad substitution: its
+        // value is never used. (bash's `$+name` is text, read as the value.)
+        if p.zsh_set
+            && p.op == ParamOp::Plain
+            && !p.nested
+            && !p.flags
+            && !p.zsh_eval
+            && !p.zsh_char
+            && !p.indirect
+            && (self.zsh() || p.braced)
+        {
+            let mut v = Val::lit(b"0");
+            v.join(&Val::lit(b"1"));
+            return Expr::val(v);
+        }
         let mut base = self.param_var(&p.name);
         if p.joined {
-            // Elements joined with IFS's first character.
+            // Elements joined with IFS's first character (which may be none: `IFS=`, the
+            // elements glued), as many as there are.
             let ifs = self.var(b"IFS");
-            base = Expr::glue(vec![base, Expr::var(ifs)]).part(ByteSet::EMPTY);
+            base = Expr::glue(vec![base, Expr::var(ifs)])
+                .repeated()
+                .part(ByteSet::EMPTY);
         }
         let base = if p.indirect && p.op != ParamOp::Names {
             Expr(vec![Src::Named(std::rc::Rc::new(base))])
@@ -1243,8 +1263,9 @@ impl<'a> Walk<'a> {
                         }
                         v
                     }
-                    // `${x@E}` expands escapes: any byte.
-                    Some(t) if t.starts_with(b"@E") => base.wild(),
+                    // `${x@E}` expands backslash escapes: any byte, from text that holds a
+                    // `\`.
+                    Some(t) if t.starts_with(b"@E") => base.escaped(),
                     // Other transforms quote: quotes, `$`, backslashes, `=`, brackets.
                     // (`@L`, `@U`, `@u` change letters' case.)
                     Some(t) if t.starts_with(b"@") => Expr(vec![Src::Cased(std::rc::Rc::new(
@@ -2560,9 +2581,17 @@ impl<'a> Walk<'a> {
                 {
                     let t = self.var(&n);
                     // The word it picks: text the command fixes, which the guard does
-                    // not keep (`select c in let`), or any.
+                    // not keep (`select c in let`), or any; known to end inside a `${`,
+                    // and to hold an assignment and a substitution (its words, glued
+                    // round after round, may make one: round 98).
                     let mut picked = Expr::unknown();
-                    picked.join(Expr::val(Val::fixed(ByteSet::ALL)));
+                    picked.join(Expr::val(Val {
+                        fixed: Some(ByteSet::ALL),
+                        fixed_assigns: true,
+                        fixed_substs: true,
+                        open_end: true,
+                        ..Val::default()
+                    }));
                     self.assign(Target::Var(t), picked, at, ctx);
                 }
                 if self.zsh() {
@@ -2605,6 +2634,10 @@ impl<'a> Walk<'a> {
         if function {
             // A function's output is what a call writes: not known here.
             return Ok(Expr::default());
+        }
+        if repeats {
+            // A loop writes what its body writes, round after round, one text.
+            out = out.repeated();
         }
         if !stdout_out && !stderr_out {
             return Ok(Expr::default());

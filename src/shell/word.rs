@@ -93,6 +93,10 @@ pub struct Param {
     /// zsh's nested expansion (`${${v}…}`, `${"$(cmd)"…}`): [`Param::arg`] is the inner
     /// one with what follows it, where zsh subscripts a `[` after the inner expansion.
     pub nested: bool,
+    /// zsh's `${+name}`, `$+name` (a `+` among the leading `~^=+`): with nothing after the
+    /// name but a subscript, `1` where the name is set, else `0`. (bash: `${+…}` is a bad
+    /// substitution, which ends the shell; `$+name` is text.)
+    pub zsh_set: bool,
 }
 
 /// What a parameter expansion does with the value.
@@ -974,6 +978,7 @@ impl<'a, 't> Parser<'a, 't> {
                 let j = zsh_param_end(b, name_start, to);
                 let mut p = plain(at, b[name_start..j].to_vec());
                 p.zsh_glob = b[i + 1..flags_end].contains(&b'~');
+                p.zsh_set = b[i + 1..flags_end].contains(&b'+');
                 p.zsh_subscript = self.zsh_subscript(j, to);
                 self.zsh_modifiers(&mut p, j, to, mode);
                 self.push(info, Piece::Param(Box::new(p)));
@@ -1199,6 +1204,9 @@ impl<'a, 't> Parser<'a, 't> {
         while matches!(b.get(i), Some(b'=' | b'~' | b'^' | b'+')) && i + 1 < to {
             if b[i] == b'~' {
                 p.zsh_glob = true;
+            }
+            if b[i] == b'+' {
+                p.zsh_set = true;
             }
             i += 1;
         }
@@ -1517,6 +1525,7 @@ fn plain(at: u32, name: Vec<u8>) -> Param {
         joined,
         braced: false,
         nested: false,
+        zsh_set: false,
     }
 }
 

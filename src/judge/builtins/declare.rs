@@ -155,13 +155,7 @@ pub(super) fn declare(
                         let e = value_after_equals(w, a).unwrap_or_else(|| Expr::lit(text));
                         if array || text.first() == Some(&b'(') {
                             // A quoted list is read again as words (its subscripts too).
-                            w.site(
-                                a.start,
-                                Evaluator::WordList,
-                                "declare -a with a quoted list",
-                                e.clone(),
-                                None,
-                            );
+                            list_site(w, a.start, "declare -a with a quoted list", e.clone(), None);
                         }
                         if text.first() == Some(&b'(') {
                             w.compound_text(v, text, ctx)?;
@@ -228,9 +222,9 @@ pub(super) fn declare(
                             continue;
                         }
                         if array || is_quoted_list(&value) {
-                            w.site(
+                            list_site(
+                                w,
                                 a.start,
-                                Evaluator::WordList,
                                 "declare with a list in a value",
                                 e.clone(),
                                 None,
@@ -239,12 +233,12 @@ pub(super) fn declare(
                         // A name that may be an array (made anywhere in the command, by
                         // any of the ways a name becomes one: the solver's `is_array`): its
                         // value is a list read again as words.
-                        w.site_needing(
+                        list_site(
+                            w,
                             a.start,
-                            Evaluator::WordList,
                             "declare of a name that may be an array, with a value",
                             e.clone(),
-                            Needs::Array(v),
+                            Some(Needs::Array(v)),
                         );
                         let e = if append { w.appended(v, e) } else { e };
                         w.assign(Target::Var(v), e, at, ctx);
@@ -316,9 +310,9 @@ pub(super) fn declare(
                         }
                         if let Some(v) = value_part {
                             if array || assoc {
-                                w.site(
+                                list_site(
+                                    w,
                                     a.start,
-                                    Evaluator::WordList,
                                     "declare -a of a name computed at run time",
                                     v.clone(),
                                     None,
@@ -327,12 +321,12 @@ pub(super) fn declare(
                                 // The name may be an array's (the shell's own, such as
                                 // BASH_ALIASES, at least): a value that starts with `(` is
                                 // read again as a list.
-                                w.site_needing(
+                                list_site(
+                                    w,
                                     a.start,
-                                    Evaluator::WordList,
                                     "declare of a name computed at run time, with a list",
                                     v.clone(),
-                                    Needs::ListValue,
+                                    Some(Needs::ListValue),
                                 );
                             }
                             dynamic_assignment(w, name_part, v, at, ctx);
@@ -351,6 +345,20 @@ pub(super) fn declare(
 }
 
 #[allow(clippy::too_many_arguments)]
+/// A declaration's value that bash reads again as a list (`declare a=$v` where `a` is an
+/// array, or `-a`, and `$v` is `(…)`: its words are expanded, a `$(…)` in them runs). zsh
+/// never does: it refuses a list's text as an array's value (`inconsistent type for
+/// assignment`, with `typeset` a reserved word or a builtin, in every emulation).
+fn list_site(w: &mut Walk<'_>, at: u32, what: &'static str, value: Expr, needs: Option<Needs>) {
+    if w.zsh() {
+        return;
+    }
+    match needs {
+        Some(n) => w.site_needing(at, Evaluator::WordList, what, value, n),
+        None => w.site(at, Evaluator::WordList, what, value, None),
+    }
+}
+
 fn attributes(
     w: &mut Walk<'_>,
     v: u32,

@@ -633,10 +633,19 @@ pub(super) fn print(
         }
     };
     let rest = args.get(k..).unwrap_or(&[]);
-    // The printed text: the words (with their escapes) or a format's conversions.
+    // The printed text: the words (with their escapes) or a format's conversions. (A word
+    // that may be several, `"$@"`, prints them one after another: `echo` with a blank
+    // between them, a format reused with none, [`Expr::repeated`].)
+    let several: Vec<bool> = rest.iter().map(|a| !w.one_argument(a)).collect();
+    let many = several.contains(&true);
     let mut parts = Vec::with_capacity(rest.len());
-    for a in rest {
-        parts.push(w.word_expr(a));
+    for (a, &several) in rest.iter().zip(&several) {
+        let e = w.word_expr(a);
+        parts.push(if several && base == b"echo" {
+            Expr::glue(vec![e, Expr::lit(b" ")]).repeated()
+        } else {
+            e
+        });
     }
     if prompt {
         for (a, e) in rest.iter().zip(&parts) {
@@ -715,17 +724,21 @@ pub(super) fn print(
         (None, None, Some((pre, suf))) => {
             let words = parts.get(1..).unwrap_or_default();
             let mut pieces = Vec::with_capacity(3 * words.len().max(1));
-            for e in words {
-                pieces.push(Expr::lit(&pre));
-                pieces.push(e.clone());
-                pieces.push(Expr::lit(&suf));
+            for (e, &several) in words.iter().zip(several.iter().skip(1)) {
+                let one = Expr::glue(vec![Expr::lit(&pre), e.clone(), Expr::lit(&suf)]);
+                pieces.push(if several { one.repeated() } else { one });
             }
             if words.is_empty() {
                 pieces.push(Expr::lit(&[pre, suf].concat()));
             }
             Expr::glue(pieces)
         }
-        // Escapes (`\044`, `%b`, zsh's echo) can make any byte of heredoc text.
+        // Escapes (`\044`, `%b`, zsh's echo) can make any byte of heredoc text. (`echo`
+        // decodes only backslash escapes: text without a `\` comes out as it went in.
+        // `printf`'s conversions and zsh's `print` options make bytes from other text.)
+        (None, None, None) if base == b"echo" => Expr::glue(parts).escaped(),
+        // (A format reused for words that may be several: its text between them too.)
+        (None, None, None) if many => Expr::glue(parts).repeated().wild(),
         (None, None, None) => Expr::glue(parts).wild(),
     };
     if stack {
