@@ -146,6 +146,9 @@ pub(super) struct Solver<'a> {
     /// The offsets of the commands that run text the guard does not read as `eval` of
     /// computed text does ([`Solver::evals_own`]), once: looked up for each `$_`.
     eval_runs_at: std::cell::OnceCell<rustc_hash::FxHashSet<u32>>,
+    /// The variables given the integer or float attribute, by their canonical name
+    /// ([`Solver::read_val`]), once: looked up on each read.
+    integer_vars: std::cell::OnceCell<rustc_hash::FxHashSet<Var>>,
     solved: bool,
     /// The values were left unsolved, nothing being there to read them
     /// ([`Solver::needs_values`]): a value read all the same is run-time text.
@@ -225,6 +228,7 @@ impl<'a> Solver<'a> {
             any_name_computing: std::cell::Cell::new(false),
             ifs_named: std::cell::OnceCell::new(),
             eval_runs_at: std::cell::OnceCell::new(),
+            integer_vars: std::cell::OnceCell::new(),
             heads_moved: std::cell::OnceCell::new(),
             solved: false,
             unsolved: false,
@@ -444,7 +448,18 @@ impl<'a> Solver<'a> {
     fn read_val(&self, v: Var) -> Val {
         let mut out = self.var_val(v);
         let c = self.canon(v);
-        if self.d.is_zsh() && self.facts.integers.iter().any(|&(i, _)| self.canon(i) == c) {
+        if self.d.is_zsh()
+            && self
+                .integer_vars
+                .get_or_init(|| {
+                    self.facts
+                        .integers
+                        .iter()
+                        .map(|&(i, _)| self.canon(i))
+                        .collect()
+                })
+                .contains(&c)
+        {
             // (An integer or float variable prints in its base, `16#FF`, or as a float.)
             out.join(&Val::zsh_number());
         }

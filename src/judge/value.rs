@@ -148,10 +148,12 @@ pub(crate) struct Val {
     pub open_end: bool,
 }
 
-/// Whether a text known exactly ends right after a `$` or inside an open `${`: more `${`
-/// than `}` after the first `${` (an inner one closed does not close the outer one,
-/// `${o%${p}`), or, after it, a quote, a backslash or a substitution, where a `}` may be
-/// text (`${o%'}'`, `${o%$(echo })}`) and the count cannot be trusted.
+/// Whether a text known exactly ends right after a `$` or inside an open `${`, read as
+/// bash matches one (`parse_matched_pair`): inside it every `{` opens and every `}` closes
+/// (`${o%{}` is open, and an inner `${p}` closed leaves the outer one open), and a `[`
+/// opens a subscript whose `]` ends it, a `}` in it closing nothing (bash 5.2 on: `${a[c}]`
+/// is open). A quote, a backslash or a substitution after the first `${` makes it open: a
+/// `}` may be text there (`${o%'}'`, `${o%$(echo })}`) and the count cannot be trusted.
 fn open_text(l: &[u8]) -> bool {
     if l.last() == Some(&b'$') {
         return true;
@@ -160,21 +162,27 @@ fn open_text(l: &[u8]) -> bool {
         return false;
     };
     let mut depth = 0usize;
+    let mut brackets = 0usize;
     let mut k = first;
     while k < l.len() {
         match l[k] {
             b'\\' | b'\'' | b'"' | b'`' => return true,
-            b'$' if matches!(l.get(k + 1), Some(b'(')) => return true,
-            b'$' if l.get(k + 1) == Some(&b'{') => {
+            b'$' if l.get(k + 1) == Some(&b'(') => return true,
+            b'$' if l.get(k + 1) == Some(&b'{') && brackets == 0 => {
                 depth += 1;
                 k += 1;
             }
-            b'}' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => {}
+            b'[' => brackets += 1,
+            b']' => brackets = brackets.saturating_sub(1),
+            _ if brackets > 0 => {}
+            b'{' => depth += 1,
+            b'}' => depth -= 1,
             _ => {}
         }
         k += 1;
     }
-    depth > 0
+    depth > 0 || brackets > 0
 }
 
 /// Whether a text known exactly holds a substitution, which a hidden evaluator that expands
@@ -340,15 +348,6 @@ impl Val {
     /// Whether the text the command fixes is known to hold an assignment expansion: an
     /// exact text that does, or one that went into the inexact text. (What a value carries
     /// on; [`Val::fixed_known_to_assign`] is what a decision reads.)
-    /// Whether the value may be empty text: an empty exact text, or text not known
-    /// exactly.
-    fn may_be_empty(&self) -> bool {
-        self.lits.iter().any(|l| l.is_empty())
-            || self.fixed.is_some()
-            || self.env
-            || self.heredoc.is_some()
-    }
-
     pub fn fixed_assigns_any(&self) -> bool {
         self.lits.iter().any(|l| assigning_text(l)) || self.fixed_assigns
     }
@@ -655,8 +654,9 @@ impl Val {
         let open = self.open_at_end() || (self.open_end && self.fixed.is_some());
         let seam = open && fb.is_some_and(|b| b.has(b'=') || b.has(b'{'));
         // (Glued into text known by its bytes, where the result may end so: the other's
-        // end, or, where the other may be empty, this one's.)
-        let ends_open = other.open_at_end() || other.open_end || (other.may_be_empty() && open);
+        // end, or this one's: how many `${` and `[` the other closes is not known, round 98:
+        // `${o%${BASH_ALIASES[` then `c` then `]=…}`.)
+        let ends_open = other.open_at_end() || other.open_end || open;
         let known = |v: &Val| v.fixed_assigns || v.lits.iter().any(|l| assigning_text(l));
         let glued_known = seam || known(self) || known(other);
         // (And a `$` that ends one, a `(` in the other.)
@@ -965,6 +965,57 @@ mod tests {
         // Any number of `ab`: more texts than are kept, so its bytes, and only those.
         let ab = Val::lit(b"ab").repeated();
         assert!(ab.lits.is_empty() && ab.fixed == Some(ByteSet::of(b"ab")));
+    }
+
+    #[test]
+    fn a_text_is_open_where_bash_would_still_be_reading_its_expansion() {
+        for t in [
+            &b"x$"[..],
+            b"${o%",
+            b"${o%${p}",
+            b"${o%{}",
+            b"${a[c}",
+            b"${a[c}}",
+            b"${BASH_ALIASES[",
+            b"${o%'}'",
+            b"${o%$(echo })",
+            b"a}${b",
+        ] {
+            assert!(open_text(t), "{:?}", String::from_utf8_lossy(t));
+        }
+        for t in [
+            &b"${o}"[..],
+            b"${o%${p}}",
+            b"${a[c]}",
+            b"${a[${b}]}",
+            b"plain",
+            b"$x}",
+        ] {
+            assert!(!open_text(t), "{:?}", String::from_utf8_lossy(t));
+        }
+    }
+
+    #[test]
+    fn an_open_text_known_by_its_bytes_stays_open_through_what_is_glued_after_it() {
+        // Nine texts, one open: their bytes; `c` after it closes nothing known, and the
+        // `]=…}` after that makes the assignment.
+        let mut v = Val::default();
+        for t in [
+            &b"1"[..],
+            b"2",
+            b"3",
+            b"4",
+            b"5",
+            b"6",
+            b"7",
+            b"8",
+            b"+z[${o%${A[",
+        ] {
+            v.join(&Val::lit(t));
+        }
+        assert!(v.lits.is_empty() && v.open_end);
+        let g = v.glue(&Val::lit(b"c")).glue(&Val::lit(b"]=cat}}]"));
+        assert!(g.fixed_assigns);
     }
 
     #[test]
