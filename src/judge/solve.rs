@@ -673,8 +673,14 @@ impl<'a> Solver<'a> {
                 Src::Escaped(inner) => self.eval(inner)?.escaped(),
                 Src::Repeated(inner) => {
                     let v = self.eval(inner)?;
-                    self.spend(4 * (v.lits.len() + 1))?;
-                    v.repeated()
+                    // (Each of its rounds glues the texts kept to the value's, copying their
+                    // bytes: charged for the rounds it took, at most `MAX_REPEAT_ROUNDS`.)
+                    let bytes: usize = v.lits.iter().map(|l| l.len()).sum();
+                    let (out, rounds) = v.repeated();
+                    self.spend(
+                        rounds * (v.lits.len() + 1) * (bytes / crate::shell::BYTES_PER_WORK + 1),
+                    )?;
+                    out
                 }
                 Src::SourceCopies(value) => copied(&self.eval(value)?),
                 Src::EvalAssigns(value, name) | Src::RunCopies(value, name) => {
