@@ -1137,10 +1137,23 @@ impl<'a> Walk<'a> {
                 }
                 e
             }
-            // The names of the functions running (and `main`, `source`).
-            b"FUNCNAME" | b"funcstack" => {
+            // The names of the functions running (and `main`, `source`): bash's
+            // `FUNCNAME`, zsh's `funcstack` (in zsh, `FUNCNAME` is a name like any other, and
+            // in bash `funcstack`).
+            b"FUNCNAME" | b"funcstack" if (name == b"funcstack") == self.zsh() => {
                 let mut e = Expr::var(self.var(name));
                 e.join(self.function_names_value());
+                e
+            }
+            // zsh's traces: a function's or a file's name, a `:` and a line number (a
+            // file's name is any text: one the command sources, or zsh's own).
+            b"functrace" | b"funcfiletrace" | b"funcsourcetrace" if self.zsh() => {
+                let mut e = Expr::var(self.var(name));
+                e.join(Expr::glue(vec![
+                    self.function_names_value(),
+                    Expr::val(Val::fixed(ByteSet::of(b":0123456789"))),
+                ]));
+                e.join(Expr::val(Self::any_name()));
                 e
             }
             n if n.iter().all(u8::is_ascii_digit) => Expr::var(self.var(b"@")),
@@ -1155,7 +1168,16 @@ impl<'a> Walk<'a> {
     fn function_names_value(&self) -> Expr {
         let (names, odd) = &*self.functions;
         if *odd {
-            return Expr::val(Val::fixed(ByteSet::ALL));
+            // (In bash a name holds a `$` only inside backquotes, "not a valid identifier"
+            // elsewhere, and what runs there runs in a subshell: any bytes. A zsh function
+            // the command's own text names otherwise than plainly may be named anything, an
+            // alias assignment too: round 99. Names only `eval` of computed text may give
+            // are any bytes, as run-time text is: round 48's limit.)
+            return Expr::val(if self.zsh() && self.own_functions.1 {
+                Self::any_name()
+            } else {
+                Val::fixed(ByteSet::ALL)
+            });
         }
         let mut v = Val::lit(b"main");
         v.join(&Val::lit(b"source"));
@@ -1163,6 +1185,16 @@ impl<'a> Walk<'a> {
             v.join(&Val::lit(n));
         }
         Expr::val(v)
+    }
+
+    /// A name zsh takes whatever it holds (a function's, a file's): any text the command
+    /// may fix, known to hold an assignment expansion, a substitution and an open `${`.
+    fn any_name() -> Val {
+        let mut v = Val::fixed(ByteSet::ALL);
+        v.fixed_assigns = true;
+        v.fixed_substs = true;
+        v.open_end = true;
+        v
     }
 
     /// What a parameter expansion gives.

@@ -53,7 +53,7 @@ pub(super) fn program_output(
             }]));
         }
     }
-    args_part.join(options_part);
+    args_part.join(options_part.clone());
     let args_part = || args_part.clone().part(ByteSet::of(b" \n"));
     let has = |o: &[u8]| lits.iter().any(|l| l.as_deref() == Some(o));
     // (After `--` every word is a file's name, `-x` too.)
@@ -180,11 +180,33 @@ pub(super) fn program_output(
             e.join(args_part());
             e
         }
+        // The template (an argument, or its own `tmp.`), its run of `X` made letters and
+        // digits, a suffix after it (`--suffix`, or implied), in a directory (`TMPDIR`'s,
+        // `/tmp`, an argument's: `-p DIR`, `--tmpdir=DIR`): each argument whole, as it was
+        // known (letters and digits in place of an `X` make no `$`, `{`, `=`, `(` nor
+        // backquote, so what was known of the arguments holds: not any part of them),
+        // glued.
         b"mktemp" => {
-            let mut e = Expr::val(Val::env());
-            e.join(args_part());
-            let tmpdir = w.var(b"TMPDIR");
-            e.join(Expr::var(tmpdir));
+            // Each argument as the program gets it: a word that may be several (split, a
+            // glob, `"$@"`) gives it contiguous parts of its text, which may end inside a
+            // `${` the whole closes (round 99).
+            let mut args_whole = options_part;
+            for a in args {
+                let e = w.word_expr(a);
+                args_whole.join(if w.one_argument(a) { e } else { e.substring() });
+            }
+            let made = || {
+                Expr::glue(vec![
+                    args_whole.clone(),
+                    Expr::val(Val::fixed(ByteSet::of(MKTEMP_MADE))),
+                    args_whole.clone(),
+                ])
+            };
+            let mut dir = Expr::val(Val::env());
+            dir.join(Expr::var(w.var(b"TMPDIR")));
+            dir.join(args_whole.clone());
+            let mut e = made();
+            e.join(Expr::glue(vec![dir, Expr::lit(b"/"), made()]));
             e
         }
         // A path made from the words (`readlink`, `realpath` and the `pwd` program print
@@ -763,6 +785,10 @@ pub(super) fn print(
     }
     Ok(out)
 }
+
+/// The bytes `mktemp` puts in place of its template's `X`s (and the `.` of its own
+/// templates: `tmp.XXXXXXXXXX`, BSD's `-t PREFIX` as `PREFIX.XXXXXXXX`).
+const MKTEMP_MADE: &[u8] = b".0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /// zsh's buffer stack, as the judge keeps it.
 pub(super) const ZSH_STACK: &[u8] = b"\0zsh-buffer-stack";
