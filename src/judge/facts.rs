@@ -73,6 +73,10 @@ pub(super) enum Src {
     /// Backslash escapes decoded (`echo`, `${x@E}`): [`Src::Wild`] for each part of the
     /// value that may hold a `\`, the rest as it was.
     Escaped(Rc<Expr>),
+    /// The value as a program's error message quotes it ([`Val::program_quoted`]).
+    ///
+    /// [`Val::program_quoted`]: super::value::Val::program_quoted
+    ProgramQuoted(Rc<Expr>),
     /// Any number of the value's texts one after another ([`Val::repeated`]): a loop's
     /// output, a format reused for each word, `"$*"`.
     ///
@@ -175,6 +179,10 @@ impl Expr {
 
     pub fn escaped(self) -> Expr {
         Expr(vec![Src::Escaped(Rc::new(self))])
+    }
+
+    pub fn program_quoted(self) -> Expr {
+        Expr(vec![Src::ProgramQuoted(Rc::new(self))])
     }
 
     pub fn repeated(self) -> Expr {

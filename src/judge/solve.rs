@@ -671,6 +671,7 @@ impl<'a> Solver<'a> {
                 Src::Sub(inner) => self.eval(inner)?.substring(),
                 Src::Wild(inner) => self.eval(inner)?.wild(),
                 Src::Escaped(inner) => self.eval(inner)?.escaped(),
+                Src::ProgramQuoted(inner) => self.eval(inner)?.program_quoted(),
                 Src::Repeated(inner) => {
                     let v = self.eval(inner)?;
                     // (Each of its rounds glues the texts kept to the value's, copying their
@@ -2034,6 +2035,7 @@ impl Reads {
                 | Src::Sub(inner)
                 | Src::Wild(inner)
                 | Src::Escaped(inner)
+                | Src::ProgramQuoted(inner)
                 | Src::Repeated(inner)
                 | Src::Cased(inner)
                 | Src::Modelled(inner)

@@ -115,6 +115,21 @@ pub(crate) const ZSH_NUMBER_LETTERS: ByteSet =
 pub(crate) const ZSH_BASED_OUTPUT: ByteSet =
     ByteSet::of_const(b"0123456789-+.#_aefnxABCDEFGHIJKLMNOPQRSTUVWXYZ");
 
+/// The bytes a program's error message does not show as themselves (GNU's `quote()` in
+/// the C locale, `wc`'s shell quoting, git's): control bytes, DEL, bytes past ASCII, the
+/// backslash and the quotes (`'` as `\'` where it closes the quoting, `'\''` in shell
+/// quoting; round 99).
+pub(crate) const QUOTE_ESCAPES_BYTES: ByteSet = ByteSet::from_words([
+    0xFFFF_FFFF | (1 << b'\'') | (1 << b'"'),
+    (1 << (b'\\' - 64)) | (1 << (0x7F - 64)),
+    u64::MAX,
+    u64::MAX,
+]);
+
+/// The bytes such a message writes for one: `\`, an escape's letters and digits, quotes,
+/// and the `$` of shell quoting's `$'\001'`.
+pub(crate) const QUOTE_ESCAPES: ByteSet = ByteSet::of_const(b"\\01234567abfnrtv'\"$");
+
 /// What a value can hold.
 #[derive(Clone, Default, PartialEq, Eq, Debug)]
 pub(crate) struct Val {
@@ -789,6 +804,39 @@ impl Val {
         out
     }
 
+    /// The value as a program's error message quotes it (GNU's `quote()`, `wc`'s shell
+    /// quoting, git's): a byte it does not show as itself (a control byte, DEL, a byte past
+    /// ASCII, a backslash, a quote) becomes an escape (`\004`, `\n`, `\\`, `\'`,
+    /// `'\''`, `$'\001'`), which a decoder (`echo -e`, `${x@E}`) reads back as other
+    /// bytes (`\004` then `4` as `\0044`, a `$`: round 99). Text that holds no such byte
+    /// is shown as it is; text that may is known by its bytes and the escapes', its flags
+    /// kept (an escape makes no `${`, assignment nor substitution until decoded: the `$`
+    /// of `$'…'` is followed by a quote).
+    pub fn program_quoted(&self) -> Val {
+        let shown = |b: ByteSet| !b.any_of(&QUOTE_ESCAPES_BYTES);
+        let fixed = self.fixed_bytes().is_some_and(|b| !shown(b));
+        let heredoc = self.heredoc_bytes().is_some_and(|b| !shown(b));
+        let mut out = self.clone();
+        if fixed {
+            let f = self.fixed_bytes().unwrap_or_default().union(QUOTE_ESCAPES);
+            out.open_end = self.open_end || self.open_at_end();
+            out.fixed_assigns = self.fixed_assigns_any();
+            out.fixed_substs = self.fixed_substs_any();
+            out.lits.clear();
+            out.fixed = Some(f);
+            out.zsh_number = false;
+        }
+        if heredoc {
+            let h = self
+                .heredoc_bytes()
+                .unwrap_or_default()
+                .union(QUOTE_ESCAPES);
+            out.htexts.clear();
+            out.heredoc = Some(h);
+        }
+        out
+    }
+
     /// Any number of the value's texts, one after another (a loop's output, a format
     /// reused for each word, `"$*"`): the texts a value holds are alternatives, and text
     /// that holds several of them at once has seams between them (`${o%$` then
@@ -1015,6 +1063,31 @@ mod tests {
         assert!(v.lits.is_empty() && v.open_end);
         let g = v.glue(&Val::lit(b"c")).glue(&Val::lit(b"]=cat}}]"));
         assert!(g.fixed_assigns);
+    }
+
+    /// A program's error message shows text without a control byte, DEL, a byte past
+    /// ASCII or a backslash as it is; one with such a byte comes back with escapes that
+    /// `echo -e` decodes: the byte 4 then `4` as `\0044`, a `$` (GNU `mktemp`, round 99).
+    #[test]
+    fn program_quoting_keeps_plain_text_exact_and_escapes_are_decoded_again() {
+        for plain in [&b"a=b"[..], b"z[${o%${BASH_ALIASES[c]=x}}]", b""] {
+            assert_eq!(Val::lit(plain).program_quoted(), Val::lit(plain));
+        }
+        let hidden = Val::lit(b"z[\x044\x0f3o%\x044\x0f3BASH_ALIASES[c]=x}}]");
+        let quoted = hidden.program_quoted();
+        assert!(quoted.lits.is_empty() && !quoted.fixed_assigns);
+        assert!(
+            quoted
+                .fixed_bytes()
+                .is_some_and(|b| b.has(b'\\') && b.has(b'0'))
+        );
+        assert!(quoted.escaped().fixed_known_to_assign(false));
+        // (Heredoc text too.)
+        let body = Val {
+            htexts: vec![Rc::from(&b"\x01"[..])],
+            ..Val::default()
+        };
+        assert!(body.program_quoted().heredoc.is_some_and(|h| h.has(b'7')));
     }
 
     #[test]

@@ -100,6 +100,11 @@ pub(super) struct Walk<'a> {
     /// What the command being judged writes to standard error may be any text: it runs
     /// a program whose errors the guard cannot show (`tee /dev/stderr`, `date -f -`).
     pub program_errors: bool,
+    /// The program run last quotes its words in its error messages as GNU's `quote()`
+    /// does ([`Val::program_quoted`]).
+    ///
+    /// [`Val::program_quoted`]: super::value::Val::program_quoted
+    pub program_quotes: bool,
     /// The walk found such a redirection or assignment.
     pub merge_found: bool,
     /// `set -x` traces may expand PS4 with any variable's value (the text names PS4, or
@@ -263,6 +268,7 @@ impl<'a> Walk<'a> {
             in_substs: Vec::new(),
             stderr_merged: false,
             program_errors: false,
+            program_quotes: false,
             merge_found: false,
             trace_prompts: text.is_none_or(|t| {
                 crate::search::find(t, b"PS4").is_some()
@@ -1645,7 +1651,11 @@ impl<'a> Walk<'a> {
         let mut e = Expr::val(Val::env());
         for w in words {
             let v = self.word_expr(w);
-            e.join(quoted(v));
+            e.join(quoted(if self.program_quotes {
+                v.program_quoted()
+            } else {
+                v
+            }));
         }
         // An error may quote a value a word reaches (`let x` quotes x's value, `time`
         // prints TIMEFORMAT's): any variable's.
@@ -2237,6 +2247,7 @@ impl<'a> Walk<'a> {
             self.own_heredoc(c, &here)
         };
         self.program_errors = false;
+        self.program_quotes = false;
         let mut out = builtins::command(self, c, words, &infos, ctx, &here, own)?;
         let environment_source = std::mem::take(&mut self.sourced_environment);
         if self.inert_so_far

@@ -37,6 +37,7 @@ pub(super) fn program_output(
         _ => false,
     };
     w.program_errors = !words_in_errors;
+    w.program_quotes = words_in_errors;
     let mut args_part = Expr::default();
     for a in args {
         args_part.join(w.word_expr(a));
