@@ -844,8 +844,8 @@ fn ordinary_name(name: &[u8], zsh: bool) -> bool {
     crate::shell::syntax::legal_identifier(name)
         && !name.starts_with(b"BASH")
         && !special(name)
-        && !super::builtins::integer_special(name, zsh)
-        && !super::builtins::integer_special(name, !zsh)
+        && !super::builtins::integer_on_append(name, zsh)
+        && !super::builtins::integer_on_append(name, !zsh)
         && super::walk::special_change(name, zsh).is_none()
         && super::walk::special_change(name, !zsh).is_none()
 }

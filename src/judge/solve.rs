@@ -982,7 +982,7 @@ impl<'a> Solver<'a> {
                 *class_sizes.entry(self.canon(v)).or_default() += 1;
             }
             (0..self.facts.names.len() as Var).any(|v| {
-                super::builtins::integer_special(self.facts.names.name(v), zsh)
+                super::builtins::integer_on_append(self.facts.names.name(v), zsh)
                     && class_sizes.get(&self.canon(v)).is_some_and(|&n| n > 1)
             })
         };
@@ -1439,7 +1439,7 @@ impl<'a> Solver<'a> {
                 .enumerate()
                 .filter(|(_, name)| {
                     super::walk::special_change(name, zsh).is_some()
-                        || super::builtins::integer_special(name, zsh)
+                        || super::builtins::integer_on_append(name, zsh)
                         || (!zsh && super::walk::locale_name(name))
                 })
                 .map(|(v, name)| (v as Var, &**name))
@@ -1474,7 +1474,8 @@ impl<'a> Solver<'a> {
                         what: super::walk::LOCALE_CHANGE,
                     });
                 }
-                if super::builtins::integer_special(name, zsh) && self.heredocs_present() {
+                // (Or appended to, which evaluates where assigning may not: not told apart.)
+                if super::builtins::integer_on_append(name, zsh) && self.heredocs_present() {
                     let val = self.eval(e)?;
                     if evaluators::dangerous(Evaluator::Arithmetic, &val, self, false) {
                         found.push(Found::Evaluation {

@@ -107,6 +107,9 @@ pub(super) struct Walk<'a> {
     pub program_quotes: bool,
     /// The walk found such a redirection or assignment.
     pub merge_found: bool,
+    /// The command's name was computed at run time and may be skipped (`builtins::command`):
+    /// the offset of the word after it.
+    pub skippable_name: Option<usize>,
     /// `set -x` traces may expand PS4 with any variable's value (the text names PS4, or
     /// a name assigned at run time may be it): in what standard error carries.
     trace_prompts: bool,
@@ -269,6 +272,7 @@ impl<'a> Walk<'a> {
             stderr_merged: false,
             program_errors: false,
             program_quotes: false,
+            skippable_name: None,
             merge_found: false,
             trace_prompts: text.is_none_or(|t| {
                 crate::search::find(t, b"PS4").is_some()
@@ -2402,6 +2406,9 @@ impl<'a> Walk<'a> {
             }
         }
         let mut value = self.word_expr(&a.value);
+        if a.append {
+            self.append_site(v, &value, w.start);
+        }
         if a.append && !compound {
             value = self.appended(v, value);
         }
@@ -2431,6 +2438,23 @@ impl<'a> Walk<'a> {
         Ok(())
     }
 
+    /// `name+=value` on an integer variable of the shell evaluates the value, where
+    /// `name=value` may not ([`builtins::integer_on_append`]).
+    pub fn append_site(&mut self, v: Var, value: &Expr, at: u32) {
+        let name = Rc::clone(&self.facts.names.names[v as usize]);
+        if builtins::integer_on_append(&name, self.zsh())
+            && !builtins::integer_special(&name, self.zsh())
+        {
+            self.site(
+                at,
+                Evaluator::Arithmetic,
+                "an integer variable of the shell",
+                value.clone(),
+                None,
+            );
+        }
+    }
+
     /// What `name+=value` leaves in `v`: its old value (or nothing) and the value, joined.
     pub fn appended(&mut self, v: Var, value: Expr) -> Expr {
         appended_to(Expr::var(v), value)
@@ -2451,8 +2475,13 @@ impl<'a> Walk<'a> {
             return Ok(());
         };
         if !inner.contains(&b'[') {
-            // `{name}>file`: the shell assigns the descriptor's number to `name`.
+            // `{name}>file`: the shell assigns the descriptor's number to `name`; zsh
+            // makes it an integer (it stays one, the descriptor closed: every later
+            // assignment to it is evaluated, round 100).
             let v = self.var(inner);
+            if self.zsh() {
+                self.facts.integers.push((v, r.at));
+            }
             self.assign(Target::Var(v), Expr::val(Val::number()), r.at, ctx);
             return Ok(());
         }

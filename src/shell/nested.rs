@@ -7,7 +7,7 @@
 //! Every offset of such a reading is the offset of the command that runs it.
 
 use super::text::Text;
-use super::tree::{Event, SimpleCommand};
+use super::tree::{Event, SimpleCommand, Word};
 use super::word;
 use super::{Context, Probe, ReadError, Reading, Stop, lexer};
 
@@ -134,39 +134,87 @@ fn name_word(c: &SimpleCommand) -> Option<usize> {
         .position(|w| super::syntax::assignment(w.text.bytes(), false).is_none())
 }
 
+/// The names of the commands that run text again, and of those that may stand before them.
+const RUN_AGAIN: [&[u8]; 13] = [
+    b"eval",
+    b"trap",
+    b"compgen",
+    b"mapfile",
+    b"readarray",
+    b"fc",
+    b"builtin",
+    b"command",
+    b"noglob",
+    b"nocorrect",
+    b"exec",
+    b"-",
+    b"emulate",
+];
+
 /// Whether a command may be `eval` or `trap` (or one of the words before them): its name
 /// may spell one, or is a glob, braces or a tilde (`ev?l`, `{eval,}`). (A name an
-/// expansion gives, `$cmd`, is a value run as a command name: explicit.)
+/// expansion gives, `$cmd`, is a value run as a command name: explicit.) A name that
+/// starts with text that starts none of them (`test_expect_${outcome}`) is none of them;
+/// where it may give no word at all (an expansion, a glob under `nullglob`), the next
+/// word is the name.
 fn may_run_again(c: &SimpleCommand) -> bool {
-    let Some(w) = name_word(c).and_then(|first| c.words.get(first)) else {
+    let Some(first) = name_word(c) else {
         return false;
     };
-    let raw = w.text.bytes();
-    if super::syntax::may_be_one_of(
-        raw,
-        &[
-            b"eval",
-            b"trap",
-            b"builtin",
-            b"command",
-            b"noglob",
-            b"nocorrect",
-            b"exec",
-            b"-",
-            b"emulate",
-        ],
-    ) {
-        return true;
+    for w in c.words.iter().skip(first) {
+        match name_runs_again(w) {
+            Name::May => return true,
+            Name::Not => return false,
+            Name::NotOrGone => {}
+        }
     }
+    false
+}
+
+/// What a command's name word may be, for [`may_run_again`].
+enum Name {
+    /// One of [`RUN_AGAIN`].
+    May,
+    /// None of them.
+    Not,
+    /// None of them, or no word (the next word is the name).
+    NotOrGone,
+}
+
+fn name_runs_again(w: &Word) -> Name {
+    let raw = w.text.bytes();
+    let spelled = super::syntax::may_be_one_of(raw, &RUN_AGAIN);
     // (Most names are plain bytes: nothing to read.)
-    if raw
-        .iter()
-        .all(|c| c.is_ascii_alphanumeric() || b"_./:-+=,@%".contains(c))
+    if !spelled
+        && raw
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || b"_./:-+=,@%".contains(c))
     {
-        return false;
+        return Name::Not;
     }
     let info = word::read(&w.text, &());
-    info.many || info.tilde || info.brace || info.unread
+    if info.many || info.tilde || info.brace || info.braced || info.unread {
+        return Name::May;
+    }
+    if !spelled {
+        return Name::Not;
+    }
+    match info.value() {
+        Some(v) if RUN_AGAIN.contains(&v.as_slice()) => Name::May,
+        Some(_) => Name::Not,
+        // (Its literal start, quotes removed: what every word it gives starts with.)
+        None => {
+            let start = match info.pieces.first() {
+                Some(word::Piece::Lit(l)) => l.as_slice(),
+                _ => b"",
+            };
+            if start.is_empty() || RUN_AGAIN.iter().any(|n| n.starts_with(start)) {
+                Name::May
+            } else {
+                Name::NotOrGone
+            }
+        }
+    }
 }
 
 /// Whether a word of the command holds a `$'…'` whose escapes the shells decode
@@ -218,6 +266,45 @@ fn literal_parts(info: &word::WordInfo, out: &mut Vec<u8>) {
             word::Piece::Subst(_) | word::Piece::Arith(_) => {}
         }
     }
+}
+
+/// The text option `want` of a builtin gives (`-C TEXT`, `-CTEXT`, `-aC TEXT`) where it is
+/// more than a command's name, reading
+/// its options as `internal_getopt` does: clusters of letters, each of `valued` taking the
+/// rest of its word or the next word, to `--` or a word that is no option. (A word with no
+/// known value among them may be the option: unknown.)
+fn option_text(mut words: impl Iterator<Item = Option<Vec<u8>>>, valued: &[u8], want: u8) -> Again {
+    while let Some(w) = words.next() {
+        let Some(w) = w else {
+            return Again::Unknown;
+        };
+        if w.as_slice() == b"--" || w.len() < 2 || w[0] != b'-' {
+            return Again::No;
+        }
+        for (i, &c) in w.iter().enumerate().skip(1) {
+            if !valued.contains(&c) {
+                continue;
+            }
+            let arg = match w.get(i + 1..).filter(|r| !r.is_empty()) {
+                Some(rest) => rest.to_vec(),
+                None => match words.next() {
+                    Some(Some(a)) => a,
+                    Some(None) => return Again::Unknown,
+                    None => return Again::No,
+                },
+            };
+            // (A bare command name is the callback the command names, given words of
+            // its own: explicit. Text that is more than a name is read as a program.)
+            if c == want {
+                let bare = arg
+                    .iter()
+                    .all(|c| c.is_ascii_alphanumeric() || b"_./:-+,@%".contains(c));
+                return if bare { Again::No } else { Again::Text(arg) };
+            }
+            break;
+        }
+    }
+    Again::No
 }
 
 /// What a simple command that may be `eval` or `trap` runs again.
@@ -331,6 +418,12 @@ fn literal_text(c: &SimpleCommand, zsh: impl Fn() -> bool) -> Again {
                 .any(|v| v.len() > 1 && matches!(v[0], b'-' | b'+') && v[1..].contains(&b'c'));
             if flags_c { Again::Each(all) } else { Again::No }
         }
+        // The text a callback or an editor option names, which the shell runs as a
+        // command (with words of its own after it): `compgen -C`, `mapfile -C`, `fc -e`
+        // (round 100). Options as `internal_getopt` reads them.
+        b"compgen" => option_text(words, b"oAGWPSXFCV", b'C'),
+        b"mapfile" | b"readarray" => option_text(words, b"dunOCcs", b'C'),
+        b"fc" => option_text(words, b"e", b'e'),
         b"eval" => {
             let mut args: Vec<Vec<u8>> = Vec::new();
             for w in words {

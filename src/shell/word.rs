@@ -1188,6 +1188,11 @@ impl<'a, 't> Parser<'a, 't> {
             if flags.contains(&b'p') && flags.contains(&b'$') {
                 // `p`: `$name` in a flag's argument is that name's value.
                 p.flag_words = Some(self.word_at(i + 1, close, Mode::Dquote));
+                // `~` in the flags: the strings the flags after it insert (`j`, `l`, `r`,
+                // `s`) are patterns, globbed: values, here (round 100).
+                if flags.contains(&b'~') {
+                    p.zsh_glob = true;
+                }
             }
             if flags
                 .iter()

@@ -182,6 +182,9 @@ pub(super) fn declare(
                     continue;
                 }
                 if let Some(e) = value_expr {
+                    if append {
+                        w.append_site(v, &e, at);
+                    }
                     let e = if append { w.appended(v, e) } else { e };
                     w.assign(Target::Var(v), e, at, ctx);
                 }
@@ -240,6 +243,9 @@ pub(super) fn declare(
                             e.clone(),
                             Some(Needs::Array(v)),
                         );
+                        if append {
+                            w.append_site(v, &e, at);
+                        }
                         let e = if append { w.appended(v, e) } else { e };
                         w.assign(Target::Var(v), e, at, ctx);
                     }

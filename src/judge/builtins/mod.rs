@@ -163,6 +163,63 @@ pub(super) fn integer_special(name: &[u8], zsh: bool) -> bool {
     }
 }
 
+/// Whether a word may give no word at all: it has no literal text (quotes removed) that
+/// stays whatever its expansions give (`$o`, `"$@"`, `${a[@]}`), or may be a glob that
+/// matches nothing under `nullglob`.
+fn may_give_no_word(word: &WordInfo) -> bool {
+    word.many
+        || word
+            .pieces
+            .iter()
+            .all(|p| !matches!(p, Piece::Lit(l) if !l.is_empty()))
+}
+
+/// Where `jobs`'s words (after its name) leave the command `jobs -x` runs: the index of
+/// its name among them; `None` where no `-x` is given. (A word computed at run time may be
+/// an option that holds the `x`: it is then the index.)
+fn jobs_runs(words: &[WordInfo]) -> Option<usize> {
+    let mut x = false;
+    for (k, w) in words.iter().enumerate() {
+        match w.value().as_deref() {
+            Some(b"--") => return x.then_some(k + 1),
+            Some([b'-', o @ ..]) if !o.is_empty() && o.iter().all(|c| b"lpnxrs".contains(c)) => {
+                x |= o.contains(&b'x');
+            }
+            None => return Some(k),
+            Some(_) => return x.then_some(k),
+        }
+    }
+    None
+}
+
+/// Integer variables of the shell that `name+=value` evaluates the value for (before the
+/// shell ignores it or refuses a read-only one), where a plain `name=value` may not: the
+/// ones [`integer_special`] names, and bash's `BASHPID` and `LINENO` (3.2, 4.4), zsh's
+/// read-only integers and those its modules make (`zsh/datetime`, `zsh/curses`) (round
+/// 100, measured in every shell).
+pub(crate) fn integer_on_append(name: &[u8], zsh: bool) -> bool {
+    integer_special(name, zsh)
+        || if zsh {
+            matches!(
+                name,
+                b"LINENO"
+                    | b"PPID"
+                    | b"status"
+                    | b"ARGC"
+                    | b"TTYIDLE"
+                    | b"ZSH_SUBSHELL"
+                    | b"HISTCMD"
+                    | b"EPOCHSECONDS"
+                    | b"EPOCHREALTIME"
+                    | b"SRANDOM"
+                    | b"ZCURSES_COLORS"
+                    | b"ZCURSES_COLOR_PAIRS"
+            )
+        } else {
+            matches!(name, b"BASHPID" | b"LINENO")
+        }
+}
+
 /// Whether `eval`'s text starts with a command name written whole, other than `alias` or
 /// a wrapper that runs its argument (`builtin`, `command`, `time`…) (`eval "git $opts"`):
 /// its first word, literal and ended by a blank.
@@ -1045,6 +1102,46 @@ pub(super) fn command(
     here: &Ctx,
     own: Option<usize>,
 ) -> Result<Expr, GaveUp> {
+    // A name computed at run time may give no word (`$o let "$k"` with `o` empty or unset,
+    // `"$@"` with no arguments), and one after a wrapper may be its option (`command $o
+    // let`, `o=-p`; `jobs $o let`, `o=-x`): the command may start at the next word, judged
+    // too (round 100), up to [`MAX_SKIPPED_NAMES`] such words in a row (past them, a limit).
+    let mut out = Expr::default();
+    let mut start = 0;
+    for _ in 0..=MAX_SKIPPED_NAMES {
+        w.skippable_name = None;
+        let e = command_from(
+            w,
+            c,
+            raw.get(start..).unwrap_or(&[]),
+            words.get(start..).unwrap_or(&[]),
+            ctx,
+            here,
+            own,
+        )?;
+        out.join(e);
+        match w.skippable_name.take() {
+            Some(n) => start += n,
+            None => return Ok(out),
+        }
+    }
+    Err(GaveUp)
+}
+
+/// Most names computed at run time in a row that [`command`] judges the command after.
+const MAX_SKIPPED_NAMES: usize = 16;
+
+/// [`command`] from the first of `words` (a name computed at run time that may be skipped
+/// leaves the offset of the word after it in [`Walk::skippable_name`]).
+fn command_from(
+    w: &mut Walk<'_>,
+    c: &SimpleCommand,
+    raw: &[Word],
+    words: &[WordInfo],
+    ctx: &Ctx,
+    here: &Ctx,
+    own: Option<usize>,
+) -> Result<Expr, GaveUp> {
     let zsh = w.zsh();
     let mut i = 0;
     // `builtin` and `command` skip functions.
@@ -1112,6 +1209,9 @@ pub(super) fn command(
             w.facts
                 .calls
                 .push((std::rc::Rc::from(&b""[..]), args, here.stdin.clone()));
+            if (i > 0 || may_give_no_word(word)) && i + 1 < words.len() {
+                w.skippable_name = Some(i + 1);
+            }
             return Ok(Expr::unknown());
         };
         match n.as_slice() {
@@ -1125,13 +1225,15 @@ pub(super) fn command(
             b"command" => {
                 wrapped = true;
                 i += 1;
+                // (Options as `internal_getopt` reads them: clusters of `p`, `v`, `V`
+                // (`-pp`, round 100); `-v` or `-V` only look the name up.)
                 while let Some(o) = words.get(i).and_then(WordInfo::value) {
                     match o.as_slice() {
-                        b"-p" => i += 1,
                         b"--" => {
                             i += 1;
                             break;
                         }
+                        [b'-', p @ ..] if !p.is_empty() && p.iter().all(|&c| c == b'p') => i += 1,
                         o if o.starts_with(b"-") && o.len() > 1 => return Ok(Expr::unknown()),
                         _ => break,
                     }
@@ -1158,10 +1260,11 @@ pub(super) fn command(
                 }
             }
             // `jobs -x command args`: the command runs in this shell (bash), a builtin too.
-            b"jobs"
-                if !zsh && words.get(i + 1).and_then(WordInfo::value).as_deref() == Some(b"-x") =>
-            {
-                i += 2;
+            // (Options as `internal_getopt` reads them: clusters of `lpnxrs`, `--`; an `x`
+            // in any, `-xl`, `-x -r`, round 100. A word computed at run time may be one:
+            // it is then taken for the command's name, a name computed at run time.)
+            b"jobs" if !zsh && jobs_runs(&words[i + 1..]).is_some() => {
+                i += 1 + jobs_runs(&words[i + 1..]).unwrap_or(0);
             }
             w_ if zsh && crate::shell::syntax::ZSH_PRECOMMANDS.contains(&w_) => i += 1,
             _ => break n,

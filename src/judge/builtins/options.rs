@@ -86,6 +86,12 @@ pub(super) fn shopt(w: &mut Walk<'_>, lits: &[Option<Vec<u8>>], at: u32, ctx: &C
     }
 }
 
+/// `set`, read as bash's `set.def` reads its words: while a word starts with `-` or `+`,
+/// each letter is a flag, and each `o` takes the next word as an option's name, unless
+/// there is none or it is empty or starts with `-` or `+` (then `set` lists the options and
+/// that word is read as flags: `set -o -x`, `set -eoo pipefail xtrace`, round 100); `-`
+/// or `--` ends them. zsh also takes the rest of the word after an `o` as the name
+/// (`set -opromptsubst`); a name taken both ways is judged both ways.
 pub(super) fn set(
     w: &mut Walk<'_>,
     args: &[WordInfo],
@@ -113,8 +119,8 @@ pub(super) fn set(
             w.facts.assign(Target::Var(p), v, at);
             return;
         };
-        if s == b"--" || !(s.starts_with(b"-") || s.starts_with(b"+")) {
-            let start = if s == b"--" { k + 1 } else { k };
+        if s == b"--" || s == b"-" || !(s.starts_with(b"-") || s.starts_with(b"+")) {
+            let start = if s == b"--" || s == b"-" { k + 1 } else { k };
             let mut v = Expr::default();
             for a in args.iter().skip(start) {
                 v.join(w.word_expr(a));
@@ -127,62 +133,41 @@ pub(super) fn set(
         }
         let on = s.starts_with(b"-");
         let letters = &s[1..];
-        if zsh && letters.contains(&b'A') {
-            // zsh `set -A name values`: an array.
-            if let Some(t) = args.get(k + 1) {
-                let mut v = Expr::default();
-                for a in args.iter().skip(k + 2) {
-                    v.join(w.word_expr(a));
-                }
-                name_target(w, t, v, "set -A", at, ctx);
-                // (An associative array takes its keys from the values: `set -A aliases
-                // "$n" "$v"` names an alias by them.)
-                if let Some(name) = t.literal() {
-                    let var = w.var(&name);
-                    w.facts.computed_keys.push(var);
-                }
-            }
-            return;
-        }
-        if letters.contains(&b'o') {
-            match lits.get(k + 1) {
-                Some(Some(name)) => {
-                    if let Some(what) = set_option_effect(name, on) {
-                        w.change(at, what, When::Always, ctx);
-                    }
-                    if on && name == b"xtrace" {
-                        w.facts.xtrace.get_or_insert(at);
-                    }
-                    if on && name == b"verbose" {
-                        w.facts.verbose = true;
-                    }
-                    if zsh {
-                        if on {
-                            zsh_option(w, name, at, ctx);
-                        } else {
-                            // `set +o noprompt_subst` turns it on.
-                            let mut off = b"no".to_vec();
-                            off.extend_from_slice(name);
-                            zsh_option(w, &off, at, ctx);
-                        }
-                    }
-                    k += 1;
-                }
-                Some(None) => {
-                    w.change(
-                        at,
-                        "set -o with an option named at run time",
-                        When::Always,
-                        ctx,
-                    );
-                    named_at_run_time(w, at);
-                    return;
-                }
-                None => {}
-            }
-        }
-        for &l in letters {
+        // The words the `o`s take, each the one after the last taken.
+        let mut taken = k;
+        for (i, &l) in letters.iter().enumerate() {
             match l {
+                b'o' => {
+                    // zsh: the rest of the word is the name (`-oxtrace`).
+                    if zsh && i + 1 < letters.len() {
+                        set_o(w, &letters[i + 1..], on, at, ctx);
+                    }
+                    match lits.get(taken + 1) {
+                        Some(Some(name))
+                            if !name.is_empty()
+                                && !name.starts_with(b"-")
+                                && !name.starts_with(b"+") =>
+                        {
+                            set_o(w, name, on, at, ctx);
+                            taken += 1;
+                        }
+                        Some(None) => {
+                            w.change(
+                                at,
+                                "set -o with an option named at run time",
+                                When::Always,
+                                ctx,
+                            );
+                            named_at_run_time(w, at);
+                            return;
+                        }
+                        // (None, or one read as flags: `set` lists the options.)
+                        _ => {}
+                    }
+                    if zsh && i + 1 < letters.len() {
+                        break;
+                    }
+                }
                 b'H' if on => w.change(
                     at,
                     "set -H, which turns history expansion on for later text",
@@ -202,7 +187,48 @@ pub(super) fn set(
                 _ => {}
             }
         }
-        k += 1;
+        if zsh && letters.contains(&b'A') {
+            // zsh `set -A name values`: an array.
+            if let Some(t) = args.get(taken + 1) {
+                let mut v = Expr::default();
+                for a in args.iter().skip(taken + 2) {
+                    v.join(w.word_expr(a));
+                }
+                name_target(w, t, v, "set -A", at, ctx);
+                // (An associative array takes its keys from the values: `set -A aliases
+                // "$n" "$v"` names an alias by them.)
+                if let Some(name) = t.literal() {
+                    let var = w.var(&name);
+                    w.facts.computed_keys.push(var);
+                }
+            }
+            return;
+        }
+        k = taken + 1;
+    }
+}
+
+/// `set -o name` (`+o`: off).
+fn set_o(w: &mut Walk<'_>, name: &[u8], on: bool, at: u32, ctx: &Ctx) {
+    let zsh = w.zsh();
+    if let Some(what) = set_option_effect(name, on) {
+        w.change(at, what, When::Always, ctx);
+    }
+    if on && name == b"xtrace" {
+        w.facts.xtrace.get_or_insert(at);
+    }
+    if on && name == b"verbose" {
+        w.facts.verbose = true;
+    }
+    if zsh {
+        if on {
+            zsh_option(w, name, at, ctx);
+        } else {
+            // `set +o noprompt_subst` turns it on.
+            let mut off = b"no".to_vec();
+            off.extend_from_slice(name);
+            zsh_option(w, &off, at, ctx);
+        }
     }
 }
 

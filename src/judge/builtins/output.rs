@@ -27,7 +27,8 @@ pub(super) fn program_output(
     let base = name.rsplit(|&c| c == b'/').next().unwrap_or(name);
     let words_in_errors = match base {
         b"wc" | b"nproc" | b"seq" | b"grep" | b"git" | b"uname" | b"whoami" | b"hostname"
-        | b"id" | b"logname" | b"arch" | b"getconf" | b"mktemp" | b"basename" | b"dirname" => {
+        | b"id" | b"logname" | b"arch" | b"getconf" | b"mktemp" | b"basename" | b"dirname"
+        | b"expr" => {
             base != b"git"
                 || lits
                     .iter()
@@ -208,6 +209,18 @@ pub(super) fn program_output(
             dir.join(args_whole.clone());
             let mut e = made();
             e.join(Expr::glue(vec![dir, Expr::lit(b"/"), made()]));
+            e
+        }
+        // A number (arithmetic, a comparison's 0 or 1, `length`, `index`, how much `:`
+        // matched), or an argument or a contiguous part of one (`|`, `&`, `substr`, a
+        // group `:` or `match` matched, `+ TOKEN`, a lone argument): each argument's parts,
+        // as they were known (a word that may be several gives parts of its text, as
+        // `mktemp`'s do). It reads no file and no input.
+        b"expr" => {
+            let mut e = Expr::val(Val::number());
+            for a in args {
+                e.join(w.word_expr(a).substring());
+            }
             e
         }
         // A path made from the words (`readlink`, `realpath` and the `pwd` program print
