@@ -539,6 +539,9 @@ pub fn judge(
             if named.glob_subst {
                 w.facts.glob_subst = true;
             }
+            if named.xtrace {
+                w.facts.xtrace.get_or_insert(0);
+            }
             // zsh takes letters past ASCII in names (a UTF-8 locale), which the reader
             // does not read as names (`read -r é`, `é=$(…)`): text past ASCII outside the
             // heredocs' bodies and comments counts as a variable named at run time, given

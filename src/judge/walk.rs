@@ -141,6 +141,8 @@ pub(super) struct Walk<'a> {
     pub sourced_environment: bool,
     /// [`Walk::text_names_cdable_vars`], once.
     cdable_memo: std::cell::Cell<Option<bool>>,
+    /// [`Walk::text_may_remove_globs`], once.
+    nullglob_memo: std::cell::Cell<Option<bool>>,
     /// [`Walk::text_holds_shift`], once.
     shift_memo: std::cell::Cell<Option<bool>>,
     /// zsh's options the command's text names ([`ZshOptions`]): `None`, not known.
@@ -168,6 +170,10 @@ pub struct ZshOptions {
     pub glob_assign: bool,
     /// Options named some other way: `setopt`, `set -o`, `set +o`, `options`, `emulate`.
     pub options: bool,
+    /// `xtrace` named anywhere (`set -A options xtrace on`, `${options[xtrace]::=on}`,
+    /// `read -A options`), or a function traced (`functions -t f`, `typeset -ft f`,
+    /// `autoload -t f`): PS4 may be expanded (round 100).
+    pub xtrace: bool,
 }
 
 impl ZshOptions {
@@ -185,8 +191,57 @@ impl ZshOptions {
             options: [&b"setopt"[..], b"set -o", b"set +o", b"options", b"emulate"]
                 .iter()
                 .any(|n| has(n)),
+            xtrace: has(b"xtrace") || has(b"sourcetrace") || traces_functions(&plain),
         }
     }
+}
+
+/// Whether text holds `set` with an option word (`-…`, `+…`) holding one of `letters`, or
+/// a word computed at run time (`set -G`, zsh's NULL_GLOB).
+fn sets_letter(text: &[u8], letters: &[u8]) -> bool {
+    let words: Vec<&[u8]> = text
+        .split(|c| c.is_ascii_whitespace() || b";&|(){}".contains(c))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.iter().enumerate().any(|(k, w)| {
+        *w == b"set"
+            && words[k + 1..]
+                .iter()
+                .take_while(|o| o.starts_with(b"-") || o.starts_with(b"+") || o.contains(&b'$'))
+                .any(|o| {
+                    o.iter()
+                        .any(|c| letters.contains(c) || *c == b'$' || *c == b'`')
+                })
+    })
+}
+
+/// Whether text (lower case) holds a builtin that gives functions the trace attribute:
+/// `functions`, `typeset` and its kin, or `autoload`, with an option word holding a `t`
+/// (`-t`, `-T`, `-ft`, `+t` aside: any).
+fn traces_functions(plain: &[u8]) -> bool {
+    let words: Vec<&[u8]> = plain
+        .split(|c| c.is_ascii_whitespace() || b";&|(){}".contains(c))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.iter().enumerate().any(|(k, w)| {
+        let functions = matches!(*w, b"functions" | b"autoload");
+        let typeset = matches!(
+            *w,
+            b"typeset" | b"declare" | b"local" | b"readonly" | b"export" | b"integer" | b"float"
+        );
+        let opts: Vec<&&[u8]> = words[k + 1..]
+            .iter()
+            .take_while(|o| o.starts_with(b"-") || o.starts_with(b"+"))
+            .collect();
+        // (An option word computed at run time: `-f$o`, or the first word, `typeset $o f`.)
+        let dynamic = |o: &[u8]| o.contains(&b'$') || o.contains(&b'`');
+        let computed =
+            opts.iter().any(|o| dynamic(o)) || words.get(k + 1).is_some_and(|o| dynamic(o));
+        let has = |c: u8| opts.iter().any(|o| o.contains(&c));
+        // (`typeset -T` without `-f` ties a scalar to an array: no trace.)
+        (functions && (has(b't') || computed))
+            || (typeset && ((has(b't') && has(b'f')) || computed))
+    })
 }
 
 /// Whether a piece of a word may give zsh's globbing a `(`: written in it, in the word of
@@ -290,6 +345,7 @@ impl<'a> Walk<'a> {
             shift_memo: std::cell::Cell::new(None),
             zsh_options: None,
             cdable_memo: std::cell::Cell::new(None),
+            nullglob_memo: std::cell::Cell::new(None),
             function_named: None,
             functions: Rc::new((super::FunctionNames::default(), false)),
             own_functions: Rc::new((super::FunctionNames::default(), false)),
@@ -318,6 +374,48 @@ impl<'a> Walk<'a> {
         });
         self.cdable_memo.set(Some(names));
         names
+    }
+
+    /// The command's text, where the walk has it.
+    pub fn source_text(&self) -> Option<&'a [u8]> {
+        self.text
+    }
+
+    /// Whether the command may have a word with literal text give no word: it names
+    /// `nullglob` (bash's `shopt`, zsh's `NULL_GLOB`, `CSH_NULL_GLOB`; case and `_` aside)
+    /// or zsh's `RC_EXPAND_PARAM`, writes a `(N` qualifier, `(#q`, `${^…}`, or names
+    /// options some other way (`setopt`, `options`, `emulate`, `shopt` with a word computed
+    /// at run time). Otherwise the settings are the environment's (round 100).
+    pub fn text_may_remove_globs(&self) -> bool {
+        if let Some(known) = self.nullglob_memo.get() {
+            return known;
+        }
+        let may = self.text.is_none_or(|t| {
+            let plain: Vec<u8> = t
+                .iter()
+                .filter(|&&c| !matches!(c, b'_' | b'\'' | b'"' | b'\\'))
+                .map(u8::to_ascii_lowercase)
+                .collect();
+            let has = |n: &[u8]| crate::search::find(&plain, n).is_some();
+            let raw = |n: &[u8]| crate::search::find(t, n).is_some();
+            // (bash turns `nullglob` on only by `shopt`; zsh by `setopt`, `set -o`, the
+            // `options` table, `emulate`, or `set -G` (`-P` for RC_EXPAND_PARAM); a word
+            // spelled with `$'…'` escapes may spell any of them.)
+            has(b"nullglob")
+                || has(b"rcexpandparam")
+                || has(b"globsubst")
+                || has(b"shopt")
+                || has(b"setopt")
+                || has(b"options")
+                || has(b"emulate")
+                || raw(b"$'")
+                || raw(b"(#q")
+                || raw(b"${^")
+                || raw(b"$^")
+                || sets_letter(t, b"GP")
+        });
+        self.nullglob_memo.set(Some(may));
+        may
     }
 
     /// Whether the command's text holds `shift` (unknown text, a nested one: yes), or

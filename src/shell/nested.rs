@@ -27,9 +27,16 @@ const MAX_NESTED: usize = 8;
 /// Reads the literal `eval` and `trap` texts of `out`'s commands into `out.nested`.
 pub(super) fn read_nested(out: &mut Reading, dialect: &Probe, depth: usize) {
     let mut texts: Vec<(u32, Vec<u8>)> = Vec::new();
+    // (zsh's GLOB_SUBST may be on where the command may turn it on: a word that names it,
+    // `emulate`, the `options` table, or an option named at run time.)
+    // (Asked only of a name that needs it, so that readings alike stay shared.)
+    let mut glob_subst_known: Option<bool> = None;
+    let events = &out.events;
+    let mut glob_subst =
+        || *glob_subst_known.get_or_insert_with(|| dialect.zsh() && may_turn_glob_subst_on(events));
     for e in &out.events {
         let Event::Simple(c) = e else { continue };
-        if !may_run_again(c) {
+        if !may_run_again(c, &mut glob_subst) {
             continue;
         }
         // (Its words are read again below, each a few times: charged by their length. A
@@ -134,8 +141,40 @@ fn name_word(c: &SimpleCommand) -> Option<usize> {
         .position(|w| super::syntax::assignment(w.text.bytes(), false).is_none())
 }
 
+/// Whether a command among `events` may turn zsh's GLOB_SUBST on: a word that names it
+/// (case and `_` aside: `setopt glob_subst`, `options[globsubst]=on`), `emulate` (`sh` and
+/// `ksh` turn it on), the `options` table, or `setopt`, `unsetopt` or `set` with a word
+/// computed at run time.
+fn may_turn_glob_subst_on(events: &[Event]) -> bool {
+    events.iter().any(|e| {
+        let Event::Simple(c) = e else { return false };
+        let computed = c
+            .words
+            .first()
+            .is_some_and(|w| matches!(w.text.bytes(), b"setopt" | b"unsetopt" | b"set"))
+            && c.words.iter().any(|w| {
+                let t = w.text.bytes();
+                t.contains(&b'$') || t.contains(&b'`')
+            });
+        computed
+            || c.words.iter().any(|w| {
+                let raw = w.text.bytes();
+                let t: Vec<u8> = raw
+                    .iter()
+                    .filter(|&&b| !matches!(b, b'_' | b'\'' | b'"' | b'\\'))
+                    .map(u8::to_ascii_lowercase)
+                    .collect();
+                crate::search::contains(raw, b"$'")
+                    || crate::search::contains(&t, b"globsubst")
+                    || crate::search::contains(&t, b"emulate")
+                    || crate::search::contains(&t, b"options")
+            })
+    })
+}
+
 /// The names of the commands that run text again, and of those that may stand before them.
-const RUN_AGAIN: [&[u8]; 13] = [
+const RUN_AGAIN: [&[u8]; 14] = [
+    b"jobs",
     b"eval",
     b"trap",
     b"compgen",
@@ -157,12 +196,12 @@ const RUN_AGAIN: [&[u8]; 13] = [
 /// starts with text that starts none of them (`test_expect_${outcome}`) is none of them;
 /// where it may give no word at all (an expansion, a glob under `nullglob`), the next
 /// word is the name.
-fn may_run_again(c: &SimpleCommand) -> bool {
+fn may_run_again(c: &SimpleCommand, glob_subst: &mut dyn FnMut() -> bool) -> bool {
     let Some(first) = name_word(c) else {
         return false;
     };
     for w in c.words.iter().skip(first) {
-        match name_runs_again(w) {
+        match name_runs_again(w, glob_subst) {
             Name::May => return true,
             Name::Not => return false,
             Name::NotOrGone => {}
@@ -181,9 +220,10 @@ enum Name {
     NotOrGone,
 }
 
-fn name_runs_again(w: &Word) -> Name {
+fn name_runs_again(w: &Word, glob_subst: &mut dyn FnMut() -> bool) -> Name {
     let raw = w.text.bytes();
-    let spelled = super::syntax::may_be_one_of(raw, &RUN_AGAIN);
+    // (A backquote is a substitution as `$(` is: `` `true` eval … ``, round 100.)
+    let spelled = super::syntax::may_be_one_of(raw, &RUN_AGAIN) || raw.contains(&b'`');
     // (Most names are plain bytes: nothing to read.)
     if !spelled
         && raw
@@ -193,7 +233,13 @@ fn name_runs_again(w: &Word) -> Name {
         return Name::Not;
     }
     let info = word::read(&w.text, &());
-    if info.many || info.tilde || info.brace || info.braced || info.unread {
+    // (zsh globs `${~v}`'s value, and any unquoted expansion's under GLOB_SUBST, whose
+    // qualifiers may replace the whole name: `.${~v}` with `v='(e:REPLY=eval:)'`.)
+    let globbed = info.pieces.iter().any(|p| match p {
+        word::Piece::Param(p) => p.zsh_glob,
+        _ => false,
+    });
+    if info.many || info.tilde || info.brace || info.braced || info.unread || globbed {
         return Name::May;
     }
     if !spelled {
@@ -208,7 +254,10 @@ fn name_runs_again(w: &Word) -> Name {
                 Some(word::Piece::Lit(l)) => l.as_slice(),
                 _ => b"",
             };
-            if start.is_empty() || RUN_AGAIN.iter().any(|n| n.starts_with(start)) {
+            if start.is_empty()
+                || RUN_AGAIN.iter().any(|n| n.starts_with(start))
+                || (info.split && glob_subst())
+            {
                 Name::May
             } else {
                 Name::NotOrGone
@@ -285,11 +334,13 @@ fn option_text(mut words: impl Iterator<Item = Option<Vec<u8>>>, valued: &[u8], 
             if !valued.contains(&c) {
                 continue;
             }
+            // (Another option's value may be computed at run time: `compgen -W "$w"`.)
             let arg = match w.get(i + 1..).filter(|r| !r.is_empty()) {
                 Some(rest) => rest.to_vec(),
                 None => match words.next() {
                     Some(Some(a)) => a,
-                    Some(None) => return Again::Unknown,
+                    Some(None) if c == want => return Again::Unknown,
+                    Some(None) => break,
                     None => return Again::No,
                 },
             };
@@ -363,6 +414,29 @@ fn literal_text(c: &SimpleCommand, zsh: impl Fn() -> bool) -> Again {
                 name = next!();
                 if name.as_slice() == b"--" {
                     name = next!();
+                }
+            }
+            // bash's `jobs -x CMD` runs CMD in the shell (options in clusters of `lpnxrs`,
+            // then `--`); without an `x` it only lists.
+            b"jobs" => {
+                let mut x = false;
+                loop {
+                    name = next!();
+                    match name.as_slice() {
+                        b"--" => {
+                            name = next!();
+                            break;
+                        }
+                        [b'-', o @ ..]
+                            if !o.is_empty() && o.iter().all(|c| b"lpnxrs".contains(c)) =>
+                        {
+                            x |= o.contains(&b'x');
+                        }
+                        _ => break,
+                    }
+                }
+                if !x {
+                    return Again::No;
                 }
             }
             b"command" => {

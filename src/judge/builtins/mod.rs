@@ -166,12 +166,30 @@ pub(super) fn integer_special(name: &[u8], zsh: bool) -> bool {
 /// Whether a word may give no word at all: it has no literal text (quotes removed) that
 /// stays whatever its expansions give (`$o`, `"$@"`, `${a[@]}`), or may be a glob that
 /// matches nothing under `nullglob`.
-fn may_give_no_word(word: &WordInfo) -> bool {
-    word.many
-        || word
-            .pieces
-            .iter()
-            .all(|p| !matches!(p, Piece::Lit(l) if !l.is_empty()))
+fn may_give_no_word(w: &Walk<'_>, word: &WordInfo) -> bool {
+    // (Literal text too, where the command may remove a word that globs: beside an
+    // unquoted expansion or a glob of its own, under `nullglob`, zsh's `${^a}` of an empty
+    // array, `(N)`, `rc_expand_param`: [`Walk::text_may_remove_globs`].)
+    // (A `${~v}` value may hold its own `(N)` qualifier, and `${^a}` an empty array:
+    // whatever the options.)
+    word.pieces
+        .iter()
+        .all(|p| !matches!(p, Piece::Lit(l) if !l.is_empty()))
+        || word.pieces.iter().any(|p| match p {
+            Piece::Param(p) => p.zsh_glob,
+            _ => false,
+        })
+        || crate::search::contains(&word_text(w, word), b"$^")
+        || crate::search::contains(&word_text(w, word), b"${^")
+        || ((word.many || word.split) && w.text_may_remove_globs())
+}
+
+/// The command's text of a word (empty where the walk has no text).
+fn word_text(w: &Walk<'_>, word: &WordInfo) -> Vec<u8> {
+    w.source_text()
+        .and_then(|t| t.get(word.start as usize..word.end as usize))
+        .map(<[u8]>::to_vec)
+        .unwrap_or_default()
 }
 
 /// Where `jobs`'s words (after its name) leave the command `jobs -x` runs: the index of
@@ -1209,7 +1227,7 @@ fn command_from(
             w.facts
                 .calls
                 .push((std::rc::Rc::from(&b""[..]), args, here.stdin.clone()));
-            if (i > 0 || may_give_no_word(word)) && i + 1 < words.len() {
+            if (i > 0 || may_give_no_word(w, word)) && i + 1 < words.len() {
                 w.skippable_name = Some(i + 1);
             }
             return Ok(Expr::unknown());
@@ -1247,14 +1265,16 @@ fn command_from(
             b"exec" if zsh => {
                 wrapped = true;
                 i += 1;
+                // (`-a NAME`, in a cluster too: `-la NAME`, `-ca NAME`, round 100.)
                 while let Some(o) = words.get(i).and_then(WordInfo::value) {
                     match o.as_slice() {
-                        b"-a" => i += 2,
                         b"--" => {
                             i += 1;
                             break;
                         }
-                        o if o.starts_with(b"-") && o.len() > 1 => i += 1,
+                        o if o.starts_with(b"-") && o.len() > 1 => {
+                            i += if o.ends_with(b"a") { 2 } else { 1 };
+                        }
                         _ => break,
                     }
                 }

@@ -656,7 +656,8 @@ pub(super) fn print(
             if p.rejected {
                 return Ok(Expr::default());
             }
-            prompt = p.has(b'P');
+            // (A word computed at run time may be `-P`: `print $o "$v"`, round 100.)
+            prompt = p.has(b'P') || p.unread;
             stack = p.has(b'z') || p.has(b's');
             targets.extend(p.args(b'v').map(getopt::OptArg::word));
             format_opt = p.args(b'f').next().map(getopt::OptArg::word);
