@@ -180,7 +180,7 @@ impl ZshOptions {
     pub fn named_in(text: &[u8]) -> ZshOptions {
         let plain: Vec<u8> = text
             .iter()
-            .filter(|&&c| !matches!(c, b'_' | b'\'' | b'"' | b'\\'))
+            .filter(|&&c| !matches!(c, b'_' | b'\'' | b'"' | b'\\' | b'{' | b'}' | b','))
             .map(u8::to_ascii_lowercase)
             .collect();
         let has = |n: &[u8]| crate::search::find(&plain, n).is_some();
@@ -191,7 +191,11 @@ impl ZshOptions {
             options: [&b"setopt"[..], b"set -o", b"set +o", b"options", b"emulate"]
                 .iter()
                 .any(|n| has(n)),
-            xtrace: has(b"xtrace") || has(b"sourcetrace") || traces_functions(&plain),
+            // (`emulate` takes option flags too: `emulate zsh -x`.)
+            xtrace: has(b"xtrace")
+                || has(b"sourcetrace")
+                || has(b"emulate")
+                || traces_functions(&plain),
         }
     }
 }
@@ -391,9 +395,15 @@ impl<'a> Walk<'a> {
             return known;
         }
         let may = self.text.is_none_or(|t| {
-            let plain: Vec<u8> = t
+            // (Quotes, backslashes and braces dropped: `\set -{P,P}`, `glob{,}subst`.)
+            let kept: Vec<u8> = t
                 .iter()
-                .filter(|&&c| !matches!(c, b'_' | b'\'' | b'"' | b'\\'))
+                .copied()
+                .filter(|&c| !matches!(c, b'\'' | b'"' | b'\\' | b'{' | b'}' | b','))
+                .collect();
+            let plain: Vec<u8> = kept
+                .iter()
+                .filter(|&&c| c != b'_')
                 .map(u8::to_ascii_lowercase)
                 .collect();
             let has = |n: &[u8]| crate::search::find(&plain, n).is_some();
@@ -412,7 +422,7 @@ impl<'a> Walk<'a> {
                 || raw(b"(#q")
                 || raw(b"${^")
                 || raw(b"$^")
-                || sets_letter(t, b"GP")
+                || sets_letter(&kept, b"GP")
         });
         self.nullglob_memo.set(Some(may));
         may

@@ -148,22 +148,26 @@ fn name_word(c: &SimpleCommand) -> Option<usize> {
 fn may_turn_glob_subst_on(events: &[Event]) -> bool {
     events.iter().any(|e| {
         let Event::Simple(c) = e else { return false };
-        let computed = c
-            .words
-            .first()
-            .is_some_and(|w| matches!(w.text.bytes(), b"setopt" | b"unsetopt" | b"set"))
-            && c.words.iter().any(|w| {
-                let t = w.text.bytes();
-                t.contains(&b'$') || t.contains(&b'`')
-            });
+        // (Quotes, backslashes and braces dropped: `\setopt`, `glob{,}subst`.)
+        let norm = |t: &[u8]| -> Vec<u8> {
+            t.iter()
+                .filter(|&&b| !matches!(b, b'_' | b'\'' | b'"' | b'\\' | b'{' | b'}' | b','))
+                .map(u8::to_ascii_lowercase)
+                .collect()
+        };
+        let computed = c.words.first().is_some_and(|w| {
+            matches!(
+                norm(w.text.bytes()).as_slice(),
+                b"setopt" | b"unsetopt" | b"set"
+            )
+        }) && c.words.iter().any(|w| {
+            let t = w.text.bytes();
+            t.contains(&b'$') || t.contains(&b'`')
+        });
         computed
             || c.words.iter().any(|w| {
                 let raw = w.text.bytes();
-                let t: Vec<u8> = raw
-                    .iter()
-                    .filter(|&&b| !matches!(b, b'_' | b'\'' | b'"' | b'\\'))
-                    .map(u8::to_ascii_lowercase)
-                    .collect();
+                let t = norm(raw);
                 crate::search::contains(raw, b"$'")
                     || crate::search::contains(&t, b"globsubst")
                     || crate::search::contains(&t, b"emulate")

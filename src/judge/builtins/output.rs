@@ -653,11 +653,13 @@ pub(super) fn print(
         _ => {
             // zsh's print.
             let p = getopt::parse(args, lits, b"abcCDefilmnNoOpPrRsSuvxXz", b"CfuvxX");
-            if p.rejected {
+            // (A word with braces is read before they are expanded: `-{P,P}` is `-P -P`.)
+            let braced = args.iter().any(|a| a.brace);
+            if p.rejected && !braced {
                 return Ok(Expr::default());
             }
             // (A word computed at run time may be `-P`: `print $o "$v"`, round 100.)
-            prompt = p.has(b'P') || p.unread;
+            prompt = p.has(b'P') || p.unread || braced;
             stack = p.has(b'z') || p.has(b's');
             targets.extend(p.args(b'v').map(getopt::OptArg::word));
             format_opt = p.args(b'f').next().map(getopt::OptArg::word);
