@@ -178,11 +178,7 @@ pub struct ZshOptions {
 
 impl ZshOptions {
     pub fn named_in(text: &[u8]) -> ZshOptions {
-        let plain: Vec<u8> = text
-            .iter()
-            .filter(|&&c| !matches!(c, b'_' | b'\'' | b'"' | b'\\' | b'{' | b'}' | b','))
-            .map(u8::to_ascii_lowercase)
-            .collect();
+        let plain = crate::shell::syntax::option_spelling(text);
         let has = |n: &[u8]| crate::search::find(&plain, n).is_some();
         ZshOptions {
             prompt_subst: has(b"promptsubst"),
@@ -365,19 +361,29 @@ impl<'a> Walk<'a> {
     /// directory a variable named `word` holds (`shopt -s cdable_vars`, zsh's
     /// `CDABLE_VARS` in any case, with any underscores).
     pub fn text_names_cdable_vars(&self) -> bool {
-        if let Some(known) = self.cdable_memo.get() {
-            return known;
-        }
-        let names = self.text.is_none_or(|t| {
+        self.text_test(&self.cdable_memo, |t| {
             let plain: Vec<u8> = t
                 .iter()
                 .filter(|&&c| c != b'_')
                 .map(u8::to_ascii_lowercase)
                 .collect();
             crate::search::find(&plain, b"cdablevars").is_some()
-        });
-        self.cdable_memo.set(Some(names));
-        names
+        })
+    }
+
+    /// `test` of the command's text (true where the walk has none: fail closed), asked
+    /// once and kept in `memo`.
+    fn text_test(
+        &self,
+        memo: &std::cell::Cell<Option<bool>>,
+        test: impl FnOnce(&[u8]) -> bool,
+    ) -> bool {
+        if let Some(known) = memo.get() {
+            return known;
+        }
+        let found = self.text.is_none_or(test);
+        memo.set(Some(found));
+        found
     }
 
     /// The command's text, where the walk has it.
@@ -391,21 +397,10 @@ impl<'a> Walk<'a> {
     /// options some other way (`setopt`, `options`, `emulate`, `shopt` with a word computed
     /// at run time). Otherwise the settings are the environment's (round 100).
     pub fn text_may_remove_globs(&self) -> bool {
-        if let Some(known) = self.nullglob_memo.get() {
-            return known;
-        }
-        let may = self.text.is_none_or(|t| {
+        self.text_test(&self.nullglob_memo, |t| {
             // (Quotes, backslashes and braces dropped: `\set -{P,P}`, `glob{,}subst`.)
-            let kept: Vec<u8> = t
-                .iter()
-                .copied()
-                .filter(|&c| !matches!(c, b'\'' | b'"' | b'\\' | b'{' | b'}' | b','))
-                .collect();
-            let plain: Vec<u8> = kept
-                .iter()
-                .filter(|&&c| c != b'_')
-                .map(u8::to_ascii_lowercase)
-                .collect();
+            let kept = crate::shell::syntax::unquoted_spelling(t);
+            let plain = crate::shell::syntax::option_spelling(t);
             let has = |n: &[u8]| crate::search::find(&plain, n).is_some();
             let raw = |n: &[u8]| crate::search::find(t, n).is_some();
             // (bash turns `nullglob` on only by `shopt`; zsh by `setopt`, `set -o`, the
@@ -423,9 +418,7 @@ impl<'a> Walk<'a> {
                 || raw(b"${^")
                 || raw(b"$^")
                 || sets_letter(&kept, b"GP")
-        });
-        self.nullglob_memo.set(Some(may));
-        may
+        })
     }
 
     /// Whether the command's text holds `shift` (unknown text, a nested one: yes), or

@@ -149,12 +149,7 @@ fn may_turn_glob_subst_on(events: &[Event]) -> bool {
     events.iter().any(|e| {
         let Event::Simple(c) = e else { return false };
         // (Quotes, backslashes and braces dropped: `\setopt`, `glob{,}subst`.)
-        let norm = |t: &[u8]| -> Vec<u8> {
-            t.iter()
-                .filter(|&&b| !matches!(b, b'_' | b'\'' | b'"' | b'\\' | b'{' | b'}' | b','))
-                .map(u8::to_ascii_lowercase)
-                .collect()
-        };
+        let norm = super::syntax::option_spelling;
         let computed = c.words.first().is_some_and(|w| {
             matches!(
                 norm(w.text.bytes()).as_slice(),

@@ -106,6 +106,26 @@ pub fn array_reference(s: &[u8]) -> bool {
     false
 }
 
+/// Text with the quotes, backslashes and brace-expansion marks a shell drops before it
+/// reads an option's name (`\\set -{P,P}`, `glob{,}subst`, `'null'glob`): what the text
+/// checks for an option look in. Case is kept.
+pub fn unquoted_spelling(t: &[u8]) -> Vec<u8> {
+    t.iter()
+        .copied()
+        .filter(|&c| !matches!(c, b'\'' | b'"' | b'\\' | b'{' | b'}' | b','))
+        .collect()
+}
+
+/// An option's name as the shells compare it: [`unquoted_spelling`], lower case, `_` left
+/// out (`NULL_GLOB`, `nullglob`).
+pub fn option_spelling(t: &[u8]) -> Vec<u8> {
+    t.iter()
+        .copied()
+        .filter(|&c| !matches!(c, b'_' | b'\'' | b'"' | b'\\' | b'{' | b'}' | b','))
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
 /// Whether a word whose text is `raw` may, once read, have one of `names` as its value:
 /// a test before the word is read. Quotes and backslashes are dropped and the rest
 /// compared; a word with `$` (ANSI-C or locale quoting, an expansion) always may.
@@ -281,6 +301,18 @@ pub fn quote_removal(word: &[u8]) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
+    /// The text checks see an option's name through the quotes, backslashes and braces zsh
+    /// and bash drop (round 100's misses), and nothing else is taken out.
+    #[test]
+    fn option_spellings_drop_quotes_backslashes_and_braces_only() {
+        use super::{option_spelling, unquoted_spelling};
+        assert_eq!(option_spelling(br"\set -{P,P}"), b"set -pp");
+        assert_eq!(option_spelling(b"glob{,}subst"), b"globsubst");
+        assert_eq!(option_spelling(b"'NULL_'\"GLOB\""), b"nullglob");
+        assert_eq!(option_spelling(b"glob${e}subst"), b"glob$esubst");
+        assert_eq!(unquoted_spelling(br"\set -{P,G}"), b"set -PG");
+        assert_eq!(unquoted_spelling(b"x_Y"), b"x_Y");
+    }
 
     #[test]
     fn an_array_reference_is_a_name_and_a_subscript_that_ends_the_text() {
