@@ -749,7 +749,8 @@ impl Plain<'_> {
     /// [`Self::info`] of the word's reading (a word of plain bytes gives its text, which
     /// is ASCII and holds no `(`: read without building its reading).
     fn value_only(&self, w: &Word) -> bool {
-        plain_bytes(w.text.bytes()) || self.info(&self.read(w))
+        let t = w.text.bytes();
+        plain_bytes(t) || quoted_plain(t) || self.info(&self.read(w))
     }
 
     /// A word whose expansion only gives a value.
@@ -816,6 +817,39 @@ fn plain_bytes(t: &[u8]) -> bool {
     !t.is_empty()
         && t.iter()
             .all(|c| c.is_ascii_alphanumeric() || b"_./:=+,@%-".contains(c))
+}
+
+/// A double-quoted word of plain bytes, blanks and `$name` expansions, each name ended by
+/// a blank, `/`, `-`, `,` or the closing quote (`"line $i $HOME"`): what its reading gives
+/// without reading it, literal text and plain parameters (no subscript, no zsh modifier,
+/// no `(`), which [`Plain::info`] takes as values only. Most quoted words of a script.
+fn quoted_plain(t: &[u8]) -> bool {
+    let Some(inner) = t.strip_prefix(b"\"").and_then(|r| r.strip_suffix(b"\"")) else {
+        return false;
+    };
+    let mut i = 0;
+    while let Some(&c) = inner.get(i) {
+        if c == b'$' {
+            let name = inner.get(i + 1..).unwrap_or_default();
+            let len = name
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+                .count();
+            if len == 0 || name.first().is_some_and(u8::is_ascii_digit) {
+                return false;
+            }
+            i += 1 + len;
+            if !matches!(inner.get(i), None | Some(b' ' | b'/' | b'-' | b',')) {
+                return false;
+            }
+            continue;
+        }
+        if !(c == b' ' || c.is_ascii_alphanumeric() || b"_./:=+,@%-".contains(&c)) {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// A parameter expansion with no indirection and none of zsh's flags.
@@ -981,6 +1015,42 @@ mod tests {
         [Shell::Bash32, Shell::Bash52, Shell::Bash53, Shell::Zsh]
             .into_iter()
             .all(|s| inert_in(command, s))
+    }
+
+    /// The shortcut for quoted words claims only what reading them gives: where it takes a
+    /// word as values only, the word's full reading does too, in bash and zsh.
+    #[test]
+    fn quoted_plain_words_take_the_shortcut_only_where_their_reading_agrees() {
+        let words = [
+            "\"line 1 $HOME\"",
+            "\"$a-$b/$c,d e\"",
+            "\"\"",
+            "\"value-1\"",
+            "\"$HOME/.local/bin:$PATH\"",
+        ];
+        for w in words {
+            assert!(quoted_plain(w.as_bytes()), "{w}");
+            let c = format!("printf %s {w}");
+            assert!(inert_everywhere(&c), "{c:?}");
+        }
+        // What the shortcut leaves to the full reading: subscripts, zsh modifiers and
+        // qualifiers, indirection, substitutions, escapes, history, positional names.
+        for w in [
+            "\"$a[1]\"",
+            "\"$a:h\"",
+            "\"$a.b\"",
+            "\"${a}\"",
+            "\"$(x)\"",
+            "\"a\\b\"",
+            "\"!x\"",
+            "\"$1\"",
+            "\"$\"",
+            "\"a(b)\"",
+            "\"a\"b\"",
+            "'a'",
+        ] {
+            assert!(!quoted_plain(w.as_bytes()), "{w}");
+        }
     }
 
     #[test]

@@ -181,7 +181,8 @@ impl ZshOptions {
         let plain = crate::shell::syntax::option_spelling(text);
         let has = |n: &[u8]| crate::search::find(&plain, n).is_some();
         ZshOptions {
-            prompt_subst: has(b"promptsubst"),
+            // (`promptvars`: zsh's alias of it, round 101.)
+            prompt_subst: has(b"promptsubst") || has(b"promptvars"),
             glob_subst: has(b"globsubst"),
             glob_assign: has(b"globassign"),
             options: [&b"setopt"[..], b"set -o", b"set +o", b"options", b"emulate"]
@@ -219,6 +220,21 @@ fn sets_letter(text: &[u8], letters: &[u8]) -> bool {
 /// `functions`, `typeset` and its kin, or `autoload`, with an option word holding a `t`
 /// (`-t`, `-T`, `-ft`, `+t` aside: any).
 fn traces_functions(plain: &[u8]) -> bool {
+    // (Most text names none of them: not split into words, a megabyte of body too.)
+    const NAMES: [&[u8]; 9] = [
+        b"functions",
+        b"autoload",
+        b"typeset",
+        b"declare",
+        b"local",
+        b"readonly",
+        b"export",
+        b"integer",
+        b"float",
+    ];
+    if !NAMES.iter().any(|n| crate::search::contains(plain, n)) {
+        return false;
+    }
     let words: Vec<&[u8]> = plain
         .split(|c| c.is_ascii_whitespace() || b";&|(){}".contains(c))
         .filter(|w| !w.is_empty())
@@ -229,6 +245,9 @@ fn traces_functions(plain: &[u8]) -> bool {
             *w,
             b"typeset" | b"declare" | b"local" | b"readonly" | b"export" | b"integer" | b"float"
         );
+        if !functions && !typeset {
+            return false;
+        }
         let opts: Vec<&&[u8]> = words[k + 1..]
             .iter()
             .take_while(|o| o.starts_with(b"-") || o.starts_with(b"+"))
@@ -2852,19 +2871,13 @@ impl<'a> Walk<'a> {
                     }
                 }
                 // The matched text: bash's BASH_REMATCH (`=~`), zsh's match variables (`=~`,
-                // and patterns with backreference flags).
+                // and patterns with backreference flags). (zsh's MBEGIN and MEND are the
+                // match's offsets, numbers: integers the shell sets, which a later
+                // assignment evaluates, [`super::builtins::integer_special`].)
                 let matches = o == b"=~" || (zsh && matches!(o.as_slice(), b"=" | b"==" | b"!="));
                 if matches {
                     let v = self.word_expr(&infos[0]).part(ByteSet::EMPTY);
-                    for n in [
-                        &b"BASH_REMATCH"[..],
-                        b"MATCH",
-                        b"match",
-                        b"mbegin",
-                        b"mend",
-                        b"MBEGIN",
-                        b"MEND",
-                    ] {
+                    for n in [&b"BASH_REMATCH"[..], b"MATCH", b"match", b"mbegin", b"mend"] {
                         let t = self.var(n);
                         self.assign(Target::Var(t), v.clone(), infos[0].start, ctx);
                     }

@@ -54,7 +54,7 @@ pub(crate) struct BodyScan {
 pub(crate) struct Bodies {
     /// The command served: its address and length.
     command: std::cell::Cell<Option<(usize, usize)>>,
-    scanned: std::cell::RefCell<std::collections::HashMap<(u32, usize), Vec<Scanned>>>,
+    scanned: std::cell::RefCell<rustc_hash::FxHashMap<(u32, usize), Vec<Scanned>>>,
     /// The bytes of the texts kept.
     bytes: std::cell::Cell<usize>,
 }

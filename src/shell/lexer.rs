@@ -189,7 +189,7 @@ pub struct Reader<'s, 'o> {
     /// Command offsets of `$(…)` read as programs at parse time (start, end), in the
     /// order read, and the same by start for lookups.
     pub(super) parsed: Vec<(u32, u32)>,
-    pub(super) parsed_by_start: std::collections::HashMap<u32, u32>,
+    pub(super) parsed_by_start: rustc_hash::FxHashMap<u32, u32>,
     /// Inside text bash reads again: command substitutions keep their text in the word.
     pub(super) want_text: usize,
     /// Inside an older bash's scan of a substitution's text (nothing read there runs).
@@ -250,7 +250,7 @@ impl<'s, 'o> Reader<'s, 'o> {
             word: Word::empty(),
             peeked: None,
             parsed: Vec::new(),
-            parsed_by_start: std::collections::HashMap::new(),
+            parsed_by_start: rustc_hash::FxHashMap::default(),
             want_text: 0,
             text_scans: 0,
             extent_only: false,

@@ -143,21 +143,25 @@ fn name_word(c: &SimpleCommand) -> Option<usize> {
 
 /// Whether a command among `events` may turn zsh's GLOB_SUBST on: a word that names it
 /// (case and `_` aside: `setopt glob_subst`, `options[globsubst]=on`), `emulate` (`sh` and
-/// `ksh` turn it on), the `options` table, or `setopt`, `unsetopt` or `set` with a word
-/// computed at run time.
+/// `ksh` turn it on), the `options` table, or `setopt`, `unsetopt` or `set` (as any word,
+/// or inside one) with a word computed at run time, a pattern or `-m`.
 fn may_turn_glob_subst_on(events: &[Event]) -> bool {
     events.iter().any(|e| {
         let Event::Simple(c) = e else { return false };
         // (Quotes, backslashes and braces dropped: `\setopt`, `glob{,}subst`.)
         let norm = super::syntax::option_spelling;
-        let computed = c.words.first().is_some_and(|w| {
-            matches!(
-                norm(w.text.bytes()).as_slice(),
-                b"setopt" | b"unsetopt" | b"set"
-            )
+        // (Behind any precommand or in literal `eval` text, `builtin setopt glob${e}subst`,
+        // `eval "setopt glob\${e}subst"`; `-m` takes patterns, `setopt -m 'glob?ubst'`:
+        // round 101.)
+        let computed = c.words.iter().any(|w| {
+            let t = norm(w.text.bytes());
+            t == b"set"
+                || crate::search::contains(&t, b"setopt")
+                || crate::search::contains(&t, b"unsetopt")
         }) && c.words.iter().any(|w| {
             let t = w.text.bytes();
-            t.contains(&b'$') || t.contains(&b'`')
+            t.iter().any(|c| b"$`?*[<(#^~".contains(c))
+                || (matches!(t.first(), Some(b'-' | b'+')) && t.contains(&b'm'))
         });
         computed
             || c.words.iter().any(|w| {
@@ -403,7 +407,7 @@ fn literal_text(c: &SimpleCommand, zsh: impl Fn() -> bool) -> Again {
                         name = next!();
                         break;
                     }
-                    if name.ends_with(b"a") {
+                    if super::syntax::zsh_exec_takes_next(&name) {
                         let _ = next!();
                     }
                     name = next!();

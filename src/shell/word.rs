@@ -175,7 +175,7 @@ impl SubstEnds for () {
 
 /// Where each substitution a reading read as a program ends, from its events
 /// (`SubstClose`).
-pub struct Ends(std::collections::HashMap<u32, u32>);
+pub struct Ends(rustc_hash::FxHashMap<u32, u32>);
 
 impl Ends {
     pub fn of(events: &[super::tree::Event]) -> Ends {

@@ -156,8 +156,11 @@ fn a_one_mib_unquoted_body_gets_a_verdict_both_ways() {
 
 #[test]
 fn too_many_heredocs_are_denied_by_the_limit() {
+    // (All on one command's line, each body an empty line: the count is reached in about
+    // half the time budget on the 2-core machine; 16,385 commands of one heredoc each cost
+    // about the whole budget there and may end on the time limit first, which denies too.)
     let n = heredoc_guard::reader::MAX_HEREDOCS + 1;
-    let cmd = "cat <<E\nx\nE\n".repeat(n);
+    let cmd = format!("cat {}\n{}", "<<E ".repeat(n), "E\n".repeat(n));
     let (code, stderr) = rule_and_reason(&claude_event(&cmd));
     assert_eq!(code, Some(2));
     assert!(

@@ -155,6 +155,10 @@ pub(super) fn integer_special(name: &[u8], zsh: bool) -> bool {
                 | b"REPORTMEMORY"
                 | b"PERIOD"
                 | b"TMOUT"
+                // (Made integers by any match: `=~`, `(#m)` in a pattern, whatever was
+                // before; taken as integers wherever assigned, round 101.)
+                | b"MBEGIN"
+                | b"MEND"
                 | b"BAUD"
         )
     } else {
@@ -1265,7 +1269,8 @@ fn command_from(
             b"exec" if zsh => {
                 wrapped = true;
                 i += 1;
-                // (`-a NAME`, in a cluster too: `-la NAME`, `-ca NAME`, round 100.)
+                // (`-a NAME`, in a cluster too: `-la NAME`, `-ca NAME`, round 100; `-aNAME` and
+                // `-aa` take no word, round 101.)
                 while let Some(o) = words.get(i).and_then(WordInfo::value) {
                     match o.as_slice() {
                         b"--" => {
@@ -1273,7 +1278,11 @@ fn command_from(
                             break;
                         }
                         o if o.starts_with(b"-") && o.len() > 1 => {
-                            i += if o.ends_with(b"a") { 2 } else { 1 };
+                            i += if crate::shell::syntax::zsh_exec_takes_next(o) {
+                                2
+                            } else {
+                                1
+                            };
                         }
                         _ => break,
                     }

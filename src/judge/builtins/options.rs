@@ -7,7 +7,7 @@ use crate::judge::facts::{Expr, Target, When};
 use crate::judge::value::ByteSet;
 use crate::judge::walk::{Ctx, Walk};
 use crate::shell::tree::SimpleCommand;
-use crate::shell::word::WordInfo;
+use crate::shell::word::{Piece, WordInfo};
 
 /// What turning a `shopt` option on or off does to later text, when the reader does not
 /// follow it (`extglob` and `expand_aliases` are read both ways).
@@ -135,8 +135,15 @@ pub(super) fn set(
         let letters = &s[1..];
         // The words the `o`s take, each the one after the last taken.
         let mut taken = k;
+        // zsh's `-A` (`+A`): the rest of the word is the array's name (`-Aaliases`), or
+        // the next word where none is (bin_set; round 101).
+        let mut array: Option<usize> = None;
         for (i, &l) in letters.iter().enumerate() {
             match l {
+                b'A' if zsh => {
+                    array = Some(i);
+                    break;
+                }
                 b'o' => {
                     // zsh: the rest of the word is the name (`-oxtrace`).
                     if zsh && i + 1 < letters.len() {
@@ -187,11 +194,23 @@ pub(super) fn set(
                 _ => {}
             }
         }
-        if zsh && letters.contains(&b'A') {
+        if let Some(i) = array {
             // zsh `set -A name values`: an array.
-            if let Some(t) = args.get(taken + 1) {
+            let rest = letters.get(i + 1..).unwrap_or_default();
+            let (name, values) = if rest.is_empty() {
+                (args.get(taken + 1).cloned(), taken + 2)
+            } else {
+                let attached = args.get(k).map(|word| WordInfo {
+                    start: word.start,
+                    end: word.end,
+                    pieces: vec![Piece::Lit(rest.to_vec())],
+                    ..WordInfo::default()
+                });
+                (attached, taken + 1)
+            };
+            if let Some(t) = &name {
                 let mut v = Expr::default();
-                for a in args.iter().skip(taken + 2) {
+                for a in args.iter().skip(values) {
                     v.join(w.word_expr(a));
                 }
                 name_target(w, t, v, "set -A", at, ctx);
@@ -258,7 +277,8 @@ fn zsh_option(w: &mut Walk<'_>, name: &[u8], at: u32, ctx: &Ctx) -> bool {
         o.drain(..2);
     }
     match o.as_slice() {
-        b"promptsubst" if on => w.facts.prompt_subst = true,
+        // (`promptvars` is zsh's alias of it, options.c: round 101.)
+        b"promptsubst" | b"promptvars" if on => w.facts.prompt_subst = true,
         b"globsubst" if on => w.facts.glob_subst = true,
         b"xtrace" if on => {
             w.facts.xtrace.get_or_insert(at);
@@ -267,7 +287,8 @@ fn zsh_option(w: &mut Walk<'_>, name: &[u8], at: u32, ctx: &Ctx) -> bool {
         // (`cd` gives `PWD` run-time text whatever the options.)
         b"chaselinks" | b"chasedots" => {}
         b"errexit" | b"pipefail" | b"nullglob" | b"nomatch" | b"clobber" | b"errreturn"
-        | b"unset" | b"verbose" | b"localoptions" | b"xtrace" | b"promptsubst" | b"globsubst" => {}
+        | b"unset" | b"verbose" | b"localoptions" | b"xtrace" | b"promptsubst" | b"promptvars"
+        | b"globsubst" => {}
         _ => {
             w.change(
                 at,
