@@ -533,13 +533,13 @@ pub fn judge(
             // zsh takes (case and `_` ignored) and quotes make (`'options[glob''subst]'`:
             // quotes and backslashes dropped), counts as set.
             let named = zsh_options.unwrap_or_default();
-            if named.prompt_subst {
+            if named.prompt_subst || named.table {
                 w.facts.prompt_subst = true;
             }
             if named.glob_subst {
                 w.facts.glob_subst = true;
             }
-            if named.xtrace {
+            if named.xtrace || named.table {
                 w.facts.xtrace.get_or_insert(0);
             }
             // zsh takes letters past ASCII in names (a UTF-8 locale), which the reader

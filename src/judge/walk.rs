@@ -170,6 +170,10 @@ pub struct ZshOptions {
     pub glob_assign: bool,
     /// Options named some other way: `setopt`, `set -o`, `set +o`, `options`, `emulate`.
     pub options: bool,
+    /// The `options` table named: any option may be set through it, by a name computed at
+    /// run time too (`set -A options prompt$'\163'ubst on`, `typeset "options[$k]=on"`,
+    /// `zformat -f "options[$k]" on`; round 101).
+    pub table: bool,
     /// `xtrace` named anywhere (`set -A options xtrace on`, `${options[xtrace]::=on}`,
     /// `read -A options`), or a function traced (`functions -t f`, `typeset -ft f`,
     /// `autoload -t f`): PS4 may be expanded (round 100).
@@ -188,6 +192,7 @@ impl ZshOptions {
             options: [&b"setopt"[..], b"set -o", b"set +o", b"options", b"emulate"]
                 .iter()
                 .any(|n| has(n)),
+            table: writes_options_table(&plain),
             // (`emulate` takes option flags too: `emulate zsh -x`.)
             xtrace: has(b"xtrace")
                 || has(b"sourcetrace")
@@ -195,6 +200,37 @@ impl ZshOptions {
                 || traces_functions(&plain),
         }
     }
+}
+
+/// Whether (normalized) text may write zsh's `options` table: `options` as a name of its
+/// own, or after an expansion (`${p}options`), before `[`, `=`, `+=` or `(`, or after an
+/// option word ending in `a` (`set -A options`, `read -rA options`): an element by any
+/// key, a key computed at run time too (round 101). (`GREP_OPTIONS=`, "extra options"
+/// are not.)
+fn writes_options_table(plain: &[u8]) -> bool {
+    memchr::memmem::find_iter(plain, b"options").any(|at| {
+        let after = plain.get(at + b"options".len()..).unwrap_or_default();
+        let before = plain.get(..at).unwrap_or_default();
+        let glued = before
+            .iter()
+            .rev()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .count();
+        let name_start = before.len() - glued;
+        let own_name = glued == 0 || before.get(name_start.wrapping_sub(1)) == Some(&b'$');
+        let option_word = before
+            .strip_suffix(b" ")
+            .or_else(|| before.strip_suffix(b"\t"))
+            .is_some_and(|b| {
+                let word = b
+                    .rsplit(|c| c.is_ascii_whitespace())
+                    .next()
+                    .unwrap_or_default();
+                word.starts_with(b"-") && word.ends_with(b"a")
+            });
+        (own_name && matches!(after.first(), Some(b'[' | b'=' | b'+' | b'(')))
+            || (glued == 0 && option_word)
+    })
 }
 
 /// Whether text holds `set` with an option word (`-…`, `+…`) holding one of `letters`, or

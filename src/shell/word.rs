@@ -646,16 +646,8 @@ impl<'a, 't> Parser<'a, 't> {
             }
             if let Piece::Param(q) = &p
                 && q.op != ParamOp::Length
-                && !self.names_cut.get()
             {
-                let mut names = self.dropped_names.borrow_mut();
-                if !names.contains(&q.name) {
-                    if names.len() >= MAX_BODY_NAMES {
-                        self.names_cut.set(true);
-                    } else {
-                        names.push(q.name.clone());
-                    }
-                }
+                self.dropped_name(&q.name);
             }
             return;
         }
@@ -665,6 +657,22 @@ impl<'a, 't> Parser<'a, 't> {
             return;
         }
         info.pieces.push(p);
+    }
+
+    /// The name of a parameter a body's expansion reads that was dropped: kept once, up
+    /// to [`MAX_BODY_NAMES`] of them (past it, `names_cut`).
+    fn dropped_name(&self, name: &[u8]) {
+        if self.names_cut.get() {
+            return;
+        }
+        let mut names = self.dropped_names.borrow_mut();
+        if !names.iter().any(|n| n.as_slice() == name) {
+            if names.len() >= MAX_BODY_NAMES {
+                self.names_cut.set(true);
+            } else {
+                names.push(name.to_vec());
+            }
+        }
     }
 
     /// Reads `from..to` in `mode` into `info`.
@@ -945,6 +953,14 @@ impl<'a, 't> Parser<'a, 't> {
                 let mut j = i + 1;
                 while j < to && super::syntax::legal_variable_char(b[j]) {
                     j += 1;
+                }
+                // (A body's `$name` with no zsh subscript or modifier after it is a plain
+                // parameter, which [`Parser::push`] drops there, keeping its name: done
+                // without building it, most of a body's expansions.)
+                if self.drop_inert && self.depth == 1 && !matches!(b.get(j), Some(b'[' | b':')) {
+                    self.dropped.set(true);
+                    self.dropped_name(&b[i + 1..j]);
+                    return j;
                 }
                 let mut p = plain(at, b[i + 1..j].to_vec());
                 p.zsh_subscript = self.zsh_subscript(j, to);

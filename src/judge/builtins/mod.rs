@@ -1559,12 +1559,14 @@ fn command_from(
             }
             Ok(Expr::unknown())
         }
+        // (An option word that is a glob may name any option, a file the command made
+        // matching it: `set -o x?race`, `set -?` beside a file `-x`, round 101.)
         Kind::Shopt => {
-            shopt(w, &lits, at, ctx);
+            shopt(w, &unglobbed(args, &lits), at, ctx);
             Ok(Expr::default())
         }
         Kind::Set => {
-            set(w, args, &lits, at, ctx);
+            set(w, args, &unglobbed(args, &lits), at, ctx);
             Ok(if args.is_empty() {
                 Expr::unknown()
             } else {
@@ -1572,7 +1574,7 @@ fn command_from(
             })
         }
         Kind::Setopt => {
-            setopt(w, &name, &lits, at, ctx);
+            setopt(w, &name, &unglobbed(args, &lits), at, ctx);
             Ok(Expr::default())
         }
         Kind::Emulate => {

@@ -48,6 +48,8 @@ pub(super) fn shopt(w: &mut Walk<'_>, lits: &[Option<Vec<u8>>], at: u32, ctx: &C
                 When::Always,
                 ctx,
             );
+            // (`shopt -os $o`: any of `set -o`'s too, xtrace among them; round 101.)
+            named_at_run_time(w, at);
             return;
         };
         match s.as_slice() {
@@ -468,6 +470,18 @@ fn name_site(w: &mut Walk<'_>, at: u32, name: &[u8]) {
     );
 }
 
+/// The words that name a variable as written (an identifier): integers from `at` on.
+fn integers_named(w: &mut Walk<'_>, words: &[&WordInfo], at: u32) {
+    for t in words {
+        if let Some(n) = t.literal()
+            && crate::shell::syntax::legal_identifier(&n)
+        {
+            let v = w.var(&n);
+            w.facts.integers.push((v, at));
+        }
+    }
+}
+
 pub(super) fn zsh_assigning(
     w: &mut Walk<'_>,
     name: &[u8],
@@ -535,7 +549,15 @@ pub(super) fn zsh_assigning(
                 }
                 break;
             }
-            targets.extend(args.iter().skip(skip).take(2));
+            // Its two names get the match's offsets, numbers, with `setiparam`: a name
+            // new to the shell is an integer from then on, and every later assignment to
+            // it is evaluated (round 101).
+            let names: Vec<&WordInfo> = args.iter().skip(skip).take(2).collect();
+            for t in &names {
+                let number = Expr::val(crate::judge::value::Val::number());
+                name_target(w, t, number, "a zsh builtin's variable", at, ctx);
+            }
+            integers_named(w, &names, at);
         }
         b"zstyle"
             if lits.first().is_some_and(|l| {
