@@ -289,7 +289,8 @@ fn traces_functions(plain: &[u8]) -> bool {
             .take_while(|o| o.starts_with(b"-") || o.starts_with(b"+"))
             .collect();
         // (An option word computed at run time: `-f$o`, or the first word, `typeset $o f`.)
-        let dynamic = |o: &[u8]| o.contains(&b'$') || o.contains(&b'`');
+        // (A glob or a tilde too: `functions -? f` beside a file `-t`, round 101.)
+        let dynamic = |o: &[u8]| o.iter().any(|c| b"$`?*[~".contains(c));
         let computed =
             opts.iter().any(|o| dynamic(o)) || words.get(k + 1).is_some_and(|o| dynamic(o));
         let has = |c: u8| opts.iter().any(|o| o.contains(&c));

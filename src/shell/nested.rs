@@ -68,6 +68,17 @@ pub(super) fn read_nested(out: &mut Reading, dialect: &Probe, depth: usize) {
                 // (By the words' literal parts, in an expansion's word too, `${u:-…}`:
                 // what a substitution prints is computed text, explicit, whatever its
                 // program holds.)
+                Again::EachOrUnknown(ts) => {
+                    texts.extend(ts.into_iter().map(|t| (c.at, t)));
+                    c.words
+                        .iter()
+                        .any(|w| {
+                            let mut lit = Vec::new();
+                            literal_parts(&word::read(&w.text, &()), &mut lit);
+                            crate::check::may_spell_lt(&lit)
+                        })
+                        .then_some(PARTLY_COMPUTED)
+                }
                 Again::Unknown => c
                     .words
                     .iter()
@@ -367,6 +378,10 @@ enum Again {
     Text(Vec<u8>),
     /// Texts one of which it runs (zsh's `emulate … -c`): each read as a program.
     Each(Vec<Vec<u8>>),
+    /// The same, with words of no known value among them, which may be `-c` or an option's
+    /// name (`emulate zsh -o $o -c '…'`): the known words each read as a program, the
+    /// others as [`Again::Unknown`] (round 101).
+    EachOrUnknown(Vec<Vec<u8>>),
     /// Nothing: it is neither, or it lists, resets or only looks a name up.
     No,
     /// Text the guard does not know: a word with no known value (an expansion, a glob,
@@ -484,16 +499,21 @@ fn literal_text(c: &SimpleCommand, zsh: impl Fn() -> bool) -> Again {
         // word with no known value may be `-c` or the text: unknown.
         b"emulate" if zsh() => {
             let mut all: Vec<Vec<u8>> = Vec::new();
+            let mut unknown = false;
             for w in words {
                 match w {
                     Some(v) => all.push(v),
-                    None => return Again::Unknown,
+                    None => unknown = true,
                 }
             }
             let flags_c = all
                 .iter()
                 .any(|v| v.len() > 1 && matches!(v[0], b'-' | b'+') && v[1..].contains(&b'c'));
-            if flags_c { Again::Each(all) } else { Again::No }
+            match (flags_c, unknown) {
+                (_, true) => Again::EachOrUnknown(all),
+                (true, false) => Again::Each(all),
+                (false, false) => Again::No,
+            }
         }
         // The text a callback or an editor option names, which the shell runs as a
         // command (with words of its own after it): `compgen -C`, `mapfile -C`, `fc -e`

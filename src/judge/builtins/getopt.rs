@@ -109,13 +109,24 @@ pub(super) fn parse<'a>(
             Some(_) => break,
             None => {
                 // Options written before an expansion (`-v"$x"`): the letters, then the
-                // rest of the word as the argument of the first that takes one.
+                // rest of the word as the argument of the first that takes one. (In a
+                // glob, braces or a tilde only the letters before the first character
+                // that makes a pattern: a file's name may give the others, `-?` beside a
+                // file `-v`, round 101; `-vBASH_ALIASES[cat]` is `-v` all the same.)
+                let pattern = word.many || word.brace || word.tilde;
                 if let Some(Piece::Lit(l)) = word.pieces.first()
                     && l.len() > 1
                     && l.first() == Some(&b'-')
                 {
+                    let written = if pattern {
+                        l.iter()
+                            .position(|c| b"*?[{~".contains(c))
+                            .map_or(l.len(), |k| k.max(1))
+                    } else {
+                        l.len()
+                    };
                     let mut given = false;
-                    for (i, &letter) in l.iter().enumerate().skip(1) {
+                    for (i, &letter) in l.iter().enumerate().take(written).skip(1) {
                         if !known.contains(&letter) {
                             out.rejected = true;
                         }
@@ -149,7 +160,7 @@ pub(super) fn parse<'a>(
                 let starts_plain = matches!(
                     word.pieces.first(),
                     Some(Piece::Lit(l)) if l.first().is_some_and(|&c| c != b'-'
-                        && !((word.many || word.brace) && b"*?[{@!+~<(=^".contains(&c)))
+                        && !(pattern && b"*?[{@!+~<(=^".contains(&c)))
                 );
                 if !starts_plain {
                     out.unread = true;

@@ -298,6 +298,24 @@ pub(super) fn caret_globs(w: &Walk<'_>, args: &[WordInfo]) -> Option<Vec<WordInf
     })
 }
 
+/// The words' literal values, none for a glob, brace or tilde word that is not shaped as an
+/// assignment: it may become any word, an option among them.
+fn as_options_may_be(args: &[WordInfo], lits: Vec<Option<Vec<u8>>>) -> Vec<Option<Vec<u8>>> {
+    args.iter()
+        .zip(lits)
+        .map(|(a, l)| {
+            let assignment = l
+                .as_deref()
+                .is_some_and(|v| crate::shell::syntax::assignment(v, false).is_some());
+            if (a.many || a.brace || a.tilde) && !assignment {
+                None
+            } else {
+                l
+            }
+        })
+        .collect()
+}
+
 /// The words' literal values, none for a glob or brace word: it may become any words, an
 /// option and a name among them (`printf *`, `[ * ]` with files named `-v` and `a[i]`).
 pub(super) fn unglobbed(args: &[WordInfo], lits: &[Option<Vec<u8>>]) -> Vec<Option<Vec<u8>>> {
@@ -1395,7 +1413,11 @@ fn command_from(
     // of the builtin: its output is run-time text; the builtin's effects are kept (either
     // may run).
     let shadowed = !wrapped && w.may_be_function(&name);
-    let lits = literals(args);
+    // (A word that is a glob, braces or a tilde may become any word, an option among them,
+    // a file the command made matching it or a named directory giving it: `printf -? "$n"`
+    // beside a file `-v`, `hash -d o=-v; print ~o`; round 101. A word shaped as an
+    // assignment stays one.)
+    let lits = as_options_may_be(args, literals(args));
     let out: Result<Expr, GaveUp> = match kind(&name, zsh) {
         Kind::Print => print(w, &name, args, &lits, at, ctx),
         Kind::Cat => Ok(cat(w, args, here)),
