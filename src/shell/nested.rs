@@ -70,24 +70,9 @@ pub(super) fn read_nested(out: &mut Reading, dialect: &Probe, depth: usize) {
                 // program holds.)
                 Again::EachOrUnknown(ts) => {
                     texts.extend(ts.into_iter().map(|t| (c.at, t)));
-                    c.words
-                        .iter()
-                        .any(|w| {
-                            let mut lit = Vec::new();
-                            literal_parts(&word::read(&w.text, &()), &mut lit);
-                            crate::check::may_spell_lt(&lit)
-                        })
-                        .then_some(PARTLY_COMPUTED)
+                    partly_computed(c)
                 }
-                Again::Unknown => c
-                    .words
-                    .iter()
-                    .any(|w| {
-                        let mut lit = Vec::new();
-                        literal_parts(&word::read(&w.text, &()), &mut lit);
-                        crate::check::may_spell_lt(&lit)
-                    })
-                    .then_some(PARTLY_COMPUTED),
+                Again::Unknown => partly_computed(c),
             }
         };
         if let Some(what) = unfollowed {
@@ -144,6 +129,20 @@ const PARTLY_COMPUTED: &str = "eval or trap text partly computed at run time (an
 
 /// Why `eval` or `trap` text spelled with such escapes is not followed.
 const ESCAPES_DIFFER: &str = "eval or trap text spelled with a $'…' escape the shells decode differently (\\d, \\$, \\c, \\x{…}, a NUL inside, an ASCII \\u) or, in zsh, a $\"…\" string, so the guard cannot tell which text runs; write the characters themselves";
+
+/// [`PARTLY_COMPUTED`] where a word's literal parts (in an expansion's word too,
+/// `${u:-…}`) may spell a heredoc operator: what a substitution prints is computed text,
+/// explicit, whatever its program holds.
+fn partly_computed(c: &SimpleCommand) -> Option<&'static str> {
+    c.words
+        .iter()
+        .any(|w| {
+            let mut lit = Vec::new();
+            literal_parts(&word::read(&w.text, &()), &mut lit);
+            crate::check::may_spell_lt(&lit)
+        })
+        .then_some(PARTLY_COMPUTED)
+}
 
 /// The first word that is no assignment: the command's name.
 fn name_word(c: &SimpleCommand) -> Option<usize> {

@@ -31,16 +31,9 @@ pub(super) fn declare(
     let mut options = true;
     for (k, (a, l)) in args.iter().zip(lits).enumerate() {
         // A word brace expansion makes many of is computed at run time (`{-i,n}` is
-        // `-i n`), and so is a glob, which a file's name may make an option (`declare -?
-        // n` beside a file `-i`, round 101), unless it is an assignment whatever it matches.
-        let assignment = l
-            .as_deref()
-            .is_some_and(|v| crate::shell::syntax::assignment(v, false).is_some());
-        let l = if a.brace || (a.many && !assignment) {
-            &None
-        } else {
-            l
-        };
+        // `-i n`). (A glob or a tilde that is no assignment comes here computed already,
+        // `builtins::as_options_may_be`: `declare -?` beside a file `-i`, round 101.)
+        let l = if a.brace { &None } else { l };
         let raw_word = raw.get(k);
         if options {
             match l.as_deref() {
