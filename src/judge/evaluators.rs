@@ -371,9 +371,19 @@ fn lit_reaches(e: Evaluator, text: &[u8], refs: &dyn Refs, depth: usize) -> bool
             lit_arith(sub, refs) || lit_string(sub, refs, depth, true)
         }
         Evaluator::Subscript => lit_string(text, refs, depth, true) || lit_arith(text, refs),
-        Evaluator::Prompt | Evaluator::WordList | Evaluator::ZshExpansion => {
+        // (A prompt decodes its escapes before it expands: `\044((v))`, `$\[((v))`, and
+        // zsh's `print -P` its echo escapes, `\x24((v))`, round 102.)
+        Evaluator::Prompt => {
             lit_string(text, refs, depth, false)
+                || (text.contains(&b'\\') && lit_string(&prompt_decoded(text), refs, depth, false))
         }
+        // (A list read again as a compound assignment evaluates each `[key]=` as an
+        // indexed array's subscript: `y='[x]=1'; declare -a "arr=($y)"`, round 102.)
+        Evaluator::WordList => {
+            lit_string(text, refs, depth, false)
+                || list_keys(text).any(|k| lit_arith(k, refs) || lit_string(k, refs, depth, true))
+        }
+        Evaluator::ZshExpansion => lit_string(text, refs, depth, false),
         // A qualifier the command fixes that runs code (`e:…:`, `+name`) runs it where the
         // value is used: code the guard does not follow there. One that picks a range of
         // the matches (`[beg,end]`, `/([x])`) evaluates it as a subscript (round 88). Glued
@@ -387,6 +397,88 @@ fn lit_reaches(e: Evaluator, text: &[u8], refs: &dyn Refs, depth: usize) -> bool
                         .any(|part| lit_arith(part, refs) || lit_string(part, refs, depth, true)))
         }
     }
+}
+
+/// The keys of a list's `[key]=value` (`+=` too) elements, as written: from a `[` to the
+/// first `]=` or `]+=` after it (a key may hold brackets of its own, `[z[0]]=1`).
+fn list_keys(text: &[u8]) -> impl Iterator<Item = &[u8]> {
+    memchr::memchr_iter(b'[', text).filter_map(move |open| {
+        let rest = text.get(open + 1..)?;
+        let close = memchr::memmem::find_iter(rest, b"]")
+            .find(|&k| rest[k + 1..].starts_with(b"=") || rest[k + 1..].starts_with(b"+="))?;
+        rest.get(..close)
+    })
+}
+
+/// Prompt text with the escapes a prompt (bash's `\[`, `\]`, `\nnn`) or zsh's `print`
+/// (`\xHH`, `\0nnn`, `\uHHHH`) decodes before it expands: what the expansion may then
+/// read. Other escapes are kept as written.
+pub(super) fn prompt_decoded(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        let c = text[i];
+        if c != b'\\' {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        let rest = text.get(i + 1..).unwrap_or_default();
+        let digits = |from: usize, max: usize, radix: u32| {
+            let run = rest
+                .iter()
+                .skip(from)
+                .take(max)
+                .take_while(|d| char::from(**d).is_digit(radix))
+                .count();
+            let value = rest
+                .get(from..from + run)
+                .and_then(|d| u32::from_str_radix(std::str::from_utf8(d).ok()?, radix).ok());
+            (run, value)
+        };
+        match rest.first() {
+            Some(b'[' | b']') => i += 2,
+            Some(b'x') => match digits(1, 2, 16) {
+                (n, Some(v)) if n > 0 => {
+                    out.push(v as u8);
+                    i += 2 + n;
+                }
+                _ => {
+                    out.push(c);
+                    i += 1;
+                }
+            },
+            Some(b'u' | b'U') => match digits(1, 8, 16) {
+                (n, Some(v)) if n > 0 && v < 0x80 => {
+                    out.push(v as u8);
+                    i += 2 + n;
+                }
+                _ => {
+                    out.push(c);
+                    i += 1;
+                }
+            },
+            Some(d) if d.is_ascii_digit() => {
+                // (`\0nnn` in zsh's `print`: up to three digits after the 0.)
+                let from = usize::from(*d == b'0' && rest.get(1).is_some_and(u8::is_ascii_digit));
+                match digits(from, 3, 8) {
+                    (n, Some(v)) if n > 0 => {
+                        out.push((v & 0xff) as u8);
+                        i += 1 + from + n;
+                    }
+                    _ => {
+                        out.push(c);
+                        i += 1;
+                    }
+                }
+            }
+            _ => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 /// The text of `text` that may be glob qualifiers: from its first `(`, or, glued after

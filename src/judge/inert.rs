@@ -577,7 +577,12 @@ impl Plain<'_> {
                 ..WordInfo::default()
             };
         }
-        word::read(&w.text, self.ends)
+        let mut info = word::read(&w.text, self.ends);
+        if self.zsh {
+            // (EXTENDED_GLOB taken as possibly on: a word it may make a pattern is judged.)
+            info.as_zsh_reads(true);
+        }
+        info
     }
 
     /// A name written out as an identifier that is none of the shells' own.

@@ -176,6 +176,9 @@ struct Opts {
     shifts: bool,
     /// A nameref is in the command: an expansion may be several words.
     namerefs: bool,
+    /// zsh: a name computed at run time may spell `options` (the solver's reading of it,
+    /// [`solve::Solver::may_write_options`]): any option may be on.
+    options_table: Option<u32>,
 }
 
 /// The names of the functions a command may define.
@@ -505,7 +508,16 @@ pub fn judge(
         w.namerefs_seen = opts.namerefs;
         w.own_functions = std::rc::Rc::clone(&functions);
         w.other_fd_text = other_fd_text;
-        w.zsh_options = zsh_options;
+        // (Every option may be on where a name computed at run time may be `options`.)
+        w.zsh_options = zsh_options.map(|mut z| {
+            if opts.options_table.is_some() {
+                z.table = true;
+                z.options = true;
+                z.glob_subst = true;
+                z.glob_assign = true;
+            }
+            z
+        });
         w.facts.places_programs = places_programs;
         w.functions = if opts.builtins_rebound {
             std::rc::Rc::new((functions.0.clone(), true))
@@ -532,7 +544,16 @@ pub fn judge(
             // `set -A options …`): an option named anywhere in the text, by any spelling
             // zsh takes (case and `_` ignored) and quotes make (`'options[glob''subst]'`:
             // quotes and backslashes dropped), counts as set.
-            let named = zsh_options.unwrap_or_default();
+            let mut named = w.zsh_options.unwrap_or_default();
+            // zsh's `options` table given any value, by any route the walk follows (`set
+            // -A $'options' …`, `read -Ar options`, `set +A options`, `${(AA)=options::=…}`,
+            // round 102): any option may be on.
+            if let Some(o) = w.facts.names.get(b"options")
+                && w.facts.assigns.iter().any(|(t, _, _)| *t == Target::Var(o))
+            {
+                named.table = true;
+                named.glob_subst = true;
+            }
             if named.prompt_subst || named.table {
                 w.facts.prompt_subst = true;
             }
@@ -540,7 +561,10 @@ pub fn judge(
                 w.facts.glob_subst = true;
             }
             if named.xtrace || named.table {
-                w.facts.xtrace.get_or_insert(0);
+                // (Where the table is written under a computed name, there.)
+                w.facts
+                    .xtrace
+                    .get_or_insert(opts.options_table.unwrap_or(0));
             }
             // zsh takes letters past ASCII in names (a UTF-8 locale), which the reader
             // does not read as names (`read -r é`, `é=$(…)`): text past ASCII outside the
@@ -591,6 +615,16 @@ pub fn judge(
             s.solve()?;
         } else {
             s.leave_unsolved();
+        }
+        // zsh's `options` table written under a name computed at run time that may spell
+        // it (`n="${a}ions[…]"; typeset "$n=on"`, round 101): walked again with every
+        // option possibly on.
+        if d.is_zsh()
+            && opts.options_table.is_none()
+            && let Some(at) = s.may_write_options()?
+        {
+            opts.options_table = Some(at);
+            continue;
         }
         let ifs_matters = !opts.ifs_unknown && s.fields_split.get();
         let xtracefd_matters = xtrace && !opts.stderr_merged;

@@ -319,12 +319,17 @@ impl<'a> Solver<'a> {
     /// text is searched once for every name, not once per site).
     fn is_array_uncached(&self, c: Var) -> bool {
         let every = *self.every_array.get_or_init(|| {
+            // (Any nameref: `declare -n r=arr; arr=(1); declare r="$v"` gives the array
+            // through a name the walk took for a scalar's; and the commands' names with
+            // quotes and backslashes dropped, `comp''gen -V`, round 102.)
             self.facts.any_nameref.is_some()
+                || self.facts.has_nameref
                 || !self.facts.computed_refs.is_empty()
                 || self.assigns_any_name()
                 || self.text.is_none_or(|text| {
-                    crate::search::find(text, b"coproc").is_some()
-                        || crate::search::find(text, b"compgen").is_some()
+                    let kept = crate::shell::syntax::unquoted_spelling(text);
+                    crate::search::find(&kept, b"coproc").is_some()
+                        || crate::search::find(&kept, b"compgen").is_some()
                 })
         });
         if every || self.facts.arrays.iter().any(|&a| self.canon(a) == c) {
@@ -993,9 +998,110 @@ impl<'a> Solver<'a> {
         if heredocs {
             self.judge_sites(&mut found)?;
         }
+        self.judge_literal_heredocs(&mut found)?;
         self.evaluated_reads = self.read_by_evaluators()?;
         self.judge_changes(&mut found)?;
         Ok(found)
+    }
+
+    /// Text the command fixes that a hidden evaluator expands (a prompt, a subscript, a
+    /// word list, an integer's value), holding a heredoc operator in a substitution: the
+    /// shell reads that heredoc only when the evaluator runs the substitution, which no
+    /// reading sees (`x='PATH[$(cat <<E …)]'; echo $((x))`, `compgen -W '$(cat <<E …)'`,
+    /// round 102). Judged on every site, heredoc at the command's top level or not: the
+    /// value's texts known exactly, as written and as a prompt decodes them (pieces glued,
+    /// `$'\x3c'`), and the values of the names arithmetic evaluates (`y=x; echo $((y))`).
+    fn judge_literal_heredocs(&self, found: &mut Vec<Found>) -> Result<(), GaveUp> {
+        // (Where the command's text may spell a heredoc operator once decoded: `<<`, or
+        // an escape that may make a `<`.)
+        let spelled = self.text.is_none_or(|t| {
+            crate::search::find(t, b"<<").is_some()
+                || (t.contains(&b'<') && t.contains(&b'\\'))
+                || t.iter().filter(|&&c| c == b'<').nth(1).is_some()
+        });
+        if self.unsolved
+            || !spelled
+            || (self.facts.sites.is_empty()
+                && self.facts.integers.is_empty()
+                && self.facts.xtrace.is_none())
+        {
+            return Ok(());
+        }
+        let mut push = |at: u32, evaluator: Evaluator, what: &'static str| {
+            found.push(Found::Evaluation {
+                at,
+                evaluator,
+                what,
+                unknown: false,
+                in_body: None,
+            });
+        };
+        for s in &self.facts.sites {
+            self.spend(8)?;
+            if !self.site_runs(s)? {
+                continue;
+            }
+            let names = matches!(
+                s.evaluator,
+                Evaluator::Arithmetic | Evaluator::Subscript | Evaluator::Name
+            );
+            if self.holds_heredoc_text(&self.eval(&s.value)?, names, &mut Vec::new())? {
+                push(s.at, s.evaluator, s.what);
+            }
+        }
+        for &(v, at) in &self.facts.integers {
+            self.spend(8)?;
+            if self.holds_heredoc_text(&self.var_val(v), true, &mut Vec::new())? {
+                push(at, Evaluator::Arithmetic, "an integer variable");
+            }
+        }
+        if let Some(at) = self.facts.xtrace
+            && (!self.d.is_zsh() || self.facts.prompt_subst)
+            && self.holds_heredoc_text(&self.ps4(), false, &mut Vec::new())?
+        {
+            push(at, Evaluator::Prompt, "PS4 under set -x");
+        }
+        Ok(())
+    }
+
+    /// Whether a value may hold a heredoc in a substitution ([`Solver::judge_literal_heredocs`]),
+    /// its texts known exactly (as written, and as a prompt decodes them) or (`names`:
+    /// evaluated as arithmetic) through the names they evaluate, each name once.
+    fn holds_heredoc_text(
+        &self,
+        v: &Val,
+        names: bool,
+        seen: &mut Vec<Var>,
+    ) -> Result<bool, GaveUp> {
+        for l in v.lits.iter().chain(&v.htexts) {
+            self.spend(l.len() / 64 + 1)?;
+            if heredoc_in_substitution(l)
+                || (l.contains(&b'\\')
+                    && heredoc_in_substitution(&super::evaluators::prompt_decoded(l)))
+            {
+                return Ok(true);
+            }
+            if names {
+                for n in self.arith_refs(l).names {
+                    let Some(x) = self.facts.names.get(kept_as(&n)) else {
+                        continue;
+                    };
+                    let c = self.canon(x);
+                    if seen.contains(&c) {
+                        continue;
+                    }
+                    if seen.len() >= 64 {
+                        // (Past that many names: as if one held it.)
+                        return Ok(true);
+                    }
+                    seen.push(c);
+                    if self.holds_heredoc_text(&self.var_val(x), true, seen)? {
+                        return Ok(true);
+                    }
+                }
+            }
+        }
+        Ok(false)
     }
 
     /// Whether an evaluator may assign a variable through its value (`n='IFS=1'; $((n))`,
@@ -1270,6 +1376,37 @@ impl<'a> Solver<'a> {
         });
         self.any_name_computing.set(false);
         *self.any_name_assigned.get_or_init(|| any)
+    }
+
+    /// Where an assignment to a name computed at run time may write zsh's `options`
+    /// table (any option, PROMPT_SUBST among them): a name whose exact text is `options`
+    /// before any subscript, or (where the reading holds a heredoc) whose bytes may spell
+    /// it, or that a program's output or other run-time text gives. (The environment's own
+    /// text is the user's.)
+    pub fn may_write_options(&self) -> Result<Option<u32>, GaveUp> {
+        for c in &self.facts.changes {
+            let When::AliasEntry { name, .. } = &c.when else {
+                continue;
+            };
+            self.spend(4)?;
+            let v = self.eval(name)?;
+            let exact = v
+                .lits
+                .iter()
+                .chain(&v.htexts)
+                .any(|l| l.split(|&c| c == b'[').next().unwrap_or_default() == b"options");
+            let spelled = [v.heredoc, v.fixed]
+                .into_iter()
+                .flatten()
+                .any(|b| b.holds_all(b"options"));
+            // (Text known only by its bytes, or not at all, counts where the reading holds
+            // heredoc text for an option to hand to an evaluator: `export "$_key"=` in a
+            // script without one changes nothing the guard judges.)
+            if exact || (self.holds_heredoc && (spelled || v.unknown)) {
+                return Ok(Some(c.at));
+            }
+        }
+        Ok(None)
     }
 
     /// The runs of text the guard does not read that may leave attributes or options
@@ -2350,52 +2487,162 @@ fn collect_arith(a: &word::Arith, r: &mut LitRefs, in_sub: bool) {
     }
 }
 
-/// Whether the programs in fixed text are plain: no construct that evaluates a value
-/// (arithmetic, a subscript, an indirection, a prompt or zsh expansion flag, a heredoc)
-/// and no command that assigns, tests or evaluates one. Such a program only prints.
+/// Whether the programs in fixed text only print: no construct that evaluates a value or
+/// assigns (arithmetic, a subscript, an indirection, a braced expansion, an assignment, a
+/// zsh flag, a heredoc, an alias), and every command's name, quotes and backslash-newlines
+/// dropped, one of a few programs that print (round 102: a list of the commands that
+/// assign, test or evaluate was walked around by every spelling a command can take,
+/// `$(l"e"t v)`, `$(for OPTIND in …)`, zsh's `zformat`, a glob `$(le? v)`).
 fn plain_program(text: &[u8]) -> bool {
-    const MARKERS: [&[u8]; 8] = [b"((", b"$[", b"[", b"{!", b"@P", b"{(", b"{~", b"<<"];
-    const COMMANDS: [&[u8]; 30] = [
-        b"let",
-        b"declare",
-        b"typeset",
-        b"local",
-        b"export",
-        b"readonly",
-        b"integer",
-        b"float",
-        b"unset",
-        b"read",
-        b"mapfile",
-        b"readarray",
-        b"printf",
-        b"print",
-        b"test",
-        b"compgen",
-        b"complete",
-        b"getopts",
-        b"wait",
-        b"set",
-        b"shopt",
-        b"setopt",
-        b"unsetopt",
-        b"emulate",
+    // (Only the substitutions' programs: the text around them is the prompt's or the
+    // list's own, whose expansions are judged as such, `${LINENO}` in a PS4.)
+    substitution_programs(text)
+        .iter()
+        .all(|p| plain_commands(p))
+}
+
+/// The programs of the substitutions in text: from each `$(` to its `)` (parentheses
+/// counted), from each backquote to the next; to the end where none closes.
+fn substitution_programs(text: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        if text[i] == b'`' {
+            let end = memchr::memchr(b'`', &text[i + 1..]).map_or(text.len(), |k| i + 1 + k);
+            out.push(&text[i + 1..end]);
+            i = end + 1;
+        } else if text[i] == b'$' && text.get(i + 1) == Some(&b'(') {
+            let mut depth = 0usize;
+            let mut end = text.len();
+            for (k, &c) in text.iter().enumerate().skip(i + 1) {
+                match c {
+                    b'(' => depth += 1,
+                    b')' => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            end = k;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            out.push(&text[i + 2..end.max(i + 2)]);
+            i = end + 1;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// [`plain_program`] of one substitution's program.
+fn plain_commands(text: &[u8]) -> bool {
+    const MARKERS: [&[u8]; 14] = [
+        b"((", b"$[", b"[", b"{!", b"@P", b"{(", b"{~", b"<<", b"=", b"${", b"$~", b"$^", b"$=",
         b"alias",
-        b"hash",
-        b"trap",
-        b"zstyle",
-        b"vared",
-        b"shift",
     ];
+    // (And the explicit evaluators: what `eval` or `source` runs is the author's.)
+    const PRINTERS: [&[u8]; 27] = [
+        b"echo",
+        b"date",
+        b"pwd",
+        b"whoami",
+        b"hostname",
+        b"uname",
+        b"basename",
+        b"dirname",
+        b"id",
+        b"git",
+        b"tput",
+        b"cat",
+        b"ls",
+        b"head",
+        b"tail",
+        b"wc",
+        b"tr",
+        b"cut",
+        b"sort",
+        b"uniq",
+        b"tty",
+        b"true",
+        b"false",
+        b":",
+        b"eval",
+        b"source",
+        b".",
+    ];
+    const KEYWORDS: [&[u8]; 3] = [b"!", b"then", b"else"];
+    let kept = crate::shell::syntax::unquoted_spelling(text);
     if MARKERS
         .iter()
-        .any(|m| crate::search::find(text, m).is_some())
+        .any(|m| crate::search::find(text, m).is_some() || crate::search::find(&kept, m).is_some())
     {
         return false;
     }
-    !text
-        .split(|c| c.is_ascii_whitespace() || b";|&()'\"`$".contains(c))
-        .any(|w| COMMANDS.contains(&w))
+    // (Words split at blanks and separators; a name is the first word, and the first after
+    // a separator that starts a command.)
+    let mut at_command = true;
+    let mut word_start: Option<usize> = None;
+    let mut plain = true;
+    let mut end_word = |from: Option<usize>, to: usize, at_command: &mut bool| {
+        if let Some(f) = from {
+            let w = &kept[f..to];
+            if *at_command && !KEYWORDS.contains(&w) {
+                plain &= PRINTERS.contains(&w);
+                *at_command = false;
+            }
+        }
+    };
+    for (i, &c) in kept.iter().enumerate() {
+        let starts_command = matches!(
+            c,
+            b';' | b'|' | b'&' | b'(' | b')' | b'{' | b'}' | b'`' | b'\n'
+        );
+        if c.is_ascii_whitespace() || starts_command || c == b'$' {
+            end_word(word_start.take(), i, &mut at_command);
+            if starts_command {
+                at_command = true;
+            }
+        } else if word_start.is_none() {
+            word_start = Some(i);
+        }
+    }
+    end_word(word_start, kept.len(), &mut at_command);
+    plain
+}
+
+/// Whether text holds a heredoc operator (`<<`, not `<<<`) after a substitution's start
+/// (`$(`, a backquote): a heredoc the substitution reads when it runs.
+fn heredoc_in_substitution(t: &[u8]) -> bool {
+    // (A backslash-newline is joined where the substitution is read: `<\⏎<E`.)
+    if crate::search::find(t, b"\\\n").is_some() {
+        let mut out = Vec::with_capacity(t.len());
+        let mut i = 0;
+        while i < t.len() {
+            if t[i] == b'\\' && t.get(i + 1) == Some(&b'\n') {
+                i += 2;
+            } else {
+                out.push(t[i]);
+                i += 1;
+            }
+        }
+        return heredoc_in_substitution_joined(&out);
+    }
+    heredoc_in_substitution_joined(t)
+}
+
+/// [`heredoc_in_substitution`] of text with its lines joined.
+fn heredoc_in_substitution_joined(t: &[u8]) -> bool {
+    let Some(start) = [crate::search::find(t, b"$("), memchr::memchr(b'`', t)]
+        .into_iter()
+        .flatten()
+        .min()
+    else {
+        return false;
+    };
+    memchr::memmem::find_iter(&t[start..], b"<<")
+        .any(|k| t.get(start + k + 2) != Some(&b'<') && (k == 0 || t[start + k - 1] != b'<'))
 }
 
 /// The evaluators the expansions of fixed text reach, with the variable each is given;

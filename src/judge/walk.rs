@@ -276,9 +276,11 @@ fn traces_functions(plain: &[u8]) -> bool {
         .filter(|w| !w.is_empty())
         .collect();
     words.iter().enumerate().any(|(k, w)| {
-        let functions = matches!(*w, b"functions" | b"autoload");
+        // (`$'functions'`: the quotes dropped, its `$` kept, round 102.)
+        let w = w.strip_prefix(b"$").unwrap_or(w);
+        let functions = matches!(w, b"functions" | b"autoload");
         let typeset = matches!(
-            *w,
+            w,
             b"typeset" | b"declare" | b"local" | b"readonly" | b"export" | b"integer" | b"float"
         );
         if !functions && !typeset {
@@ -290,7 +292,8 @@ fn traces_functions(plain: &[u8]) -> bool {
             .collect();
         // (An option word computed at run time: `-f$o`, or the first word, `typeset $o f`.)
         // (A glob or a tilde too: `functions -? f` beside a file `-t`, round 101.)
-        let dynamic = |o: &[u8]| o.iter().any(|c| b"$`?*[~".contains(c));
+        // (zsh's EXTENDED_GLOB patterns too: `functions ^x f` beside a file `-t`.)
+        let dynamic = |o: &[u8]| o.iter().any(|c| b"$`?*[~^#".contains(c));
         let computed =
             opts.iter().any(|o| dynamic(o)) || words.get(k + 1).is_some_and(|o| dynamic(o));
         let has = |c: u8| opts.iter().any(|o| o.contains(&c));
@@ -716,15 +719,28 @@ impl<'a> Walk<'a> {
 
     /// Reads a word of the program (quotes kept), charging its work.
     pub fn read(&self, w: &Word) -> Result<WordInfo, GaveUp> {
-        let (info, work) = word::read_counted(&w.text, self.ends());
+        let (mut info, work) = word::read_counted(&w.text, self.ends());
         self.spend(work + 1)?;
+        if self.zsh() {
+            // (EXTENDED_GLOB taken as possibly on: no spelling of its name is looked for,
+            // round 102.)
+            info.as_zsh_reads(true);
+        }
         Ok(info)
     }
 
     /// Reads an assignment word (`name=value`, `name=(…)`), when it is one.
     pub fn assignment(&self, w: &Word) -> Result<Option<word::Assignment>, GaveUp> {
         self.spend(w.text.len() / 16 + 1)?;
-        Ok(word::assignment(&w.text, self.ends()))
+        let mut a = word::assignment(&w.text, self.ends());
+        if self.zsh()
+            && let Some(a) = a.as_mut()
+            && is_compound(w)
+        {
+            // (A list's elements are globbed: `x=(^zzz)` under EXTENDED_GLOB, round 102.)
+            a.value.as_zsh_reads(true);
+        }
+        Ok(a)
     }
 
     /// A substitution's program, run with `ctx`: its output is recorded.

@@ -109,11 +109,27 @@ pub fn array_reference(s: &[u8]) -> bool {
 /// Text with the quotes, backslashes and brace-expansion marks a shell drops before it
 /// reads an option's name (`\\set -{P,P}`, `glob{,}subst`, `'null'glob`): what the text
 /// checks for an option look in. Case is kept.
+/// (A backslash-newline is dropped whole, the shells join the lines, and a `$` before a
+/// quote too, `s$'e'topt`, round 102.)
 pub fn unquoted_spelling(t: &[u8]) -> Vec<u8> {
-    t.iter()
-        .copied()
-        .filter(|&c| !matches!(c, b'\'' | b'"' | b'\\' | b'{' | b'}' | b','))
-        .collect()
+    let mut out = Vec::with_capacity(t.len());
+    for (i, &c) in t.iter().enumerate() {
+        if !matches!(c, b'\'' | b'"' | b'\\' | b'{' | b'}' | b',') && !joined_or_quote_dollar(t, i)
+        {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether byte `i` of `t` is a newline a backslash before it joins to the next line, or
+/// a `$` that starts a quote (`$'…'`, `$"…"`): bytes a name's spelling does not keep.
+fn joined_or_quote_dollar(t: &[u8], i: usize) -> bool {
+    match t.get(i) {
+        Some(b'\n') => i > 0 && t.get(i - 1) == Some(&b'\\'),
+        Some(b'$') => matches!(t.get(i + 1), Some(b'\'' | b'"')),
+        _ => false,
+    }
 }
 
 /// An option's name as the shells compare it: [`unquoted_spelling`], lower case, `_` left
@@ -137,8 +153,12 @@ pub fn option_spelling(t: &[u8]) -> Vec<u8> {
     };
     let mut out = vec![0u8; t.len()];
     let mut n = 0;
-    for &c in t {
-        let m = TABLE[usize::from(c)];
+    for (i, &c) in t.iter().enumerate() {
+        let m = if matches!(c, b'\n' | b'$') && joined_or_quote_dollar(t, i) {
+            DROPPED
+        } else {
+            TABLE[usize::from(c)]
+        };
         if let Some(slot) = out.get_mut(n) {
             *slot = m;
         }

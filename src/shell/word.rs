@@ -31,6 +31,9 @@ pub struct WordInfo {
     pub tilde: bool,
     /// The reading gave up on it (too long, too deep, not closed): its value is unknown.
     pub unread: bool,
+    /// An unquoted `#`, `^` or `~` (not a tilde the shell expands): a pattern under zsh's
+    /// EXTENDED_GLOB (`-A#` matches a file `-A`, `^x` every other name, round 102).
+    pub zsh_pattern: bool,
     /// It holds a process substitution (`<(…)`, `>(…)`): a file name whose content is
     /// what that substitution writes.
     pub process: bool,
@@ -203,6 +206,24 @@ impl SubstEnds for Ends {
 }
 
 impl WordInfo {
+    /// The word as zsh expands it: zsh expands braces after quote removal (`-{v".."v}` is
+    /// `-v`, `l{e".."e}t` is `let`) and BRACE_CCL reads `{v}` as `v`, so a word in braces
+    /// may be another word; under EXTENDED_GLOB (`extended_glob`: it may be on; the judge
+    /// takes it as possibly on always, as a setopt may be spelled any way) `#`, `^`
+    /// and `~` are patterns (`-A#` matches a file `-A`), so such a word may be a file's
+    /// name (round 102).
+    pub fn as_zsh_reads(&mut self, extended_glob: bool) {
+        if self.braced {
+            self.brace = true;
+            self.many = true;
+        }
+        // (Not `[[ … =~ … ]]`'s operator, a word of its own.)
+        let operator = matches!(self.pieces.as_slice(), [Piece::Lit(l)] if l == b"=~");
+        if self.zsh_pattern && extended_glob && !operator {
+            self.many = true;
+        }
+    }
+
     /// The word's value when it is one known word: literal pieces only.
     pub fn value(&self) -> Option<Vec<u8>> {
         if self.many || self.tilde || self.unread || !self.breaks.is_empty() {
@@ -868,6 +889,12 @@ impl<'a, 't> Parser<'a, 't> {
                     } else {
                         memchr::memchr3(b'\\', b'`', b'$', &b[i..to]).map_or(to, |n| i + n.max(1))
                     };
+                    if unquoted
+                        && !info.zsh_pattern
+                        && memchr::memchr3(b'#', b'^', b'~', &b[i..run]).is_some()
+                    {
+                        info.zsh_pattern = true;
+                    }
                     self.lits(info, &b[i..run]);
                     i = run;
                 }

@@ -56,7 +56,9 @@ pub(super) fn declare(
                             b'A' if on => assoc = true,
                             b'a' if on => array = true,
                             b'l' | b'u' | b'c' if on => case = true,
-                            b'f' | b'F' => functions = true,
+                            // (`+f`, `+F` turn an attribute off: names stay variables'
+                            // names, round 102.)
+                            b'f' | b'F' if on => functions = true,
                             b'p' => print = true,
                             b'T' if zsh => tied = true,
                             b'm' if zsh => pattern = true,

@@ -64,6 +64,26 @@ impl Parsed<'_> {
     }
 }
 
+/// [`parse`] in the walk: where the command may remove a glob that matches nothing
+/// (`nullglob`, zsh's NULL_GLOB), a glob word where the options end may give no word, and
+/// the words after it may be options (`printf q*.none -v "$k" x`, round 102).
+pub(super) fn parse_in<'a>(
+    w: &crate::judge::walk::Walk<'_>,
+    args: &'a [WordInfo],
+    lits: &[Option<Vec<u8>>],
+    known: &[u8],
+    takes: &[u8],
+) -> Parsed<'a> {
+    let mut p = parse(args, lits, known, takes);
+    if !p.unread
+        && p.operands.first().is_some_and(|o| o.many || o.brace)
+        && w.text_may_remove_globs()
+    {
+        p.unread = true;
+    }
+    p
+}
+
 /// Parses `args` (their literal values in `lits`) with the option letters `known`, of
 /// which `takes` take an argument.
 pub(super) fn parse<'a>(
@@ -120,7 +140,8 @@ pub(super) fn parse<'a>(
                 {
                     let written = if pattern {
                         l.iter()
-                            .position(|c| b"*?[{~".contains(c))
+                            // (zsh's EXTENDED_GLOB `#` and `^` too: `-P#`, round 102.)
+                            .position(|c| b"*?[{~#^".contains(c))
                             .map_or(l.len(), |k| k.max(1))
                     } else {
                         l.len()

@@ -27,9 +27,9 @@ pub(super) fn read(
     // zsh's `-k` and `-t` take a number when one follows; `-A` makes the first name an
     // array. bash's `-a` takes the array's name.
     let p = if zsh {
-        getopt::parse(args, lits, b"rszpqAclneEktdu", b"du")
+        getopt::parse_in(w, args, lits, b"rszpqAclneEktdu", b"du")
     } else {
-        getopt::parse(args, lits, b"aderinNpstuE", b"adinNptu")
+        getopt::parse_in(w, args, lits, b"aderinNpstuE", b"adinNptu")
     };
     if zsh {
         // A number written right after `-t` or `-k` in an option word (`-t1+x`): also
@@ -209,7 +209,7 @@ pub(super) fn mapfile(
     ctx: &Ctx,
     here: &Ctx,
 ) {
-    let p = getopt::parse(args, lits, b"dnOsutCc", b"dnOsuCc");
+    let p = getopt::parse_in(w, args, lits, b"dnOsutCc", b"dnOsuCc");
     if p.rejected {
         return;
     }

@@ -160,6 +160,8 @@ pub(super) fn integer_special(name: &[u8], zsh: bool) -> bool {
                 | b"MBEGIN"
                 | b"MEND"
                 | b"BAUD"
+                // (zsh/example's integer, once `zmodload zsh/example`, round 102.)
+                | b"exint"
         )
     } else {
         // RANDOM and SRANDOM from bash 5.1 (taken for every version).
@@ -950,7 +952,8 @@ fn builtin_does(name: &[u8], gate: Gate, zsh: bool) -> bool {
 /// Whether a command name word may expand to the name of such a builtin: not a path (a
 /// `/` in its text), and not text that starts with what no such name starts with.
 fn may_name_builtin(word: &WordInfo) -> bool {
-    if word.many || word.brace {
+    // (A tilde: zsh's named directory may be any text, `hash -d x=let; ~x`, round 102.)
+    if word.many || word.brace || word.tilde {
         // Brace expansion or a glob may make any word of it (`{declare,-i,n}`,
         // `de[c]lare`, `$c{,/x}`).
         return true;
@@ -990,8 +993,9 @@ pub(crate) fn may_be(v: &Val, gate: Gate, zsh: bool, any_split: bool) -> bool {
             .unwrap_or_default();
         // (A path is a program; a glob in a name may match a file of any name: `c=de?lare;
         // $c`.)
-        (!first.contains(&b'/')
-            && (does(first) || first.iter().any(|c| matches!(c, b'*' | b'?' | b'['))))
+        // (zsh's EXTENDED_GLOB patterns too: `^x`, `l#t`, round 102.)
+        let pattern = |c: &u8| matches!(c, b'*' | b'?' | b'[') || (zsh && b"#^~".contains(c));
+        (!first.contains(&b'/') && (does(first) || first.iter().any(pattern)))
             || (any_split
                 && RUN_TIME_BUILTINS
                     .iter()
@@ -1455,13 +1459,21 @@ fn command_from(
             Ok(Expr::default())
         }
         Kind::Unset => {
+            // (Options only before the first operand and up to `--`: `unset x -f "$k"`
+            // unsets `-f` and `$k` as variables, round 102.)
             let mut functions = false;
+            let mut options = true;
             for (a, l) in args.iter().zip(&lits) {
                 match l.as_deref() {
-                    Some(b"-f") => functions = true,
-                    Some(o) if o.starts_with(b"-") => {}
-                    _ if functions => {}
+                    Some(b"--") if options => options = false,
+                    Some(o) if options && o.starts_with(b"-") && o.len() > 1 => {
+                        if o[1..].contains(&b'f') {
+                            functions = true;
+                        }
+                    }
+                    _ if functions => options = false,
                     _ => {
+                        options = false;
                         let e = w.word_expr(a);
                         w.site(a.start, Evaluator::Name, "unset", e, None);
                     }
@@ -1538,7 +1550,7 @@ fn command_from(
             Ok(Expr::unknown())
         }
         Kind::Wait => {
-            let p = getopt::parse(args, &lits, b"fnp", b"p");
+            let p = getopt::parse_in(w, args, &lits, b"fnp", b"p");
             if p.rejected {
                 return Ok(Expr::default());
             }
@@ -1560,7 +1572,7 @@ fn command_from(
             Ok(Expr::default())
         }
         Kind::Compgen => {
-            let p = getopt::parse(args, &lits, b"abcdefgjksuvIEDACFGPSXWVo", b"ACFGPSXWVo");
+            let p = getopt::parse_in(w, args, &lits, b"abcdefgjksuvIEDACFGPSXWVo", b"ACFGPSXWVo");
             if p.rejected {
                 return Ok(Expr::default());
             }
@@ -1626,16 +1638,21 @@ fn command_from(
             })
         }
         Kind::Numeric => {
-            // zsh `shift -p n`: the count after the option.
-            let first = if name == b"shift" {
-                args.iter()
-                    .find(|a| !a.literal().is_some_and(|l| l == b"-p" || l == b"--"))
-            } else {
-                args.first()
+            // zsh `shift -p n`: the count after the option. Every word but `--` and
+            // shift's option clusters (`-pp`) is judged: zsh's own option parsing is not
+            // followed (`exit -- "$v"`, `shift -pp "$v"`, round 102).
+            let option = |a: &WordInfo| {
+                a.literal().is_some_and(|l| {
+                    l == b"--"
+                        || (name == b"shift"
+                            && l.len() > 1
+                            && l[0] == b'-'
+                            && l[1..].iter().all(|&c| c == b'p'))
+                })
             };
             // (zsh's `shift name` shifts an array, but evaluates a name that is none as
             // arithmetic: which it is, is not followed.)
-            if let Some(a) = first {
+            for a in args.iter().filter(|a| !option(a)) {
                 let e = w.word_expr(a);
                 w.site(
                     a.start,

@@ -513,7 +513,8 @@ pub(super) fn zsh_assigning(
                             w.assign(Target::Var(v), value.clone(), at, ctx);
                         }
                     }
-                    Some(s) if s.contains(&b'=') && !s.starts_with(b"-") => {
+                    // (A spec for a long option starts with `-`: `-x=a[$k]`, round 102.)
+                    Some(s) if s.contains(&b'=') => {
                         let eq = s.iter().rposition(|&c| c == b'=').unwrap_or(0);
                         let n = &s[eq + 1..];
                         if crate::shell::syntax::legal_identifier(n) {

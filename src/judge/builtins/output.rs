@@ -609,7 +609,7 @@ pub(super) fn print(
     let mut unread = false;
     let k = match base {
         b"echo" => {
-            let p = getopt::parse(args, lits, b"neE", b"");
+            let p = getopt::parse_in(w, args, lits, b"neE", b"");
             if p.unread || p.rejected {
                 // Not options: echo prints them.
                 0
@@ -618,7 +618,7 @@ pub(super) fn print(
             }
         }
         b"printf" => {
-            let p = getopt::parse(args, lits, b"v", b"v");
+            let p = getopt::parse_in(w, args, lits, b"v", b"v");
             if p.rejected && !zsh {
                 return Ok(Expr::default());
             }
@@ -652,7 +652,7 @@ pub(super) fn print(
         }
         _ => {
             // zsh's print.
-            let p = getopt::parse(args, lits, b"abcCDefilmnNoOpPrRsSuvxXz", b"CfuvxX");
+            let p = getopt::parse_in(w, args, lits, b"abcCDefilmnNoOpPrRsSuvxXz", b"CfuvxX");
             // (A word with braces is read before they are expanded: `-{P,P}` is `-P -P`.)
             let braced = args.iter().any(|a| a.brace);
             if p.rejected && !braced {
