@@ -2494,11 +2494,42 @@ fn collect_arith(a: &word::Arith, r: &mut LitRefs, in_sub: bool) {
 /// assign, test or evaluate was walked around by every spelling a command can take,
 /// `$(l"e"t v)`, `$(for OPTIND in …)`, zsh's `zformat`, a glob `$(le? v)`).
 fn plain_program(text: &[u8]) -> bool {
+    // (Where a substitution ends is found by counting parentheses: a quote, a backslash
+    // or a comment after the first substitution's start may end it elsewhere, `$(echo
+    // ")"; let k)`, `` `echo \`let k\`` ``, round 102: not plain.)
+    let first = [crate::search::find(text, b"$("), memchr::memchr(b'`', text)]
+        .into_iter()
+        .flatten()
+        .min();
+    if first.is_some_and(|f| may_hide_an_end(&text[f..])) {
+        return false;
+    }
     // (Only the substitutions' programs: the text around them is the prompt's or the
     // list's own, whose expansions are judged as such, `${LINENO}` in a PS4.)
     substitution_programs(text)
         .iter()
         .all(|p| plain_commands(p))
+}
+
+/// Whether text may end a substitution elsewhere than counted parentheses say: a single
+/// quote, a backslash, a `#` that starts a word (a comment), or a `)` or backquote inside
+/// double quotes.
+fn may_hide_an_end(t: &[u8]) -> bool {
+    let mut in_double = false;
+    for (i, &c) in t.iter().enumerate() {
+        match c {
+            b'\'' | b'\\' => return true,
+            b'"' => in_double = !in_double,
+            b')' | b'`' if in_double => return true,
+            b'#' if !in_double
+                && (i == 0 || t[i - 1].is_ascii_whitespace() || b"(;|&".contains(&t[i - 1])) =>
+            {
+                return true;
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The programs of the substitutions in text: from each `$(` to its `)` (parentheses
@@ -2542,7 +2573,8 @@ fn plain_commands(text: &[u8]) -> bool {
         b"((", b"$[", b"[", b"{!", b"@P", b"{(", b"{~", b"<<", b"=", b"${", b"$~", b"$^", b"$=",
         b"alias",
     ];
-    // (And the explicit evaluators: what `eval` or `source` runs is the author's.)
+    // (And the explicit evaluators, given only expansions: what `eval "$v"` runs is the
+    // author's choice; `eval let k` is a program of fixed text, not followed here.)
     const PRINTERS: [&[u8]; 27] = [
         b"echo",
         b"date",
@@ -2585,12 +2617,25 @@ fn plain_commands(text: &[u8]) -> bool {
     let mut at_command = true;
     let mut word_start: Option<usize> = None;
     let mut plain = true;
-    let mut end_word = |from: Option<usize>, to: usize, at_command: &mut bool| {
+    // (The command is `eval`, `source` or `.`: its words must be expansions.)
+    let mut explicit = false;
+    // (The word started right after a `$`: an expansion's name.)
+    let mut dollar = false;
+    let mut word_dollar = false;
+    let mut redirected = false;
+    let mut end_word = |from: Option<usize>,
+                        to: usize,
+                        word_dollar: bool,
+                        at_command: &mut bool,
+                        explicit: &mut bool| {
         if let Some(f) = from {
             let w = &kept[f..to];
             if *at_command && !KEYWORDS.contains(&w) {
                 plain &= PRINTERS.contains(&w);
+                *explicit = matches!(w, b"eval" | b"source" | b".");
                 *at_command = false;
+            } else if *explicit && !word_dollar {
+                plain = false;
             }
         }
     };
@@ -2599,17 +2644,37 @@ fn plain_commands(text: &[u8]) -> bool {
             c,
             b';' | b'|' | b'&' | b'(' | b')' | b'{' | b'}' | b'`' | b'\n'
         );
-        if c.is_ascii_whitespace() || starts_command || c == b'$' {
-            end_word(word_start.take(), i, &mut at_command);
+        if c.is_ascii_whitespace() || starts_command || c == b'$' || c == b'<' || c == b'>' {
+            end_word(
+                word_start.take(),
+                i,
+                word_dollar,
+                &mut at_command,
+                &mut explicit,
+            );
             if starts_command {
                 at_command = true;
+                explicit = false;
+            }
+            dollar = c == b'$';
+            if matches!(c, b'<' | b'>') && explicit {
+                // (A redirection feeds `source` or `eval` text: `. <(echo let k)`.)
+                redirected = true;
             }
         } else if word_start.is_none() {
             word_start = Some(i);
+            word_dollar = dollar;
+            dollar = false;
         }
     }
-    end_word(word_start, kept.len(), &mut at_command);
-    plain
+    end_word(
+        word_start,
+        kept.len(),
+        word_dollar,
+        &mut at_command,
+        &mut explicit,
+    );
+    plain && !redirected
 }
 
 /// Whether text holds a heredoc operator (`<<`, not `<<<`) after a substitution's start
@@ -2634,11 +2699,16 @@ fn heredoc_in_substitution(t: &[u8]) -> bool {
 
 /// [`heredoc_in_substitution`] of text with its lines joined.
 fn heredoc_in_substitution_joined(t: &[u8]) -> bool {
-    let Some(start) = [crate::search::find(t, b"$("), memchr::memchr(b'`', t)]
-        .into_iter()
-        .flatten()
-        .min()
-    else {
+    // (A process substitution's too: `<(cat <<E …)`, round 102.)
+    let Some(start) = [
+        crate::search::find(t, b"$("),
+        memchr::memchr(b'`', t),
+        crate::search::find(t, b"<("),
+        crate::search::find(t, b">("),
+    ]
+    .into_iter()
+    .flatten()
+    .min() else {
         return false;
     };
     memchr::memmem::find_iter(&t[start..], b"<<")
