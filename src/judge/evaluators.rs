@@ -761,6 +761,25 @@ pub(super) fn expands_assignment(v: &Val, e: Evaluator, named_elsewhere: bool) -
 mod tests {
     use super::*;
 
+    /// A prompt decodes bash's `\nnn` and drops `\[`/`\]`; zsh's `print` decodes `\xHH`,
+    /// `\0nnn` and `\uHHHH`; other escapes stay as written (round 102).
+    #[test]
+    fn prompt_escapes_are_decoded_as_the_shells_decode_them() {
+        assert_eq!(prompt_decoded(b"\\044((v))"), b"$((v))");
+        assert_eq!(prompt_decoded(b"$\\[((v))\\]"), b"$((v))");
+        assert_eq!(prompt_decoded(b"\\x24{!v}"), b"${!v}");
+        assert_eq!(prompt_decoded(b"\\0044(x)"), b"$(x)");
+        assert_eq!(prompt_decoded(b"\\u0024(x)"), b"$(x)");
+        assert_eq!(prompt_decoded(b"\\w \\t"), b"\\w \\t");
+    }
+
+    /// A list read again evaluates each `[key]=` (or `[key]+=`) key, brackets inside it too.
+    #[test]
+    fn list_keys_are_each_element_s_key_to_its_own_closing_bracket() {
+        let keys: Vec<&[u8]> = list_keys(b"[x]=1 [z[0]]+=2 [y] w=[q]").collect();
+        assert_eq!(keys, vec![&b"x"[..], b"z[0]", b"0]"]);
+    }
+
     struct NoVars;
     impl Refs for NoVars {
         fn var(&self, _: &[u8]) -> Val {

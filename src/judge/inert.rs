@@ -580,7 +580,7 @@ impl Plain<'_> {
         let mut info = word::read(&w.text, self.ends);
         if self.zsh {
             // (EXTENDED_GLOB taken as possibly on: a word it may make a pattern is judged.)
-            info.as_zsh_reads(true);
+            info.as_zsh_reads();
         }
         info
     }

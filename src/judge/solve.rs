@@ -2820,6 +2820,36 @@ fn shell_default_text(name: &[u8], zsh: bool) -> Option<&'static [u8]> {
 mod tests {
     use super::names_written_as_arrays;
 
+    /// A heredoc operator after a substitution's start, lines joined, `<<<` aside.
+    #[test]
+    fn a_heredoc_counts_only_inside_a_substitution() {
+        use super::heredoc_in_substitution as h;
+        assert!(h(b"PATH[$(cat <<E\n$(x)\nE\n)]"));
+        assert!(h(b"`cat <<E`"));
+        assert!(h(b"<(cat <<E\nx\nE\n)"));
+        assert!(h(b"$(cat <\\\n<E\nx\nE\n)"));
+        assert!(!h(b"$(cat <<<x)"));
+        assert!(!h(b"cat <<E $(x)"));
+    }
+
+    /// Prompt code is plain only where each command of its substitutions prints, its end
+    /// is where its parentheses say, and `eval`/`source` are given expansions only.
+    #[test]
+    fn prompt_code_is_plain_only_where_each_command_prints() {
+        use super::plain_program as plain;
+        assert!(plain(b"+ $(date +%s) ${BASH_SOURCE##*/}:${LINENO} "));
+        assert!(plain(b"+ $(date \"+%T\") $(basename \"$0\")"));
+        assert!(plain(b"$(eval \"$v\")"));
+        assert!(!plain(b"$(l\"e\"t v)"));
+        assert!(!plain(b"$(for OPTIND in x; do :; done)"));
+        assert!(!plain(b"$(echo \")\"; let k)"));
+        assert!(!plain(b"$(echo # )\nlet k)"));
+        assert!(!plain(b"`echo \\`let k\\``"));
+        assert!(!plain(b"$(eval let k)"));
+        assert!(!plain(b"$(. <(echo let k))"));
+        assert!(!plain(b"$(echo ${PATH:$v})"));
+    }
+
     /// The list the byte-spelling checks walk holds only names the match knows, in one
     /// dialect or the other (a name added to one and not the other would go unjudged).
     #[test]

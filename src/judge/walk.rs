@@ -724,7 +724,7 @@ impl<'a> Walk<'a> {
         if self.zsh() {
             // (EXTENDED_GLOB taken as possibly on: no spelling of its name is looked for,
             // round 102.)
-            info.as_zsh_reads(true);
+            info.as_zsh_reads();
         }
         Ok(info)
     }
@@ -738,7 +738,7 @@ impl<'a> Walk<'a> {
             && is_compound(w)
         {
             // (A list's elements are globbed: `x=(^zzz)` under EXTENDED_GLOB, round 102.)
-            a.value.as_zsh_reads(true);
+            a.value.as_zsh_reads();
         }
         Ok(a)
     }

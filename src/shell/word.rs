@@ -208,18 +208,17 @@ impl SubstEnds for Ends {
 impl WordInfo {
     /// The word as zsh expands it: zsh expands braces after quote removal (`-{v".."v}` is
     /// `-v`, `l{e".."e}t` is `let`) and BRACE_CCL reads `{v}` as `v`, so a word in braces
-    /// may be another word; under EXTENDED_GLOB (`extended_glob`: it may be on; the judge
-    /// takes it as possibly on always, as a setopt may be spelled any way) `#`, `^`
-    /// and `~` are patterns (`-A#` matches a file `-A`), so such a word may be a file's
-    /// name (round 102).
-    pub fn as_zsh_reads(&mut self, extended_glob: bool) {
+    /// may be another word; under EXTENDED_GLOB (taken as possibly on always, as a setopt
+    /// may be spelled any way) `#`, `^` and `~` are patterns (`-A#` matches a file `-A`),
+    /// so such a word may be a file's name (round 102).
+    pub fn as_zsh_reads(&mut self) {
         if self.braced {
             self.brace = true;
             self.many = true;
         }
         // (Not `[[ … =~ … ]]`'s operator, a word of its own.)
         let operator = matches!(self.pieces.as_slice(), [Piece::Lit(l)] if l == b"=~");
-        if self.zsh_pattern && extended_glob && !operator {
+        if self.zsh_pattern && !operator {
             self.many = true;
         }
     }
