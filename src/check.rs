@@ -145,9 +145,20 @@ pub fn check_command(command: &str) -> Verdict {
     check_from(command, &tamper::Ctx::of_process(None))
 }
 
+/// [`check_command`] without the clock: the work budget and every other limit as the hook
+/// has them, and no time limit. For tests whose subject is the work budget or a verdict
+/// within it, which a slower machine must not turn into a time limit (speed is the
+/// bench's to measure); the hook never calls it.
+pub fn check_command_without_clock(command: &str) -> Verdict {
+    match inspect_from(command, Some(&tamper::Ctx::of_process(None)), false) {
+        Ok(report) => verdict_for(&report),
+        Err(denial) => Verdict::deny(denial),
+    }
+}
+
 /// [`check_command`], run where `tamper` says.
 fn check_from(command: &str, tamper: &tamper::Ctx) -> Verdict {
-    match inspect_from(command, Some(tamper)) {
+    match inspect_from(command, Some(tamper), true) {
         Ok(report) => verdict_for(&report),
         Err(denial) => Verdict::deny(denial),
     }
@@ -178,22 +189,32 @@ pub(crate) fn verdict_for(report: &Report) -> Verdict {
 /// stack. Only a command that nests deeper is read again, on a thread with a stack for
 /// [`shell::MAX_NESTING`] levels.
 pub fn inspect(command: &str) -> Result<Report, Denial> {
-    inspect_from(command, None)
+    inspect_from(command, None, true)
 }
 
 /// [`inspect`] with the `guard-tamper` rule too (run in this process's directory), as
 /// the hook decides: for `explain`.
 pub(crate) fn inspect_guarded(command: &str) -> Result<Report, Denial> {
-    inspect_from(command, Some(&tamper::Ctx::of_process(None)))
+    inspect_from(command, Some(&tamper::Ctx::of_process(None)), true)
 }
 
 /// [`inspect`]; with `tamper`, the `guard-tamper` rule runs on the readings, before the others; a line
-/// that needs no reading is read when it may concern the guard.
-fn inspect_from(command: &str, tamper: Option<&tamper::Ctx>) -> Result<Report, Denial> {
-    let deadline = if shell::exits_after_verdict() {
-        shell::Deadline::at_thread_cpu(limits::MAX_TIME, limits::MAX_CPU)
+/// that needs no reading is read when it may concern the guard. Without `clock`, no time
+/// limit ([`check_command_without_clock`]).
+fn inspect_from(
+    command: &str,
+    tamper: Option<&tamper::Ctx>,
+    clock: bool,
+) -> Result<Report, Denial> {
+    let deadline = if !clock {
+        None
+    } else if shell::exits_after_verdict() {
+        Some(shell::Deadline::at_thread_cpu(
+            limits::MAX_TIME,
+            limits::MAX_CPU,
+        ))
     } else {
-        shell::Deadline::after(limits::MAX_TIME, limits::MAX_CPU)
+        Some(shell::Deadline::after(limits::MAX_TIME, limits::MAX_CPU))
     };
     let bytes = command.as_bytes();
     if !shell::needs_reading(bytes) && !tamper.is_some_and(|t| tamper::may_concern(bytes, t)) {
@@ -246,17 +267,19 @@ pub fn large_stack_readings() -> usize {
 fn inspect_on_large_stack(
     command: &str,
     tamper: Option<&tamper::Ctx>,
-    deadline: shell::Deadline,
+    deadline: Option<shell::Deadline>,
 ) -> Result<Report, Denial> {
     // The CPU time the first attempt left, counted from now on the reading thread.
-    let cpu_left = deadline.cpu_left().unwrap_or(limits::MAX_CPU);
+    let cpu_left = deadline
+        .and_then(|d| d.cpu_left())
+        .unwrap_or(limits::MAX_CPU);
     LARGE_STACK_READINGS.with(|n| n.set(n.get() + 1));
     let result = std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("heredoc-guard-read".to_owned())
             .stack_size(READ_STACK_BYTES)
             .spawn_scoped(scope, || {
-                let deadline = deadline.on_this_thread(cpu_left);
+                let deadline = deadline.map(|d| d.on_this_thread(cpu_left));
                 match inspect_within(command, tamper, deadline, shell::MAX_NESTING) {
                     Attempt::Done(result) => result,
                     Attempt::Deeper => Err(reason::limit_denial(Limit::Nesting)),
@@ -275,10 +298,10 @@ fn inspect_on_large_stack(
 fn inspect_within(
     command: &str,
     tamper: Option<&tamper::Ctx>,
-    deadline: shell::Deadline,
+    deadline: Option<shell::Deadline>,
     max_depth: usize,
 ) -> Attempt {
-    let work = shell::Work::new(shell::MAX_WORK, Some(deadline), max_depth);
+    let work = shell::Work::new(shell::MAX_WORK, deadline, max_depth);
     let (intended, shells) = read_all_with(command, &work);
     if work.over() == Some(shell::Over::Depth) {
         return Attempt::Deeper;

@@ -23,7 +23,9 @@ pub mod strip;
 mod tamper;
 pub mod verdict;
 
-pub use check::{EventVerdict, Verdict, check_command, check_event, inspect};
+pub use check::{
+    EventVerdict, Verdict, check_command, check_command_without_clock, check_event, inspect,
+};
 #[doc(hidden)]
 pub use check::{hook_process, large_stack_readings};
 pub use event::{Agent, Context, SHELL_TOOLS};

@@ -405,6 +405,9 @@ fn program(reading: &Reading, zsh: bool, text: Option<&[u8]>, numbers: &Numbers)
         text,
         numbers,
         nested: &nested,
+        depth: 0,
+        piped: false,
+        setup_only: true,
     };
     reading.heredocs.iter().all(|h| p.heredoc(h))
         && reading.events.iter().all(|e| p.event(e))
@@ -424,6 +427,10 @@ struct Numbers {
     /// end stays linear in them.)
     read: std::cell::RefCell<rustc_hash::FxHashSet<Vec<u8>>>,
     other: std::cell::RefCell<rustc_hash::FxHashSet<Vec<u8>>>,
+    /// An environment's file is sourced: it may give any name the environment's text,
+    /// which may be the name of a variable the command gives heredoc text (`ID=debian`
+    /// from `/etc/os-release`, then `read -r debian <<'EOF'` and `$((ID))`).
+    sourced: std::cell::Cell<bool>,
 }
 
 impl Numbers {
@@ -458,6 +465,10 @@ impl Numbers {
     /// Every name arithmetic reads is none of the shells' own and is given only numbers.
     fn hold_numbers(&self, zsh: bool) -> bool {
         let other = self.other.borrow();
+        // (After a source, no name arithmetic reads is known: the judge looks.)
+        if self.sourced.get() && !self.read.borrow().is_empty() {
+            return false;
+        }
         self.read
             .borrow()
             .iter()
@@ -475,6 +486,38 @@ fn number(v: &WordInfo) -> bool {
             Piece::Arith(_) => true,
             Piece::Param(_) | Piece::Subst(_) => false,
         })
+}
+
+/// Whether a word starts with letters, digits or `_` written out (no pattern, brace,
+/// tilde or `=` among them) that no builtin's or precommand word's name starts with
+/// ([`BUILTINS`]), and its expansions are quoted: whatever they expand to, it is one word
+/// that names no builtin. (Unquoted, a value may be a glob that `nullglob` removes with
+/// the letters, and so may a glob written after it, `zz"$x"*`, where the environment sets
+/// the option; in zsh, `^` spreads a word over an array, `zz$^@`, and an empty one removes
+/// it: the next word would be the command.)
+fn past_builtins(info: &WordInfo, text: &[u8], zsh: bool) -> bool {
+    let Some(Piece::Lit(prefix)) = info.pieces.first() else {
+        return false;
+    };
+    !info.unread
+        && !info.split
+        && !info.many
+        && !text.iter().any(|c| b"*?[".contains(c))
+        && !(zsh && (info.zsh_pattern || text.contains(&b'^')))
+        && !prefix.is_empty()
+        && prefix
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        && !BUILTINS.iter().any(|b| b.starts_with(prefix))
+}
+
+/// A path that may name a device or a process's descriptors (`/dev/stdin`, `/proc/self/fd/0`,
+/// `fd/0`), in any case: its text may be the command's.
+fn names_device(text: &[u8]) -> bool {
+    let low = text.to_ascii_lowercase();
+    [&b"dev"[..], b"proc", b"fd"]
+        .iter()
+        .any(|d| crate::search::find(&low, d).is_some())
 }
 
 /// Whether `name` is a builtin of bash or zsh ([`BUILTINS`]).
@@ -504,6 +547,13 @@ struct Plain<'a> {
     /// The offsets of the commands whose literal `eval` and `trap` texts were read, in
     /// order (a script may hold thousands: searched, not scanned).
     nested: &'a [u32],
+    /// Compound commands and substitutions open around the next event.
+    depth: usize,
+    /// The event before was a `|`: the next command reads a pipe.
+    piped: bool,
+    /// Every command so far set names to literal text or sourced an environment's file
+    /// (nothing could have written a file or given a name run-time text).
+    setup_only: bool,
 }
 
 impl Plain<'_> {
@@ -527,8 +577,21 @@ impl Plain<'_> {
     }
 
     fn event(&mut self, e: &Event) -> bool {
+        let piped = std::mem::replace(&mut self.piped, matches!(e, Event::Pipe { .. }));
+        let setup = std::mem::replace(&mut self.setup_only, false);
         match e {
-            Event::Simple(c) => self.simple(c),
+            Event::Open(..) | Event::SubstOpen(_) => self.depth += 1,
+            Event::Close(_) | Event::SubstClose(..) => self.depth = self.depth.saturating_sub(1),
+            Event::Unit => self.setup_only = setup,
+            _ => {}
+        }
+        match e {
+            Event::Simple(c) => {
+                let at_top = setup && !piped && self.depth == 0 && self.text.is_some();
+                let (ok, setup) = self.simple(c, at_top);
+                self.setup_only = ok && setup;
+                ok
+            }
             Event::Open(c, _) => match c {
                 Compound::Group | Compound::Subshell | Compound::Loop => true,
                 // (zsh expands a function's name word: `function ${(e)x} { …; }`.)
@@ -599,7 +662,57 @@ impl Plain<'_> {
             })
     }
 
-    fn simple(&mut self, c: &SimpleCommand) -> bool {
+    /// Whether the command is inert, and whether it only sets names to literal text or
+    /// sources an environment's file (`setup`: every command before it did, and it reads
+    /// no pipe and stands at the top level of the command's own text).
+    fn simple(&mut self, c: &SimpleCommand, setup: bool) -> (bool, bool) {
+        let inert = self.simple_inert(c, setup);
+        if !(inert && setup) {
+            return (inert, false);
+        }
+        let literal = |w: &Word| {
+            let t = w.text.bytes();
+            plain_bytes(t) || single_quoted(t)
+        };
+        // (`export NAME`, `export NAME=value` of plain text too: the environment's file
+        // reads them.)
+        // (Not to a name where a file is looked for: as the judge's `sourced` says.)
+        let searched = |w: &Word| {
+            let t = w.text.bytes();
+            let name = t
+                .split(|&b| b == b'=' || b == b'+')
+                .next()
+                .unwrap_or_default();
+            matches!(
+                name,
+                b"PATH" | b"HOME" | b"CDPATH" | b"PS4" | b"path" | b"cdpath" | b"fpath"
+            )
+        };
+        let exports = c.words.first().is_some_and(|n| n.text.bytes() == b"export")
+            && c.words.iter().all(|w| plain_bytes(w.text.bytes()));
+        let sets_literals = c.redirects.is_empty()
+            && !c.words.iter().any(searched)
+            && (exports
+                || c.words.iter().all(|w| {
+                    word::is_assignment(&w.text)
+                        && w.text
+                            .bytes()
+                            .iter()
+                            .position(|&b| b == b'=')
+                            .is_some_and(|e| {
+                                let v = &w.text.bytes()[e + 1..];
+                                v.is_empty() || plain_bytes(v) || single_quoted(v)
+                            })
+                }));
+        let sources = c
+            .words
+            .first()
+            .is_some_and(|n| matches!(n.text.bytes(), b"." | b"source"))
+            && c.words.iter().all(literal);
+        (inert, sets_literals || sources)
+    }
+
+    fn simple_inert(&mut self, c: &SimpleCommand, setup: bool) -> bool {
         if !c.redirects.iter().all(|r| self.redirect(r)) {
             return false;
         }
@@ -631,8 +744,17 @@ impl Plain<'_> {
         let name: std::borrow::Cow<'_, [u8]> = if plain_bytes(name_text) {
             std::borrow::Cow::Borrowed(name_text)
         } else {
-            match self.read(name).value() {
+            let info = self.read(name);
+            match info.value() {
                 Some(v) => std::borrow::Cow::Owned(v),
+                // A command named at run time whose name starts with written letters that
+                // no builtin's name starts with (`"install_component_$i"`): a program, or
+                // a function the command defines, as a name written out is. (Its
+                // expansions only give a value; splitting and globbing leave the letters
+                // in front of its first field.)
+                None if past_builtins(&info, name_text, self.zsh) => {
+                    return self.info(&info) && args.iter().all(|w| self.value_only(w));
+                }
                 // (A command named at run time, or by a glob or braces.)
                 None => return false,
             }
@@ -690,6 +812,22 @@ impl Plain<'_> {
             }
             // (Where a command is: `-v`, `-V`.)
             b"command" => matches!(lit(0), Some(b"-v" | b"-V")),
+            // An environment's file, sourced before anything could have written one or
+            // given a name run-time text, at the top level, by literal words, with no
+            // redirection, assignment or pipe to give it the command's text
+            // (`. ./test-lib.sh` at a test's top): it runs the environment's code, which
+            // is explicit, and what it copies into names is the environment's text and
+            // its literal words. (The judge's `sourced` takes it so.)
+            b"." | b"source" => {
+                self.numbers.sourced.set(true);
+                setup
+                    && c.redirects.is_empty()
+                    && c.words.len() == args.len() + 1
+                    && args.iter().all(|w| plain_bytes(w.text.bytes()))
+                    && lit(0).is_some_and(|p| {
+                        !p.starts_with(b"-") && !p.starts_with(b"~") && !names_device(p)
+                    })
+            }
             b"times" | b"umask" => all_literal(),
             // (zsh evaluates their argument as arithmetic.)
             b"exit" | b"return" | b"break" | b"continue" | b"shift" => infos.iter().all(|i| {
@@ -755,18 +893,18 @@ impl Plain<'_> {
     /// is ASCII and holds no `(`: read without building its reading).
     fn value_only(&self, w: &Word) -> bool {
         let t = w.text.bytes();
-        plain_bytes(t) || quoted_plain(t) || self.info(&self.read(w))
+        plain_bytes(t) || quoted_plain(t) || single_quoted(t) || self.info(&self.read(w))
     }
 
     /// A word whose expansion only gives a value.
     fn info(&self, info: &WordInfo) -> bool {
-        if info.unread || info.process && self.zsh {
+        // (zsh's glob qualifiers and `=(…)` run code: an unquoted `(`.)
+        if info.unread || (info.process || info.paren) && self.zsh {
             return false;
         }
         info.pieces.iter().all(|p| match p {
-            // (zsh's glob qualifiers and `=(…)` run code; its names take letters past
-            // ASCII.)
-            Piece::Lit(l) => !self.zsh || (!l.contains(&b'(') && !wide(l)),
+            // (zsh's names take letters past ASCII.)
+            Piece::Lit(l) => !self.zsh || !wide(l),
             Piece::Param(p) => self.param(p),
             // Its program is among the reading's events, judged with them.
             Piece::Subst(at) => self.ends.end_of(*at).is_some() && self.subst_in_text(*at),
@@ -822,6 +960,13 @@ fn plain_bytes(t: &[u8]) -> bool {
     !t.is_empty()
         && t.iter()
             .all(|c| c.is_ascii_alphanumeric() || b"_./:=+,@%-".contains(c))
+}
+
+/// A word that is one single-quoted string (`'diff 0'`, `'echo "$(x)" && ...'`): its
+/// text, whatever bytes it holds, in every shell (no expansion, pattern, brace or name in
+/// it: zsh's glob qualifiers and names past ASCII need unquoted text).
+fn single_quoted(t: &[u8]) -> bool {
+    t.len() >= 2 && t[0] == b'\'' && t[t.len() - 1] == b'\'' && !t[1..t.len() - 1].contains(&b'\'')
 }
 
 /// A double-quoted word of plain bytes, blanks and `$name` expansions, each name ended by
@@ -961,8 +1106,10 @@ fn test_args(args: &[Option<Vec<u8>>]) -> bool {
     }
 }
 
-/// `set`'s arguments: `-e`, `-u`, `-o pipefail` and the like (with `+`), or `--` and
-/// positional values.
+/// `set`'s arguments: `-e`, `-u`, `-x`, `-o pipefail` and the like (with `+`), or `--`
+/// and positional values. (`-x` prints each command after PS4, which a prompt expands: in
+/// an inert reading PS4 is the environment's, no name is given heredoc text a hidden
+/// evaluator reads, and what the trace writes reaches none.)
 fn set_args(args: &[Option<Vec<u8>>]) -> bool {
     let mut k = 0;
     while let Some(a) = args.get(k) {
@@ -989,11 +1136,13 @@ fn set_args(args: &[Option<Vec<u8>>]) -> bool {
             _ => {
                 let ok = a.len() > 1
                     && matches!(a[0], b'-' | b'+')
-                    && a[1..].iter().all(|c| matches!(c, b'e' | b'u'))
+                    && a[1..].iter().all(|c| matches!(c, b'e' | b'u' | b'x'))
                     || (a.len() > 2
                         && matches!(a[0], b'-' | b'+')
                         && a.ends_with(b"o")
-                        && a[1..a.len() - 1].iter().all(|c| matches!(c, b'e' | b'u'))
+                        && a[1..a.len() - 1]
+                            .iter()
+                            .all(|c| matches!(c, b'e' | b'u' | b'x'))
                         && matches!(args.get(k + 1), Some(Some(o)) if o == b"pipefail"));
                 if !ok {
                     return false;
@@ -1020,6 +1169,109 @@ mod tests {
         [Shell::Bash32, Shell::Bash52, Shell::Bash53, Shell::Zsh]
             .into_iter()
             .all(|s| inert_in(command, s))
+    }
+
+    /// A quoted or escaped parenthesis is text in zsh too (`zsh -c 'echo "*(e:echo
+    /// hi:)"'` prints its text): only an unquoted one may be a glob qualifier.
+    #[test]
+    fn quoted_parentheses_are_text_in_zsh() {
+        for c in [
+            "echo \"(x)\"",
+            "echo '*(e:echo hi:)'",
+            "echo \\(x\\)",
+            "say \"need '$1' (command not found)\"",
+            "test_expect_success 'diff 0' 'echo \"$(not run)\" >file0'",
+        ] {
+            assert!(inert_in(c, Shell::Zsh), "{c:?}");
+            assert!(inert_everywhere(c), "{c:?}");
+        }
+    }
+
+    /// An environment's file sourced at the top, after nothing but literal assignments
+    /// (`. ./test-lib.sh` in a test), is inert: what it copies into names is the
+    /// environment's text (the judge's `sourced` takes it so). Sourced anywhere its words,
+    /// its input or a name may carry the command's text, it is not.
+    #[test]
+    fn an_environment_file_sourced_first_is_inert_and_nowhere_else() {
+        for c in [
+            "test_description='a b (c)'\n. ./test-lib.sh\necho hi",
+            "source .venv/bin/activate\nA=1 B='x y'\n. ./lib.sh arg\npytest -q",
+            "GIT_TEST_DEFAULT_INITIAL_BRANCH_NAME=main\nexport GIT_TEST_DEFAULT_INITIAL_BRANCH_NAME\n. ./test-lib.sh",
+            ". ./a.sh; . ./b.sh\ncat > f <<'EOF'\n$(x)\nEOF",
+        ] {
+            assert!(inert_everywhere(c), "{c:?}");
+        }
+        for c in [
+            "x=$(id)\n. ./lib.sh",
+            "x=\"$y\"\n. ./lib.sh",
+            "cat > lib.sh <<'E'\nx\nE\n. ./lib.sh",
+            "echo x | . ./lib.sh",
+            "{ . ./lib.sh; } <<'E'\nx\nE",
+            "f() { . ./lib.sh; }",
+            "while :; do . ./lib.sh; done",
+            ". ./lib.sh <<'E'\nx\nE",
+            "X=1 . ./lib.sh",
+            ". /dev/stdin",
+            ". ./proc/x",
+            ". -p x lib.sh",
+            ". \"$f\"",
+            ". ./lib.sh \"$x\"",
+            "echo $(. ./lib.sh)",
+            "eval '. ./lib.sh'",
+            "mkdir d\n. ./lib.sh",
+            "export X=$(id)\n. ./lib.sh",
+            "export X\nread -r X\n. ./lib.sh",
+            "PATH=/opt/x\n. lib.sh",
+            "export HOME=/x\n. ./lib.sh",
+            ". /etc/os-release\nread -r debian <<'EOF'\na[$(id)]\nEOF\necho $((ID))",
+            ". ./lib.sh\n((n))",
+            "((n))\n. ./lib.sh",
+            "path=/opt/x\n. lib.sh",
+        ] {
+            assert!(!inert_everywhere(c), "{c:?}");
+        }
+    }
+
+    /// A command named at run time is a program or a function only where the letters
+    /// written in front of its first expansion start no builtin's name; else it may be
+    /// `let`, `read` or `printf -v`.
+    #[test]
+    fn a_command_named_at_run_time_past_every_builtin_is_a_program() {
+        for c in [
+            "\"install_component_$i\" || exit 1",
+            "\"run_$k\" arg \"$v\"",
+            "zz\"$x\"",
+            "\"run_${k}_$j\" x",
+        ] {
+            assert!(inert_everywhere(c), "{c:?}");
+        }
+        for c in [
+            "\"$cmd\" x",
+            "l$x v",
+            "\"le\"$x v",
+            "pr$x -v n",
+            "type$x x",
+            "ex$x -a",
+            "x_*$y v",
+            "{a,b}$x v",
+            "~$x v",
+            "=$x v",
+            "x=$(id); zz$((x)) v",
+            "zz$x setopt globsubst",
+            "zz$^@ setopt globsubst",
+            "\"zz\"$^@ setopt globsubst",
+            "\"zz$^@\" setopt globsubst",
+            "zz${^@} setopt globsubst",
+            "zz\"$x\"* let v",
+            "zz\"$x\"? let v",
+            "zz\"$x\"[a] let v",
+            "zz${!x} v",
+        ] {
+            assert!(
+                !inert_in(c, Shell::Bash52) || !inert_in(c, Shell::Zsh),
+                "{c:?}"
+            );
+        }
     }
 
     /// The shortcut for quoted words claims only what reading them gives: where it takes a
@@ -1063,6 +1315,7 @@ mod tests {
         for c in [
             "cd src && cargo test --release 2>&1 | tail -5",
             "export PATH=\"$HOME/.local/bin:$PATH\"\nset -euo pipefail\nls -la",
+            "set -x\nset -ex\nset -xeuo pipefail\nmake",
             "for f in *.txt; do echo \"$f: $(wc -l < \"$f\")\"; done",
             "if [[ -f \"$f\" && $x == y* ]]; then printf '%s\\n' \"${f#./}\"; fi",
             "while read -r line; do echo \"${line:-none}\"; done < in.txt",
@@ -1112,14 +1365,15 @@ mod tests {
             "trap -- \"$x\" EXIT",
             "eval 'read -r n'; echo $((n))",
             "trap 'n=$1' EXIT; ((n++))",
-            "eval \"set -x\"",
+            "eval \"set -v\"",
             "eval $'\\x61lias s=x'",
             "eval 'eval x'",
             "trap 'echo ${x@P}' EXIT",
             "eval 'echo $(date)'",
             "command x",
             "command -p x",
-            "set -x",
+            "set -x\nPS4='$(id) '",
+            "set -x\nexport PS4",
             "set -o posix",
             "shopt -s expand_aliases",
             "exec 3>f",
@@ -1189,8 +1443,9 @@ mod tests {
         for c in [
             "echo ${(e)x}",
             "echo ${(P)x}",
-            // (A parenthesis anywhere in a word: glob qualifiers run code.)
-            "echo \"(x)\"",
+            // (An unquoted parenthesis: glob qualifiers run code.)
+            "echo ${x:-(e:y:)}",
+            "echo ${x:-*(e:y:)}",
             "echo $~x",
             "é=1",
             "exit $n",

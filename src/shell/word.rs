@@ -34,6 +34,9 @@ pub struct WordInfo {
     /// An unquoted `#`, `^` or `~` (not a tilde the shell expands): a pattern under zsh's
     /// EXTENDED_GLOB (`-A#` matches a file `-A`, `^x` every other name, round 102).
     pub zsh_pattern: bool,
+    /// An unquoted `(`: zsh may read a glob qualifier (`*(e:…:)`), a group or `=(…)`
+    /// there. (A quoted or escaped one is text in every shell.)
+    pub paren: bool,
     /// It holds a process substitution (`<(…)`, `>(…)`): a file name whose content is
     /// what that substitution writes.
     pub process: bool,
@@ -893,6 +896,12 @@ impl<'a, 't> Parser<'a, 't> {
                         && memchr::memchr3(b'#', b'^', b'~', &b[i..run]).is_some()
                     {
                         info.zsh_pattern = true;
+                    }
+                    if (unquoted || mode == Mode::BraceWord)
+                        && !info.paren
+                        && memchr::memchr(b'(', &b[i..run]).is_some()
+                    {
+                        info.paren = true;
                     }
                     self.lits(info, &b[i..run]);
                     i = run;

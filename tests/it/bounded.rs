@@ -6,7 +6,7 @@ use heredoc_guard::limits::{SMALL_STACK_BYTES, SMALL_STACK_DEPTH};
 use heredoc_guard::reader::{self as shell, Dialect, Shell, Work};
 use heredoc_guard::{check_command, large_stack_readings};
 
-use crate::support::limit_reason;
+use crate::support::work_limit_reason;
 
 const HEREDOC: &str = "\ncat <<EOF\n$HOME\nEOF\n";
 
@@ -403,7 +403,10 @@ fn a_reading_past_its_cpu_time_stops_at_the_time_limit() {
 #[test]
 fn dense_code_over_the_work_budget_is_denied_by_the_work_limit() {
     let command = format!("echo {}{HEREDOC}", "a ".repeat(500_000));
-    limit_reason(&command, "reading work");
+    work_limit_reason(&command, "reading work");
+    // (With the clock, a limit all the same: the work budget or the time.)
+    let denial = check_command(&command).into_denial().expect("denied");
+    assert_eq!(denial.rule.id(), "inspection-limit", "{}", denial.reason);
 }
 
 /// The judge keeps a value's texts exactly only while they are few and short (then their
@@ -485,7 +488,8 @@ fn namerefs_referring_to_each_other_are_each_read_once() {
 
 /// The effects walk's shapes from the time red team (round 6), each at a size that took
 /// seconds to minutes, or crashed, in the old effects model: the judge's walk is one pass
-/// and its values are capped, so each is read whole and allowed within the work budget.
+/// and its values are capped, so each is read whole and allowed within the work budget
+/// (checked without the clock: how long that takes is the bench's to say).
 #[test]
 fn the_effects_walk_shapes_of_the_time_red_team_end_in_a_verdict() {
     let n = 3_000;
@@ -560,7 +564,7 @@ fn the_effects_walk_shapes_of_the_time_red_team_end_in_a_verdict() {
         ),
     ];
     for (name, shape) in shapes {
-        let verdict = check_command(&format!("{shape}{HEREDOC}"));
+        let verdict = heredoc_guard::check_command_without_clock(&format!("{shape}{HEREDOC}"));
         assert!(verdict.is_allow(), "{name}: {verdict:?}");
     }
 }

@@ -202,10 +202,12 @@ pub fn ledger_rule(ledger: &Path) -> String {
     last_ledger_rule(ledger).unwrap_or_else(|| format!("no ledger record in {}", ledger.display()))
 }
 
-/// The reason of a command's deny by the limit named `which` (`"reading work"`, `"time"`):
-/// fails the test when the command is allowed, denied by a rule, or by another limit.
-pub fn limit_reason(command: &str, which: &str) -> String {
-    let denial = heredoc_guard::check_command(command)
+/// The reason of a command's deny by the limit named `which` (`"reading work"`), checked
+/// without the clock ([`heredoc_guard::check_command_without_clock`]: a slower machine
+/// must not turn the work budget this pins into the time limit): fails the test when the
+/// command is allowed, denied by a rule, or by another limit.
+pub fn work_limit_reason(command: &str, which: &str) -> String {
+    let denial = heredoc_guard::check_command_without_clock(command)
         .into_denial()
         .unwrap_or_else(|| panic!("allowed, not denied by the {which} limit"));
     assert_eq!(denial.rule.id(), "inspection-limit", "{}", denial.reason);

@@ -283,5 +283,5 @@ fn commands_naming_the_guard_beyond_the_limits_are_denied_as_limits() {
         " cat <<E".repeat(999),
         "E\n".repeat(999)
     );
-    crate::support::limit_reason(&long_line, "reading work");
+    crate::support::work_limit_reason(&long_line, "reading work");
 }
