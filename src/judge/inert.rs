@@ -511,15 +511,6 @@ fn past_builtins(info: &WordInfo, text: &[u8], zsh: bool) -> bool {
         && !BUILTINS.iter().any(|b| b.starts_with(prefix))
 }
 
-/// A path that may name a device or a process's descriptors (`/dev/stdin`, `/proc/self/fd/0`,
-/// `fd/0`), in any case: its text may be the command's.
-fn names_device(text: &[u8]) -> bool {
-    let low = text.to_ascii_lowercase();
-    [&b"dev"[..], b"proc", b"fd"]
-        .iter()
-        .any(|d| crate::search::find(&low, d).is_some())
-}
-
 /// Whether `name` is a builtin of bash or zsh ([`BUILTINS`]).
 pub(super) fn builtin(name: &[u8]) -> bool {
     // (Asked of every command's name: a set, not a search of the sorted list.)
@@ -825,7 +816,9 @@ impl Plain<'_> {
                     && c.words.len() == args.len() + 1
                     && args.iter().all(|w| plain_bytes(w.text.bytes()))
                     && lit(0).is_some_and(|p| {
-                        !p.starts_with(b"-") && !p.starts_with(b"~") && !names_device(p)
+                        !p.starts_with(b"-")
+                            && !p.starts_with(b"~")
+                            && !super::builtins::names_device(p)
                     })
             }
             b"times" | b"umask" => all_literal(),

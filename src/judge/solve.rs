@@ -2699,12 +2699,16 @@ fn heredoc_in_substitution(t: &[u8]) -> bool {
 
 /// [`heredoc_in_substitution`] of text with its lines joined.
 fn heredoc_in_substitution_joined(t: &[u8]) -> bool {
-    // (A process substitution's too: `<(cat <<E …)`, round 102.)
+    // (A process substitution's too: `<(cat <<E …)`, round 102; and bash 5.3's `${ …; }`
+    // and `${| …; }`.)
+    let funsub = memchr::memmem::find_iter(t, b"${")
+        .find(|&k| matches!(t.get(k + 2), Some(b' ' | b'\t' | b'\n' | b'|')));
     let Some(start) = [
         crate::search::find(t, b"$("),
         memchr::memchr(b'`', t),
         crate::search::find(t, b"<("),
         crate::search::find(t, b">("),
+        funsub,
     ]
     .into_iter()
     .flatten()
@@ -2828,6 +2832,9 @@ mod tests {
         assert!(h(b"`cat <<E`"));
         assert!(h(b"<(cat <<E\nx\nE\n)"));
         assert!(h(b"$(cat <\\\n<E\nx\nE\n)"));
+        assert!(h(b"PATH[${ cat <<E\n$(x)\nE\n}]"));
+        assert!(h(b"${|cat <<E\nx\nE\n}"));
+        assert!(!h(b"${x} <<E"));
         assert!(!h(b"$(cat <<<x)"));
         assert!(!h(b"cat <<E $(x)"));
     }

@@ -552,7 +552,7 @@ fn plain_param(p: &crate::shell::word::Param) -> bool {
 
 /// Whether text names a device or the process's own files (`dev`, `proc`, `fd`, in any
 /// case): a sourced name that may lead to the command's own input or text.
-fn names_device(text: &[u8]) -> bool {
+pub(super) fn names_device(text: &[u8]) -> bool {
     let low = text.to_ascii_lowercase();
     [&b"dev"[..], b"proc", b"fd"]
         .iter()
