@@ -14,7 +14,15 @@
 //! give a value (`$x`, `${x:-w}`, `${x#p}`, `$(…)`, whose program is judged here too).
 //! Arithmetic may read names that hold numbers: a name that everything in the reading
 //! assigns gives it digits or an arithmetic result (`pass=0`, `pass=$((pass + 1))`, `for i
-//! in 1 2 3`), or nothing in it assigns (the environment's values are no heredoc text).
+//! in 1 2 3`), or nothing in it assigns where the reading holds no heredoc (the
+//! environment's values are no heredoc text, but arithmetic evaluates a name they spell:
+//! `USER=root`, `read -r root <<'EOF'`, `$((USER))`). A file sourced by literal words or
+//! quoted parameters runs code the command names (explicit, and so are the aliases and
+//! functions it defines); it may copy any name's text into any name (`$1`, `$_`), so
+//! arithmetic on names anywhere beside it is the judge's, and so is a trace (`set -x`)
+//! unless the file is the environment's, sourced first. A wrapper that runs its
+//! arguments (`ensure() { "$@"; }`) runs what each call names first: plain text that is
+//! no builtin's name, at every call.
 //! Every way the inert vocabulary assigns a name is a site: `NAME=` words before a command
 //! and in `export` and the rest, `read`'s names, `for`'s name and `${NAME:=…}`; a name with
 //! any other value at any site, in any order, keeps the arithmetic that reads it from being
@@ -388,7 +396,12 @@ pub fn inert(reading: &Reading, zsh: bool, text: &[u8]) -> bool {
     if spells_alias(text) || (zsh && super::wide_outside_bodies(text, &reading.heredocs)) {
         return false;
     }
-    let numbers = Numbers::default();
+    let numbers = Numbers {
+        runners: runners(reading),
+        // (Heredoc text may be anywhere a reading holds a heredoc or the text spells one.)
+        heredoc: reading.holds_heredoc() || crate::check::spells_heredoc(text),
+        ..Numbers::default()
+    };
     program(reading, zsh, Some(text), &numbers) && numbers.hold_numbers(zsh)
 }
 
@@ -408,6 +421,7 @@ fn program(reading: &Reading, zsh: bool, text: Option<&[u8]>, numbers: &Numbers)
         depth: 0,
         piped: false,
         setup_only: true,
+        functions: Vec::new(),
     };
     reading.heredocs.iter().all(|h| p.heredoc(h))
         && reading.events.iter().all(|e| p.event(e))
@@ -427,10 +441,92 @@ struct Numbers {
     /// end stays linear in them.)
     read: std::cell::RefCell<rustc_hash::FxHashSet<Vec<u8>>>,
     other: std::cell::RefCell<rustc_hash::FxHashSet<Vec<u8>>>,
-    /// An environment's file is sourced: it may give any name the environment's text,
-    /// which may be the name of a variable the command gives heredoc text (`ID=debian`
-    /// from `/etc/os-release`, then `read -r debian <<'EOF'` and `$((ID))`).
+    /// The reading holds a heredoc, or its text spells one: some text may be heredoc
+    /// text.
+    heredoc: bool,
+    /// Every name given a value, a number or not, where [`Numbers::heredoc`]: a name
+    /// arithmetic reads and nothing assigns holds the environment's text, which may be
+    /// the name of one that holds heredoc text.
+    given: std::cell::RefCell<rustc_hash::FxHashSet<Vec<u8>>>,
+    /// A file is sourced: it may give any name the environment's text, which may be the
+    /// name of a variable the command gives heredoc text (`ID=debian` from
+    /// `/etc/os-release`, then `read -r debian <<'EOF'` and `$((ID))`), or copy any
+    /// name's text into any name (`$1`, `$_`, `BASH_REMATCH` among them, round 104).
     sourced: std::cell::Cell<bool>,
+    /// A file is sourced where it is not the environment's (after other commands, in a
+    /// function, in a pipe): it may copy any name's text into any name, PS4 among them
+    /// (the judge's `sourced`).
+    copied: std::cell::Cell<bool>,
+    /// `set -x` (or `+x`): PS4 is expanded as a prompt before each later command.
+    xtrace: std::cell::Cell<bool>,
+    /// The functions that run their arguments as a command (`ensure() { "$@"; }`), by
+    /// name ([`runners`]); `None` where such a function cannot be told by its name or
+    /// may change its arguments first.
+    runners: Option<rustc_hash::FxHashSet<Vec<u8>>>,
+    /// A command that may change a function's positional parameters while it runs: `set
+    /// --`, `shift`, and `trap`, `eval`, `.` and `source`, whose text may (a trap's action
+    /// runs inside whatever function is running: round 104).
+    positional: std::cell::Cell<bool>,
+}
+
+/// The functions of a reading (and of its literal `eval` and `trap` texts) whose bodies
+/// run `"$@"` as a command: a wrapper (`ensure() { if ! "$@"; then err …; fi; }`) runs
+/// what each call names first. `None` where one has a name that is not plain text or
+/// changes its positional parameters (`set`, `shift`) or none can be told.
+fn runners(reading: &Reading) -> Option<rustc_hash::FxHashSet<Vec<u8>>> {
+    fn scan(reading: &Reading, out: &mut rustc_hash::FxHashSet<Vec<u8>>) -> bool {
+        // The compound commands open, each with the name of a function it defines.
+        let mut open: Vec<Option<&[u8]>> = Vec::new();
+        // Per open function: whether its body runs "$@" and whether it changes the
+        // positional parameters.
+        let mut bodies: Vec<(bool, bool)> = Vec::new();
+        for e in &reading.events {
+            match e {
+                Event::Open(Compound::Function(name), _) => {
+                    let t = name.text.bytes();
+                    open.push(Some(t));
+                    bodies.push((false, false));
+                }
+                Event::Open(..) => open.push(None),
+                Event::Close(_) => {
+                    if let Some(Some(name)) = open.pop() {
+                        let (runs, changes) = bodies.pop().unwrap_or_default();
+                        if runs {
+                            // (A name of letters, digits, `_` and `-` only: zsh expands a
+                            // definition's name, `=cat() { … }` names a path.)
+                            let plain = name.first().is_some_and(|c| !c.is_ascii_digit())
+                                && name
+                                    .iter()
+                                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'));
+                            if changes || !plain {
+                                return false;
+                            }
+                            out.insert(name.to_vec());
+                        }
+                    }
+                }
+                Event::Simple(c) => {
+                    let first = c
+                        .words
+                        .iter()
+                        .find(|w| !word::is_assignment(&w.text))
+                        .map(|w| w.text.bytes());
+                    if let Some(body) = bodies.last_mut() {
+                        match first {
+                            Some(b"\"$@\"" | b"\"${@}\"") => body.0 = true,
+                            Some(b"set" | b"shift") => body.1 = true,
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        // (A function left open: the reading stopped inside it.)
+        bodies.is_empty() && reading.nested.iter().all(|n| scan(&n.reading, out))
+    }
+    let mut out = rustc_hash::FxHashSet::default();
+    scan(reading, &mut out).then_some(out)
 }
 
 impl Numbers {
@@ -454,6 +550,12 @@ impl Numbers {
 
     /// `name` is given a value, a number or not.
     fn assigned(&self, name: &[u8], number: bool) {
+        if self.heredoc {
+            let mut given = self.given.borrow_mut();
+            if !given.contains(name) {
+                given.insert(name.to_vec());
+            }
+        }
         if !number {
             let mut other = self.other.borrow_mut();
             if !other.contains(name) {
@@ -469,9 +571,27 @@ impl Numbers {
         if self.sourced.get() && !self.read.borrow().is_empty() {
             return false;
         }
-        self.read
-            .borrow()
-            .iter()
+        // (A file that may copy heredoc text into PS4, and a trace that expands it.)
+        if self.copied.get() && self.xtrace.get() {
+            return false;
+        }
+        // (A wrapper's arguments are what its calls name only where nothing may change
+        // them while it runs.)
+        if self.positional.get() && self.runners.as_ref().is_some_and(|r| !r.is_empty()) {
+            return false;
+        }
+        let read = self.read.borrow();
+        // (A name nothing assigns holds the environment's text, no heredoc text; but
+        // arithmetic evaluates a name that text spells, `USER=root`, then `read -r root
+        // <<'EOF'` and `$((USER))` (round 103), or `root=_` and `$_` holding heredoc text
+        // (round 104): where the reading holds a heredoc, the judge looks.)
+        if self.heredoc {
+            let given = self.given.borrow();
+            if read.iter().any(|n| !given.contains(n)) {
+                return false;
+            }
+        }
+        read.iter()
             // (Not the exempt names, which the shell sets itself: `cd` copies `PWD` to
             // `OLDPWD`, round 62.)
             .all(|n| ordinary_name(n, zsh) && !EXEMPT.contains(&n.as_slice()) && !other.contains(n))
@@ -511,6 +631,15 @@ fn past_builtins(info: &WordInfo, text: &[u8], zsh: bool) -> bool {
         && !BUILTINS.iter().any(|b| b.starts_with(prefix))
 }
 
+/// Whether a command named at run time may be a wrapper that runs its arguments: its
+/// written letters start one's name (or no wrapper can be told).
+fn past_runners(info: &WordInfo, runners: Option<&rustc_hash::FxHashSet<Vec<u8>>>) -> bool {
+    let Some(Piece::Lit(prefix)) = info.pieces.first() else {
+        return true;
+    };
+    runners.is_none_or(|r| r.iter().any(|n| n.starts_with(prefix)))
+}
+
 /// Whether `name` is a builtin of bash or zsh ([`BUILTINS`]).
 pub(super) fn builtin(name: &[u8]) -> bool {
     // (Asked of every command's name: a set, not a search of the sorted list.)
@@ -545,6 +674,9 @@ struct Plain<'a> {
     /// Every command so far set names to literal text or sourced an environment's file
     /// (nothing could have written a file or given a name run-time text).
     setup_only: bool,
+    /// The compound commands open around the event walked, each with the name of the
+    /// function it defines.
+    functions: Vec<Option<Vec<u8>>>,
 }
 
 impl Plain<'_> {
@@ -571,8 +703,19 @@ impl Plain<'_> {
         let piped = std::mem::replace(&mut self.piped, matches!(e, Event::Pipe { .. }));
         let setup = std::mem::replace(&mut self.setup_only, false);
         match e {
-            Event::Open(..) | Event::SubstOpen(_) => self.depth += 1,
-            Event::Close(_) | Event::SubstClose(..) => self.depth = self.depth.saturating_sub(1),
+            Event::Open(c, _) => {
+                self.depth += 1;
+                self.functions.push(match c {
+                    Compound::Function(name) => Some(name.text.bytes().to_vec()),
+                    _ => None,
+                });
+            }
+            Event::Close(_) => {
+                self.depth = self.depth.saturating_sub(1);
+                self.functions.pop();
+            }
+            Event::SubstOpen(_) => self.depth += 1,
+            Event::SubstClose(..) => self.depth = self.depth.saturating_sub(1),
             Event::Unit => self.setup_only = setup,
             _ => {}
         }
@@ -732,6 +875,14 @@ impl Plain<'_> {
             return false;
         }
         let name_text = name.text.bytes();
+        let runners = self.numbers.runners.as_ref();
+        // A wrapper's `"$@"`: it runs what each of its calls names first, a program or a
+        // function the command defines ([`Plain::runner_call`] checks every call).
+        if matches!(name_text, b"\"$@\"" | b"\"${@}\"") {
+            let inside = self.functions.iter().rev().find_map(|f| f.as_deref());
+            return inside.is_some_and(|f| runners.is_some_and(|r| r.contains(f)))
+                && args.iter().all(|w| self.value_only(w));
+        }
         let name: std::borrow::Cow<'_, [u8]> = if plain_bytes(name_text) {
             std::borrow::Cow::Borrowed(name_text)
         } else {
@@ -743,13 +894,28 @@ impl Plain<'_> {
                 // a function the command defines, as a name written out is. (Its
                 // expansions only give a value; splitting and globbing leave the letters
                 // in front of its first field.)
+                // (Nor a wrapper's name: it would run what follows it.)
                 None if past_builtins(&info, name_text, self.zsh) => {
-                    return self.info(&info) && args.iter().all(|w| self.value_only(w));
+                    return self.info(&info)
+                        && !past_runners(&info, runners)
+                        && args.iter().all(|w| self.value_only(w));
                 }
                 // (A command named at run time, or by a glob or braces.)
                 None => return false,
             }
         };
+        // (A wrapper may be named like a builtin, `cd() { "$@"; }`, and shadow it.)
+        if !self.runner_call(&name, &args) {
+            return false;
+        }
+        // (By its name's value, `\set` and `'shift'` too.)
+        if matches!(
+            name.as_ref(),
+            b"shift" | b"trap" | b"eval" | b"." | b"source"
+        ) || (name.as_ref() == b"set" && self.sets_positional(&args))
+        {
+            self.numbers.positional.set(true);
+        }
         if name.contains(&b'/') || !builtin(&name) {
             // A program: a process of its own. (Or a function the command defines.) Its
             // words only give values (a word of plain bytes is its text: not read).
@@ -803,25 +969,67 @@ impl Plain<'_> {
             }
             // (Where a command is: `-v`, `-V`.)
             b"command" => matches!(lit(0), Some(b"-v" | b"-V")),
-            // An environment's file, sourced before anything could have written one or
-            // given a name run-time text, at the top level, by literal words, with no
-            // redirection, assignment or pipe to give it the command's text
-            // (`. ./test-lib.sh` at a test's top): it runs the environment's code, which
-            // is explicit, and what it copies into names is the environment's text and
-            // its literal words. (The judge's `sourced` takes it so.)
+            // A file sourced by literal words, with no redirection or assignment to give
+            // it the command's text: it runs code the command names, which is explicit.
+            // Before anything could have written one or given a name run-time text, at
+            // the top level, not piped (`. ./test-lib.sh` at a test's top), it is an
+            // environment's file, and what it copies into names is the environment's text
+            // and its literal words; elsewhere it may copy any name's text into any name
+            // (the judge's `sourced` takes them so). Either way arithmetic on names after
+            // it is the judge's ([`Numbers::sourced`]), and so is a trace after a copying
+            // one ([`Numbers::copied`]): the inert vocabulary reaches no other evaluator
+            // a value can.
+            // A path with parameters in it (`. "$TEST_DIRECTORY"/lib.sh`, `source
+            // "$PLUGIN_PATH/common/functions"`) names a file at run time, any file: the
+            // command names `.` for it all the same, and it may copy as any source not the
+            // environment's may.
             b"." | b"source" => {
                 self.numbers.sourced.set(true);
-                setup
-                    && c.redirects.is_empty()
-                    && c.words.len() == args.len() + 1
-                    && args.iter().all(|w| plain_bytes(w.text.bytes()))
+                let literal = args.iter().all(|w| plain_bytes(w.text.bytes()))
                     && lit(0).is_some_and(|p| {
                         !p.starts_with(b"-")
                             && !p.starts_with(b"~")
                             && !super::builtins::names_device(p)
+                    });
+                // (Its written text joined, parameters left out, as the judge reads it: no
+                // device, no option, no `~`.)
+                let joined: Vec<u8> = infos
+                    .first()
+                    .map(|i| {
+                        i.pieces
+                            .iter()
+                            .filter_map(|p| match p {
+                                Piece::Lit(l) => Some(l.as_slice()),
+                                _ => None,
+                            })
+                            .flatten()
+                            .copied()
+                            .collect()
                     })
+                    .unwrap_or_default();
+                let computed = !literal
+                    && !joined.starts_with(b"-")
+                    && !joined.starts_with(b"~")
+                    && !super::builtins::names_device(&joined)
+                    && infos
+                        .iter()
+                        .any(|i| i.pieces.iter().any(|p| matches!(p, Piece::Param(_))))
+                    && infos.iter().all(|i| {
+                        i.pieces
+                            .iter()
+                            .all(|p| matches!(p, Piece::Lit(_) | Piece::Param(_)))
+                    });
+                if !setup || computed {
+                    self.numbers.copied.set(true);
+                }
+                c.redirects.is_empty() && c.words.len() == args.len() + 1 && (literal || computed)
             }
             b"times" | b"umask" => all_literal(),
+            // Completion specifications: what they name (`-F` a function, `-C` a command,
+            // `-W` words expanded again) runs only when an interactive shell completes a
+            // word, never in the command. (zsh has them only as `bashcompinit`'s
+            // functions, the environment's.)
+            b"complete" | b"compopt" => true,
             // (zsh evaluates their argument as arithmetic.)
             b"exit" | b"return" | b"break" | b"continue" | b"shift" => infos.iter().all(|i| {
                 i.value().is_some_and(|v| v.iter().all(u8::is_ascii_digit))
@@ -830,7 +1038,12 @@ impl Plain<'_> {
             b"wait" => infos.is_empty(),
             // `read -r NAME…`: options that take no value (zsh evaluates `-t`'s and
             // `-k`'s, takes `NAME?prompt`), names of no special meaning.
-            b"read" => lits.iter().all(|v| {
+            b"read" => {
+                // (Without a name, `REPLY`.)
+                if lits.iter().all(|v| v.as_deref().is_some_and(|v| v.starts_with(b"-"))) {
+                    self.numbers.assigned(b"REPLY", false);
+                }
+                lits.iter().all(|v| {
                 v.as_deref().is_some_and(|v| {
                     (v.len() > 1
                         && v[0] == b'-'
@@ -839,14 +1052,25 @@ impl Plain<'_> {
                             self.numbers.assigned(v, false);
                             ordinary_name(v, self.zsh)
                         }
+                    })
                 })
-            }),
+            }
             // (Not `printf -v NAME`; zsh evaluates the arguments of its numeric
             // conversions as arithmetic.)
             b"printf" => {
                 lit(0).is_some_and(|f| !f.starts_with(b"-") && (!self.zsh || text_format(f)))
             }
-            b"set" => set_args(&lits),
+            b"set" => {
+                if lits
+                    .iter()
+                    .flatten()
+                    .take_while(|a| a.as_slice() != b"--")
+                    .any(|a| matches!(a.first(), Some(b'-' | b'+')) && a.contains(&b'x'))
+                {
+                    self.numbers.xtrace.set(true);
+                }
+                set_args(&lits)
+            }
             // (Each word one argument, written or double-quoted whole, holding no `@`,
             // `*` or `=`: no value split into words that are operators, `"$@"`,
             // `"${a[@]}"`, zsh's arrays and `${=x}`.)
@@ -884,6 +1108,44 @@ impl Plain<'_> {
 
     /// [`Self::info`] of the word's reading (a word of plain bytes gives its text, which
     /// is ASCII and holds no `(`: read without building its reading).
+    /// A call of a wrapper that runs its arguments (`ensure mkdir -p "$d"`) names what it
+    /// runs with plain text that is no builtin's or wrapper's name: a program, or a
+    /// function the command defines. Any other command passes.
+    fn runner_call(&self, name: &[u8], args: &[&Word]) -> bool {
+        let Some(runners) = self.numbers.runners.as_ref() else {
+            return true;
+        };
+        if !runners.contains(name) {
+            return true;
+        }
+        args.first().is_none_or(|w| {
+            let t = w.text.bytes();
+            plain_bytes(t)
+                && !builtin(t)
+                && !runners.contains(t)
+                && (!self.zsh || (!wide(t) && !t.starts_with(b"=")))
+        })
+    }
+
+    /// Whether `set`'s words may give the positional parameters values: `--` or `-` (by
+    /// value: `'--'` too), or a word that is no option or `-o`'s name.
+    fn sets_positional(&self, args: &[&Word]) -> bool {
+        let mut k = 0;
+        while let Some(w) = args.get(k) {
+            let Some(v) = self.read(w).value() else {
+                return true;
+            };
+            match v.as_slice() {
+                b"--" | b"-" => return true,
+                // (`-o NAME`, `-eo NAME`.)
+                [b'-' | b'+', .., b'o'] => k += 2,
+                [b'-' | b'+', ..] => k += 1,
+                _ => return true,
+            }
+        }
+        false
+    }
+
     fn value_only(&self, w: &Word) -> bool {
         let t = w.text.bytes();
         plain_bytes(t) || quoted_plain(t) || single_quoted(t) || self.info(&self.read(w))
@@ -1044,6 +1306,12 @@ fn arithmetic_or_name_test(v: &[u8]) -> bool {
     )
 }
 
+/// `test` words that evaluate a name (whose subscript is expanded): `-v`, `-R`, zsh's
+/// `-t` (which evaluates its descriptor as arithmetic).
+fn name_test(v: &[u8]) -> bool {
+    matches!(v, b"-v" | b"-R" | b"-t")
+}
+
 /// A word computed at run time that is one argument: double-quoted whole, with no `@`, `*`
 /// or `=` in it.
 fn one_word(w: &Word) -> bool {
@@ -1078,7 +1346,10 @@ fn text_format(f: &[u8]) -> bool {
 /// and an operand; any of these after a literal `!`. Never arithmetic or `-v`.
 fn test_args(args: &[Option<Vec<u8>>]) -> bool {
     let lit = |k: usize| args.get(k).and_then(|a| a.as_deref());
-    if args.iter().flatten().any(|a| arithmetic_or_name_test(a)) {
+    // (`test`'s integer comparisons take integers only, in every bash and zsh: `[ "$v"
+    // -eq 1 ]` with `a[$(x)]` in `v` says "integer expression expected" and runs
+    // nothing; `[[ ]]`'s evaluate arithmetic.)
+    if args.iter().flatten().any(|a| name_test(a)) {
         return false;
     }
     let (rest, from) = if lit(0) == Some(b"!".as_slice()) && args.len() > 1 {
@@ -1092,7 +1363,19 @@ fn test_args(args: &[Option<Vec<u8>>]) -> bool {
         3 => lit(from + 1).is_some_and(|v| {
             matches!(
                 v,
-                b"=" | b"==" | b"!=" | b"<" | b">" | b"-nt" | b"-ot" | b"-ef"
+                b"=" | b"=="
+                    | b"!="
+                    | b"<"
+                    | b">"
+                    | b"-nt"
+                    | b"-ot"
+                    | b"-ef"
+                    | b"-eq"
+                    | b"-ne"
+                    | b"-lt"
+                    | b"-le"
+                    | b"-gt"
+                    | b"-ge"
             )
         }),
         _ => false,
@@ -1180,21 +1463,19 @@ mod tests {
         }
     }
 
-    /// An environment's file sourced at the top, after nothing but literal assignments
-    /// (`. ./test-lib.sh` in a test), is inert: what it copies into names is the
-    /// environment's text (the judge's `sourced` takes it so). Sourced anywhere its words,
-    /// its input or a name may carry the command's text, it is not.
+    /// A file sourced by literal words runs code the command names (explicit), wherever
+    /// it stands; it may copy any name's text into any name, so arithmetic on names is
+    /// the judge's after any source, and so is `set -x` with a source that is not the
+    /// environment's file (PS4 may be given heredoc text). A source given the command's
+    /// text (a redirection, an assignment before it, words that are not literal, a device)
+    /// is not inert.
     #[test]
-    fn an_environment_file_sourced_first_is_inert_and_nowhere_else() {
+    fn a_file_sourced_by_literal_words_is_inert_where_nothing_reads_what_it_copies() {
         for c in [
             "test_description='a b (c)'\n. ./test-lib.sh\necho hi",
             "source .venv/bin/activate\nA=1 B='x y'\n. ./lib.sh arg\npytest -q",
             "GIT_TEST_DEFAULT_INITIAL_BRANCH_NAME=main\nexport GIT_TEST_DEFAULT_INITIAL_BRANCH_NAME\n. ./test-lib.sh",
             ". ./a.sh; . ./b.sh\ncat > f <<'EOF'\n$(x)\nEOF",
-        ] {
-            assert!(inert_everywhere(c), "{c:?}");
-        }
-        for c in [
             "x=$(id)\n. ./lib.sh",
             "x=\"$y\"\n. ./lib.sh",
             "cat > lib.sh <<'E'\nx\nE\n. ./lib.sh",
@@ -1202,24 +1483,43 @@ mod tests {
             "{ . ./lib.sh; } <<'E'\nx\nE",
             "f() { . ./lib.sh; }",
             "while :; do . ./lib.sh; done",
-            ". ./lib.sh <<'E'\nx\nE",
-            "X=1 . ./lib.sh",
-            ". /dev/stdin",
-            ". ./proc/x",
-            ". -p x lib.sh",
-            ". \"$f\"",
-            ". ./lib.sh \"$x\"",
             "echo $(. ./lib.sh)",
             "eval '. ./lib.sh'",
             "mkdir d\n. ./lib.sh",
             "export X=$(id)\n. ./lib.sh",
             "export X\nread -r X\n. ./lib.sh",
             "PATH=/opt/x\n. lib.sh",
-            "export HOME=/x\n. ./lib.sh",
+            ". \"$f\"",
+            ". ./lib.sh \"$x\"",
+            ". \"$TEST_DIRECTORY\"/lib-httpd.sh\ncat <<'EOF'\n$(x)\nEOF",
+            "source \"${BATS_ROOT:-.}/$BATS_LIBDIR/common.bash\"",
+            // (The environment's file copies only the environment's text: PS4 too.)
+            ". ./test-lib.sh\nset -x\necho hi",
+        ] {
+            assert!(inert_everywhere(c), "{c:?}");
+        }
+        for c in [
+            ". ./lib.sh <<'E'\nx\nE",
+            "X=1 . ./lib.sh",
+            ". /dev/stdin",
+            ". ./proc/x",
+            ". -p x lib.sh",
+            ". $(f)",
+            ". ./lib.sh $((n))",
             ". /etc/os-release\nread -r debian <<'EOF'\na[$(id)]\nEOF\necho $((ID))",
+            // (It may copy `$1`, `$_` or `BASH_REMATCH` into the name: round 104.)
             ". ./lib.sh\n((n))",
-            "((n))\n. ./lib.sh",
-            "path=/opt/x\n. lib.sh",
+            "((n))\nx=literal\n. ./lib.sh",
+            "mkdir d; . ./lib.sh; echo $((n + 1))",
+            "read -r x <<'EOF'\n1\nEOF\n. ./lib.sh\n((n))",
+            "((n))\nx=$(id)\n. ./lib.sh",
+            "cat f | . ./lib.sh\n((n))",
+            "f() { . ./lib.sh; }\n((n))",
+            "{ . ./lib.sh; } <<'EOF'\nx\nEOF\n((n))",
+            "mkdir d; x=$(id); . ./lib.sh; echo $((n + 1))",
+            "read -r x <<'EOF'\n$(id)\nEOF\necho hi; . ./lib.sh\nset -x\necho done",
+            "set -x\nf() { . ./lib.sh; }",
+            ". \"$TEST_DIRECTORY\"/lib.sh\nset -x",
         ] {
             assert!(!inert_everywhere(c), "{c:?}");
         }
@@ -1383,6 +1683,76 @@ mod tests {
         }
     }
 
+    /// A wrapper that runs its arguments (`ensure() { if ! "$@"; then …; fi; }`) runs what
+    /// its calls name first: inert where each call names plain text that is no builtin's
+    /// or wrapper's name, and the wrapper keeps its positional parameters.
+    #[test]
+    fn a_wrapper_running_its_arguments_is_inert_where_every_call_names_a_program() {
+        for c in [
+            "ensure() { if ! \"$@\"; then echo \"failed: $*\" >&2; exit 1; fi; }\nensure mkdir -p \"$d\"\nensure tar -xf x.tar",
+            "ignore() { \"$@\"; }\nignore rm -f x\nignore",
+            "run() { \"${@}\" > /dev/null 2>&1; }\nrun ./configure --prefix=/usr",
+            "set -eu\nset -o pipefail\nset -eo pipefail\nensure() { \"$@\"; }\nensure make",
+        ] {
+            assert!(inert_everywhere(c), "{c:?}");
+        }
+        for c in [
+            // A builtin, the wrapper itself, a name computed at run time or none written.
+            "ensure() { \"$@\"; }\nensure let x",
+            "ensure() { \"$@\"; }\nensure read -r x",
+            "ensure() { \"$@\"; }\nensure ensure let x",
+            "ensure() { \"$@\"; }\nensure \"$cmd\" x",
+            "ensure() { \"$@\"; }\n\"ens$x\" let y",
+            "ensure() { \"$@\"; }\nensure noglob x",
+            // It changes its positional parameters, or runs them where it is no function.
+            "ensure() { shift; \"$@\"; }\nensure x let y",
+            "ensure() { set -- let x; \"$@\"; }\nensure true",
+            "\"$@\"",
+            "{ \"$@\"; }",
+            "f() { g() { \"$@\"; }; }\nf let x\ng let x",
+            // (A wrapper named like a builtin shadows it.)
+            "cd() { \"$@\"; }\ncd let x",
+            "echo() { \"$@\"; }\necho read x",
+            // Round 104: what may change its positional parameters while it runs, by any
+            // spelling, anywhere in the command; a name zsh expands.
+            "ensure() { \\set -- let x; \"$@\"; }\nensure cat",
+            "ensure() { set '--' let x; \"$@\"; }\nensure cat",
+            "ensure() { 'shift'; \"$@\"; }\nensure cat let x",
+            "ensure() { eval 'set -- let x'; \"$@\"; }\nensure cat",
+            "trap 'set -- let x' DEBUG\nensure() { \"$@\"; }\nensure cat",
+            "g() { trap 'set -- let x' DEBUG; }\nensure() { g; \"$@\"; }\nensure cat",
+            "ensure() { . ./lib.sh; \"$@\"; }\nensure cat",
+            "=cat() { \"$@\"; }\n/bin/cat let x",
+            "a/b() { \"$@\"; }\na/b let x",
+        ] {
+            assert!(!inert_everywhere(c), "{c:?}");
+        }
+    }
+
+    /// `test`'s integer comparisons take integers only (the shells say "integer
+    /// expression expected" to `a[$(x)]`); completion specifications run nothing in a
+    /// shell that completes no word. `test -v`, `[[ -eq ]]` and `compgen -W` evaluate.
+    #[test]
+    fn test_comparisons_and_completion_specifications_are_inert() {
+        for c in [
+            "[ \"$n\" -eq 0 ] && echo none",
+            "test \"$a\" -lt \"$b\"",
+            "complete -F _comp_cmd_acpi acpi",
+            "complete -W \"$words\" -o nospace tool",
+            "compopt -o filenames",
+        ] {
+            assert!(inert_everywhere(c), "{c:?}");
+        }
+        for c in [
+            "[ -v \"$n\" ]",
+            "test -R \"$n\"",
+            "[[ $n -eq 0 ]]",
+            "compgen -W \"$words\" -- x",
+        ] {
+            assert!(!inert_everywhere(c), "{c:?}");
+        }
+    }
+
     #[test]
     fn arithmetic_on_names_given_only_numbers_is_inert() {
         for c in [
@@ -1428,6 +1798,32 @@ mod tests {
             for shell in [Shell::Bash52, Shell::Zsh] {
                 assert!(!inert_in(c, shell), "{c:?} {shell:?}");
             }
+        }
+    }
+
+    /// A name nothing assigns holds the environment's text, which arithmetic evaluates as
+    /// an expression: it may name a variable that holds heredoc text (round 103,
+    /// `USER=root` in the environment), or one that names `$_` (round 104). Where the
+    /// reading holds a heredoc, the judge looks.
+    #[test]
+    fn arithmetic_on_a_name_nothing_assigns_where_a_heredoc_is_is_not_inert() {
+        for c in [
+            "read -r root <<'EOF'\na[$(id)]\nEOF\necho $((USER))",
+            "read -r <<'EOF'\na[$(id)]\nEOF\necho $((USER))",
+            "root=_\necho \"$(cat <<'EOF'\nPATH[$(id)]\nEOF\n)\"\necho $((USER))",
+            "n=0; cat > f <<'EOF'\nx\nEOF\necho $((n + COUNT))",
+        ] {
+            for shell in [Shell::Bash52, Shell::Zsh] {
+                assert!(!inert_in(c, shell), "{c:?} {shell:?}");
+            }
+        }
+        // (No heredoc: no heredoc text for the environment's to name.)
+        for c in [
+            "for w in a b; do :; done; echo $((COUNT + 1))",
+            "echo $((USER)); x=$(cat f)",
+            "n=0; i=1; echo $((n + i + COUNT))",
+        ] {
+            assert!(inert_everywhere(c), "{c:?}");
         }
     }
 
