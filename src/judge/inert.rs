@@ -993,19 +993,9 @@ impl Plain<'_> {
                     });
                 // (Its written text joined, parameters left out, as the judge reads it: no
                 // device, no option, no `~`.)
-                let joined: Vec<u8> = infos
+                let joined = infos
                     .first()
-                    .map(|i| {
-                        i.pieces
-                            .iter()
-                            .filter_map(|p| match p {
-                                Piece::Lit(l) => Some(l.as_slice()),
-                                _ => None,
-                            })
-                            .flatten()
-                            .copied()
-                            .collect()
-                    })
+                    .map(WordInfo::written_text)
                     .unwrap_or_default();
                 let computed = !literal
                     && !joined.starts_with(b"-")
@@ -1360,24 +1350,7 @@ fn test_args(args: &[Option<Vec<u8>>]) -> bool {
     match rest.len() {
         0 | 1 => true,
         2 => lit(from).is_some_and(|v| v.starts_with(b"-")),
-        3 => lit(from + 1).is_some_and(|v| {
-            matches!(
-                v,
-                b"=" | b"=="
-                    | b"!="
-                    | b"<"
-                    | b">"
-                    | b"-nt"
-                    | b"-ot"
-                    | b"-ef"
-                    | b"-eq"
-                    | b"-ne"
-                    | b"-lt"
-                    | b"-le"
-                    | b"-gt"
-                    | b"-ge"
-            )
-        }),
+        3 => lit(from + 1).is_some_and(crate::shell::grammar::test_binop),
         _ => false,
     }
 }

@@ -902,17 +902,7 @@ impl<'a> Walk<'a> {
             // Its literal text, or, where anything but text is in it, its whole value
             // (a value glued into a qualifier is part of it).
             let value = if arg.pieces.iter().all(|q| matches!(q, Piece::Lit(_))) {
-                let text: Vec<u8> = arg
-                    .pieces
-                    .iter()
-                    .filter_map(|q| match q {
-                        Piece::Lit(l) => Some(l.as_slice()),
-                        _ => None,
-                    })
-                    .flatten()
-                    .copied()
-                    .collect();
-                Expr::lit(&text)
+                Expr::lit(&arg.written_text())
             } else {
                 self.word_expr(arg)
             };

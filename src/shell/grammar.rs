@@ -14,8 +14,8 @@ fn test_unop(w: &[u8]) -> bool {
     matches!(w, [b'-', c] if b"abcdefghknoprstuvwxzGLNORS".contains(c))
 }
 
-/// `[[ ]]` binary operators (`test_binop`), without `=~`.
-fn test_binop(w: &[u8]) -> bool {
+/// `[[ ]]` binary operators (`test_binop`), without `=~`: `test`'s too.
+pub(crate) fn test_binop(w: &[u8]) -> bool {
     matches!(
         w,
         b"=" | b"=="

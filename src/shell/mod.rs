@@ -15,7 +15,7 @@
 mod alias;
 mod expand;
 mod extent;
-mod grammar;
+pub(crate) mod grammar;
 mod heredoc;
 mod input;
 mod lexer;

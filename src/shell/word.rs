@@ -258,6 +258,18 @@ impl WordInfo {
         Some(v)
     }
 
+    /// The literal pieces glued: the word's text after quote removal, less what it
+    /// expands (`/pr''oc` and `/pr${e}oc` give `/proc`).
+    pub fn written_text(&self) -> Vec<u8> {
+        let mut v = Vec::new();
+        for p in &self.pieces {
+            if let Piece::Lit(l) = p {
+                v.extend_from_slice(l);
+            }
+        }
+        v
+    }
+
     /// Every substitution offset in the word, nested ones included.
     pub fn substs(&self) -> Vec<u32> {
         let mut out = Vec::new();

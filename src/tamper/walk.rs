@@ -773,7 +773,7 @@ impl<'a> Walker<'a> {
                         let Some(info) = self.word(w, &ends) else {
                             return;
                         };
-                        let lit = literal_text(&info);
+                        let lit = info.written_text();
                         if subscript_code(&lit) {
                             self.subscript_code.push(lit);
                         }
@@ -1016,7 +1016,7 @@ impl<'a> Walker<'a> {
             self.settle_cwds();
         }
         // A word whose value differs from how it is written is text the command shows.
-        let lit = literal_text(&info);
+        let lit = info.written_text();
         if self.takes_names && subscript_code(&lit) {
             self.subscript_code.push(lit.clone());
         }
@@ -1143,7 +1143,7 @@ impl<'a> Walker<'a> {
                 _ => continue,
             };
             for (name, value) in names.into_iter().zip(values) {
-                let lit = literal_text(&value);
+                let lit = value.written_text();
                 if subscript_code(&lit) {
                     self.subscript_code.push(lit);
                 }
@@ -1550,7 +1550,7 @@ impl<'a> Walker<'a> {
         }
         let mut lits = Vec::with_capacity(rest.len());
         for w in rest {
-            lits.push(literal_text(&self.word(w, ends)?));
+            lits.push(self.word(w, ends)?.written_text());
         }
         let out = if is_printf {
             super::printed::printf(&lits)
@@ -1769,20 +1769,6 @@ fn is_exec_only(c: &SimpleCommand) -> bool {
         .map(|w| w.text.bytes())
         .skip_while(|w| matches!(*w, b"command" | b"builtin"));
     words.next() == Some(b"exec") && words.next().is_none() && !c.redirects.is_empty()
-}
-
-/// The literal pieces of a word, glued: its text after quote removal, less what it
-/// expands.
-fn literal_text(info: &WordInfo) -> Vec<u8> {
-    info.pieces
-        .iter()
-        .filter_map(|p| match p {
-            word::Piece::Lit(l) => Some(l.as_slice()),
-            _ => None,
-        })
-        .flatten()
-        .copied()
-        .collect()
 }
 
 /// Whether text writes a table of functions, commands or aliases, an exported function,

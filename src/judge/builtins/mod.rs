@@ -786,12 +786,7 @@ fn sourced(
         && path.is_some_and(|p| {
             // (Its literal text joined, quotes removed and parameters left out: `/pr''oc`
             // and `/pr${e}oc` name `/proc`.)
-            let mut joined = Vec::new();
-            for piece in &p.pieces {
-                if let Piece::Lit(l) = piece {
-                    joined.extend_from_slice(l);
-                }
-            }
+            let joined = p.written_text();
             plain_word(p)
                 && !joined.starts_with(b"-")
                 && !names_device(&joined)
