@@ -21,7 +21,7 @@ pub fn report(
     // What each of the intended reading's bodies runs, grouped in one pass.
     let mut runs: Vec<Vec<(usize, usize)>> = vec![Vec::new(); intended.heredocs.len()];
     for e in &intended.exec {
-        if let Some(list) = e.in_body.and_then(|i| runs.get_mut(i)) {
+        if let Some(list) = e.in_body.and_then(|i| runs.get_mut(i as usize)) {
             list.push((e.at as usize, e.end as usize));
         }
     }

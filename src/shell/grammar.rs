@@ -485,13 +485,11 @@ impl Reader<'_, '_> {
         let end = self.input.last_origin().saturating_add(1);
         // Kept until the process ends: no room past the last element (a shrink is in
         // place, and what it frees holds the next command's words).
-        words.shrink_to_fit();
-        redirects.shrink_to_fit();
         self.out.events.push(Event::Simple(SimpleCommand {
             at,
             end,
-            words,
-            redirects,
+            words: words.into_boxed_slice(),
+            redirects: redirects.into_boxed_slice(),
         }));
         Ok(())
     }
@@ -500,7 +498,7 @@ impl Reader<'_, '_> {
         let (mut t, fd_word) = self.next()?;
         let mut fd = None;
         if matches!(t, Tok::Number | Tok::RedirWord) {
-            fd = fd_word.map(|w| w.text.bytes().to_vec());
+            fd = fd_word.map(|w| Box::from(w.text.bytes()));
             t = self.next()?.0;
         }
         let op_at = self.tok_at;

@@ -324,7 +324,8 @@ impl Reader<'_, '_> {
                     at,
                     end,
                     what: Run::Subst(kind),
-                    in_body: Some(index),
+                    // (Fewer than `MAX_HEREDOCS`: the reader stops at that many.)
+                    in_body: Some(u32::try_from(index).unwrap_or(u32::MAX)),
                 });
             }
         }

@@ -651,8 +651,9 @@ pub struct Exec {
     /// Where the construct ends (for excerpts); equal to `at` for tokens.
     pub end: u32,
     pub what: Run,
-    /// Found in the body of heredoc number `n` of the same reading.
-    pub in_body: Option<usize>,
+    /// Found in the body of heredoc number `n` of the same reading (fewer than
+    /// [`MAX_HEREDOCS`]; 32 bits, as offsets are: a script holds one per word).
+    pub in_body: Option<u32>,
 }
 
 impl Reading {
@@ -972,11 +973,21 @@ pub(crate) fn read_bytes(bytes: &[u8], dialect: Dialect, work: &Work, bodies: &B
     if let Err(e) = result {
         out.error = Some(e);
     }
-    out.exec.sort_by_key(|e| e.at);
+    sort_exec(&mut out.exec);
     nested::read_nested(&mut out, &probe, 0);
     limit_error(&mut out);
     out.asked = probe.asked();
     out
+}
+
+/// Puts a reading's [`Exec`]s in the order of the text, each run where it stands (a
+/// stable sort: those at one offset keep the order they were found in). Most readings
+/// find them in order already, and the sort's buffer (half the list, megabytes for a large
+/// script) is then not taken.
+pub(crate) fn sort_exec(exec: &mut [Exec]) {
+    if !exec.is_sorted_by_key(|e| e.at) {
+        exec.sort_by_key(|e| e.at);
+    }
 }
 
 /// A reading whose meter ran out is a limit, whatever it read before.

@@ -118,7 +118,7 @@ fn read_text(text: Text<'static>, dialect: &Probe, parent: &Reading, depth: usiz
     if let Err(e) = result {
         out.error = Some(e);
     }
-    out.exec.sort_by_key(|e| e.at);
+    super::sort_exec(&mut out.exec);
     read_nested(&mut out, dialect, depth);
     out
 }

@@ -3,8 +3,9 @@
 //! them shorter than [`INLINE_BYTES`] and of one run; two allocations a word were a fifth
 //! of the reading's time (docs/performance.md).
 
-/// Bytes kept inline (the rest of a `Vec`'s size, less the length byte).
-pub const INLINE_BYTES: usize = 22;
+/// Bytes kept inline: what fits beside the length byte and the variant's tag in 32
+/// bytes, the size a `Vec` and that tag take (a test checks it).
+pub const INLINE_BYTES: usize = 30;
 
 /// A growable byte string, inline while short.
 #[derive(Clone, Debug)]
@@ -156,6 +157,15 @@ impl std::ops::Deref for Runs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The inline variant fills the room the heap one takes: 32 bytes.
+    #[test]
+    fn inline_bytes_take_no_more_room_than_a_vec_and_its_tag() {
+        assert_eq!(
+            std::mem::size_of::<Bytes>(),
+            std::mem::size_of::<Vec<u8>>() + std::mem::align_of::<Vec<u8>>()
+        );
+    }
 
     /// Bytes pushed one at a time or in slices, and popped, read back as a `Vec` given the
     /// same steps does, across the inline limit both ways.

@@ -35,7 +35,7 @@ pub struct Text<'s> {
     pin: Option<u32>,
     /// The last line end looked for: (searched from, the `\n` found or the length). A
     /// line read again from a later start within it costs nothing to find.
-    line_end_seen: std::cell::Cell<(usize, usize)>,
+    line_end_seen: std::cell::Cell<(u32, u32)>,
     /// Its bytes are the checked command's own ([`Text::checked_command`], or a part of it
     /// as [`Text::view`] and [`Text::slice`] cut it): one run, so its offsets say which
     /// bytes it holds.
@@ -57,7 +57,7 @@ impl<'s> Text<'s> {
             runs: Runs::None,
             end: bytes.len() as u32,
             pin: None,
-            line_end_seen: std::cell::Cell::new((usize::MAX, 0)),
+            line_end_seen: std::cell::Cell::new((u32::MAX, 0)),
             of_command: false,
         }
     }
@@ -87,7 +87,7 @@ impl<'s> Text<'s> {
             runs: Runs::None,
             end: origin,
             pin: Some(origin),
-            line_end_seen: std::cell::Cell::new((usize::MAX, 0)),
+            line_end_seen: std::cell::Cell::new((u32::MAX, 0)),
             of_command: false,
         }
     }
@@ -122,12 +122,16 @@ impl<'s> Text<'s> {
     /// Asked again from a later start on the same line, it answers without a search.
     pub fn line_end(&self, start: usize) -> usize {
         let (from, end) = self.line_end_seen.get();
+        let (from, end) = (from as usize, end as usize);
         if from <= start && start <= end {
             return end;
         }
         let end = memchr::memchr(b'\n', self.bytes.get(start..).unwrap_or(&[]))
             .map_or(self.bytes.len(), |n| start + n);
-        self.line_end_seen.set((start, end));
+        // (Kept in 32 bits, as the text's offsets are: a text past them is not kept.)
+        if let (Ok(s), Ok(e)) = (u32::try_from(start), u32::try_from(end)) {
+            self.line_end_seen.set((s, e));
+        }
         end
     }
 
@@ -269,7 +273,7 @@ impl<'s> Text<'s> {
             runs,
             end: self.origin(end),
             pin: self.pin,
-            line_end_seen: std::cell::Cell::new((usize::MAX, 0)),
+            line_end_seen: std::cell::Cell::new((u32::MAX, 0)),
             of_command: self.of_command,
         }
     }
@@ -411,7 +415,7 @@ impl Builder {
             runs: self.runs,
             end,
             pin: None,
-            line_end_seen: std::cell::Cell::new((usize::MAX, 0)),
+            line_end_seen: std::cell::Cell::new((u32::MAX, 0)),
             of_command: false,
         }
     }

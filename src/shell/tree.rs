@@ -99,8 +99,8 @@ pub struct SimpleCommand {
     pub at: u32,
     /// Command offset where it ends.
     pub end: u32,
-    pub words: Vec<Word>,
-    pub redirects: Vec<Redirect>,
+    pub words: Box<[Word]>,
+    pub redirects: Box<[Redirect]>,
 }
 
 /// One redirection.
@@ -110,7 +110,7 @@ pub struct Redirect {
     pub at: u32,
     pub op: RedirOp,
     /// The file descriptor written before the operator (`3<`, `{fd}>`), as written.
-    pub fd: Option<Vec<u8>>,
+    pub fd: Option<Box<[u8]>>,
     /// The target word (a file, a here-string's word, a heredoc's delimiter).
     pub target: Option<Word>,
 }

@@ -24,8 +24,15 @@ pub(super) fn judge(
             walk::MAX_DEPTH,
             walk::MAX_NESTED
         )),
-        Action::Touch { target, how, by } => touch(target, *how, places, switch, ctx)
-            .map(|what| format!("{} {}{what}", paths::clip(by), target.shown())),
+        // (By a command: `tee PATH`, `rm PATH`; by the shell: write PATH through a
+        // redirection, or zsh's mapfile.)
+        Action::Touch { target, how, by } => touch(target, *how, places, switch, ctx).map(|what| {
+            if matches!(by.as_str(), "a redirection" | "zsh's mapfile") {
+                format!("write {} through {}{what}", target.shown(), paths::clip(by))
+            } else {
+                format!("{} {}{what}", paths::clip(by), target.shown())
+            }
+        }),
         Action::Find {
             starts,
             names,

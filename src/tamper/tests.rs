@@ -993,3 +993,73 @@ fn round_82_traps_before_exec_command_running_code_npm_options_and_alias_assignm
         ],
     );
 }
+
+/// A write through a redirection or zsh's `mapfile` is said as one ("would write PATH
+/// through a redirection"), a command's as the command ("would tee PATH").
+#[test]
+fn a_write_by_the_shell_says_write_and_how_a_command_its_name() {
+    let home = Home::new().hooked();
+    let settings = home.path().join(".claude/settings.json");
+    let says = |command: &str, what: &str| {
+        let reason = home.verdict(command).unwrap_or_default();
+        assert!(
+            reason.contains(&format!(
+                "this command would {what}, which holds heredoc-guard's hook:"
+            )),
+            "{command}: {reason}"
+        );
+    };
+    says(
+        "echo '{}' > ~/.claude/settings.json",
+        &format!("write {} through a redirection", settings.display()),
+    );
+    says(
+        "ls | tee ~/.claude/settings.json",
+        &format!("tee {}", settings.display()),
+    );
+}
+
+/// A filter that passes its input on (`grep`, `sort`, `tee`) and is given none passes on
+/// none, read or not (the walk's fast path); given text it passes that text on to a shell
+/// after it, however many stages and groups stand between.
+#[test]
+fn a_filter_given_no_text_passes_on_none_and_one_given_text_passes_it_on() {
+    let home = Home::new().hooked();
+    denied(
+        &home,
+        &[
+            "printf 'rm -f ~/.claude/settings.json' | grep rm | sh",
+            "printf 'rm -f ~/.claude/settings.json' | { ls | grep rm | sort | sh; }",
+            "printf 'rm -f ~/.claude/settings.json' | { true | grep rm | sh; }",
+            "echo 'rm -f ~/.claude/settings.json' | cat | tac | head -n 1 | sh",
+            "ls | grep x | tee ~/.claude/settings.json",
+            "ls | sort -o ~/.claude/settings.json",
+            "{ echo 'rm -f ~/.claude/settings.json'; ls | grep x; } | sh",
+        ],
+    );
+    passed(
+        &home,
+        &[
+            "ls -la | grep -v x | wc -l",
+            "cd d && ls -la | grep -v x | sort | uniq | wc -l",
+            "ls | grep rm | sh",
+            "git log | head -n 5 | cut -c1-20",
+        ],
+    );
+}
+
+/// A filter piped on whose words name a printer is read on the slow path even when given
+/// nothing: a function of its name may run them (`grep() { "$@"; }`), and what `printf`
+/// makes of them is text the command writes (round 105).
+#[test]
+fn a_piped_filter_whose_words_name_a_printer_is_read_for_the_text_it_prints() {
+    let home = Home::new().hooked();
+    home.write(".codex/config.toml", "[features]\n");
+    denied(
+        &home,
+        &[
+            "grep() { \"$@\"; }; grep printf features.codex_hooks=fals%s e | cat >> ~/.codex/config.toml",
+            "ls | sort printf features.codex_hooks=fals%s e | tee -a ~/.codex/config.toml",
+        ],
+    );
+}

@@ -1310,16 +1310,20 @@ impl<'a> Walker<'a> {
         }
         if self.plain_command(c, pipes, piped.as_ref().is_some_and(|p| !p.is_empty())) {
             self.redirects(c, ends);
-            // (Piped on, it passes on what it read: [`Walker::passed_on`]; a redirection
-            // of its standard input takes the pipe's place.)
-            let piped = piped.filter(|p| pipes && !p.is_empty())?;
-            let replaced = self.replaces_stdin(c, ends);
-            let counts = c
+            let name = c
                 .words
                 .iter()
                 .find(|w| !word::is_assignment(&w.text))
                 .and_then(|w| std::str::from_utf8(w.text.bytes()).ok())
-                .is_some_and(|n| COUNTS_INPUT.contains(&super::commands::basename(n)));
+                .map(super::commands::basename);
+            // (Piped on, it passes on what it read: [`Walker::passed_on`]; a redirection
+            // of its standard input takes the pipe's place. One of [`PASSES_INPUT`] given
+            // nothing passes on nothing, as the slow path's does.)
+            let Some(piped) = piped.filter(|p| pipes && !p.is_empty()) else {
+                return (pipes && name.is_some_and(|n| PASSES_INPUT.contains(&n))).then(Vec::new);
+            };
+            let replaced = self.replaces_stdin(c, ends);
+            let counts = name.is_some_and(|n| COUNTS_INPUT.contains(&n));
             return (!replaced && !counts).then_some(piped);
         }
         // What it reads on standard input that the command shows. (A redirection of its
@@ -1589,8 +1593,10 @@ impl<'a> Walker<'a> {
     /// glob or brace) naming no JSON or TOML file and not the guard's binary, so that
     /// [`Walker::touch_if_settings`] finds nothing in it; no `env` or `-S` word (`env -S`
     /// behind a program, round 78), no heredoc or here-string (text it shows). What it
-    /// writes matters only to a command it `pipes` into: for one of [`PASSES_INPUT`] or
-    /// [`PRINTS_WORDS`] it is read (the slow path), for any other it is what it read
+    /// writes matters only to a command it `pipes` into: for one of [`PRINTS_WORDS`], or
+    /// of [`PASSES_INPUT`] given text or with a later word naming one of [`PRINTS_WORDS`],
+    /// it is read (the slow path); one of [`PASSES_INPUT`] given none passes on none (`ls
+    /// | grep x | wc -l`), any other what it read
     /// ([`Walker::passed_on`]); an element of zsh's `mapfile` may be any word. `fed`: it
     /// is given text, which a function of its name may run.
     fn plain_command(&mut self, c: &SimpleCommand, pipes: bool, fed: bool) -> bool {
@@ -1627,10 +1633,15 @@ impl<'a> Walker<'a> {
         // (A later word that names one of the rule's commands, which a program the rule
         // does not know may run: `flock l sh …`; round 94.)
         let mut names_command = false;
+        // (A later word that names one of [`PRINTS_WORDS`], which a function of the
+        // command's name may run: its text is read ([`Walker::printed`]) on the slow path.)
+        let mut names_printer = false;
         for t in words {
             if !plain(t) {
                 return false;
             }
+            let base = &t[crate::search::rfind_byte(t, b'/').map_or(0, |k| k + 1)..];
+            names_printer = names_printer || PRINTS_WORDS.iter().any(|n| n.as_bytes() == base);
             // (An option is no command's name: `ls -la | grep -v x`.)
             names_command = names_command
                 || (!(t.len() > 1 && t[0] == b'-')
@@ -1655,7 +1666,9 @@ impl<'a> Walker<'a> {
             || function
             || takes_names(name.as_bytes())
             || super::commands::kind(name, self.ctx).is_some()
-            || (pipes && (PASSES_INPUT.contains(&name) || PRINTS_WORDS.contains(&name)))
+            || (pipes
+                && (((fed || names_printer) && PASSES_INPUT.contains(&name))
+                    || PRINTS_WORDS.contains(&name)))
         {
             return false;
         }
