@@ -1048,11 +1048,11 @@ fn a_filter_given_no_text_passes_on_none_and_one_given_text_passes_it_on() {
     );
 }
 
-/// A filter piped on whose words name a printer is read on the slow path even when given
-/// nothing: a function of its name may run them (`grep() { "$@"; }`), and what `printf`
-/// makes of them is text the command writes (round 105).
+/// A command whose later words name a printer is read on the slow path, piped or not,
+/// given text or not: a function of its name may run them (`grep() { "$@"; }`, `f() {
+/// "$@"; }`), and what `printf` makes of them is text the command writes (round 105).
 #[test]
-fn a_piped_filter_whose_words_name_a_printer_is_read_for_the_text_it_prints() {
+fn a_command_whose_later_words_name_a_printer_is_read_for_the_text_it_prints() {
     let home = Home::new().hooked();
     home.write(".codex/config.toml", "[features]\n");
     denied(
@@ -1060,6 +1060,10 @@ fn a_piped_filter_whose_words_name_a_printer_is_read_for_the_text_it_prints() {
         &[
             "grep() { \"$@\"; }; grep printf features.codex_hooks=fals%s e | cat >> ~/.codex/config.toml",
             "ls | sort printf features.codex_hooks=fals%s e | tee -a ~/.codex/config.toml",
+            // (Not piped, and behind a name the rule does not know: round 105.)
+            "grep() { \"$@\"; }; grep printf features.codex_hooks=fals%s e >> ~/.codex/config.toml",
+            "f() { \"$@\"; }; f printf features.codex_hooks=fals%s e | cat >> ~/.codex/config.toml",
+            "f() { \"$@\"; }; f /usr/bin/printf features.codex_hooks=fals%s e >> ~/.codex/config.toml",
         ],
     );
 }

@@ -1594,9 +1594,8 @@ impl<'a> Walker<'a> {
     /// [`Walker::touch_if_settings`] finds nothing in it; no `env` or `-S` word (`env -S`
     /// behind a program, round 78), no heredoc or here-string (text it shows). What it
     /// writes matters only to a command it `pipes` into: for one of [`PRINTS_WORDS`], or
-    /// of [`PASSES_INPUT`] given text or with a later word naming one of [`PRINTS_WORDS`],
-    /// it is read (the slow path); one of [`PASSES_INPUT`] given none passes on none (`ls
-    /// | grep x | wc -l`), any other what it read
+    /// of [`PASSES_INPUT`] given text, it is read (the slow path); one of [`PASSES_INPUT`]
+    /// given none passes on none (`ls | grep x | wc -l`), any other what it read
     /// ([`Walker::passed_on`]); an element of zsh's `mapfile` may be any word. `fed`: it
     /// is given text, which a function of its name may run.
     fn plain_command(&mut self, c: &SimpleCommand, pipes: bool, fed: bool) -> bool {
@@ -1634,7 +1633,8 @@ impl<'a> Walker<'a> {
         // does not know may run: `flock l sh …`; round 94.)
         let mut names_command = false;
         // (A later word that names one of [`PRINTS_WORDS`], which a function of the
-        // command's name may run: its text is read ([`Walker::printed`]) on the slow path.)
+        // command's name or a wrapper may run, `f() { "$@"; }; f printf 'fals%s' e`: what it
+        // prints is read ([`Walker::printed`]) on the slow path; round 105.)
         let mut names_printer = false;
         for t in words {
             if !plain(t) {
@@ -1666,9 +1666,8 @@ impl<'a> Walker<'a> {
             || function
             || takes_names(name.as_bytes())
             || super::commands::kind(name, self.ctx).is_some()
-            || (pipes
-                && (((fed || names_printer) && PASSES_INPUT.contains(&name))
-                    || PRINTS_WORDS.contains(&name)))
+            || names_printer
+            || (pipes && ((fed && PASSES_INPUT.contains(&name)) || PRINTS_WORDS.contains(&name)))
         {
             return false;
         }
