@@ -1420,6 +1420,20 @@ mod tests {
             .all(|s| inert_in(command, s))
     }
 
+    /// Every command is inert in every shell read.
+    fn inert_everywhere_all(commands: &[&str]) {
+        for c in commands {
+            assert!(inert_everywhere(c), "{c:?}");
+        }
+    }
+
+    /// Every command is left to the judge in some shell read.
+    fn judged_everywhere_all(commands: &[&str]) {
+        for c in commands {
+            assert!(!inert_everywhere(c), "{c:?}");
+        }
+    }
+
     /// A quoted or escaped parenthesis is text in zsh too (`zsh -c 'echo "*(e:echo
     /// hi:)"'` prints its text): only an unquoted one may be a glob qualifier.
     #[test]
@@ -1444,7 +1458,7 @@ mod tests {
     /// is not inert.
     #[test]
     fn a_file_sourced_by_literal_words_is_inert_where_nothing_reads_what_it_copies() {
-        for c in [
+        inert_everywhere_all(&[
             "test_description='a b (c)'\n. ./test-lib.sh\necho hi",
             "source .venv/bin/activate\nA=1 B='x y'\n. ./lib.sh arg\npytest -q",
             "GIT_TEST_DEFAULT_INITIAL_BRANCH_NAME=main\nexport GIT_TEST_DEFAULT_INITIAL_BRANCH_NAME\n. ./test-lib.sh",
@@ -1468,10 +1482,8 @@ mod tests {
             "source \"${BATS_ROOT:-.}/$BATS_LIBDIR/common.bash\"",
             // (The environment's file copies only the environment's text: PS4 too.)
             ". ./test-lib.sh\nset -x\necho hi",
-        ] {
-            assert!(inert_everywhere(c), "{c:?}");
-        }
-        for c in [
+        ]);
+        judged_everywhere_all(&[
             ". ./lib.sh <<'E'\nx\nE",
             "X=1 . ./lib.sh",
             ". /dev/stdin",
@@ -1493,9 +1505,7 @@ mod tests {
             "read -r x <<'EOF'\n$(id)\nEOF\necho hi; . ./lib.sh\nset -x\necho done",
             "set -x\nf() { . ./lib.sh; }",
             ". \"$TEST_DIRECTORY\"/lib.sh\nset -x",
-        ] {
-            assert!(!inert_everywhere(c), "{c:?}");
-        }
+        ]);
     }
 
     /// A command named at run time is a program or a function only where the letters
@@ -1503,14 +1513,12 @@ mod tests {
     /// `let`, `read` or `printf -v`.
     #[test]
     fn a_command_named_at_run_time_past_every_builtin_is_a_program() {
-        for c in [
+        inert_everywhere_all(&[
             "\"install_component_$i\" || exit 1",
             "\"run_$k\" arg \"$v\"",
             "zz\"$x\"",
             "\"run_${k}_$j\" x",
-        ] {
-            assert!(inert_everywhere(c), "{c:?}");
-        }
+        ]);
         for c in [
             "\"$cmd\" x",
             "l$x v",
@@ -1578,7 +1586,7 @@ mod tests {
 
     #[test]
     fn programs_plain_builtins_and_plain_assignments_are_inert() {
-        for c in [
+        inert_everywhere_all(&[
             "cd src && cargo test --release 2>&1 | tail -5",
             "export PATH=\"$HOME/.local/bin:$PATH\"\nset -euo pipefail\nls -la",
             "set -x\nset -ex\nset -xeuo pipefail\nmake",
@@ -1594,9 +1602,7 @@ mod tests {
             "trap 'rm -f \"$f\"' EXIT INT; trap - INT; trap -p",
             "eval 'n=1'; echo $((n + 1))",
             "if command -v curl >/dev/null 2>&1; then curl -sSf x; fi",
-        ] {
-            assert!(inert_everywhere(c), "{c:?}");
-        }
+        ]);
     }
 
     #[test]
@@ -1661,15 +1667,13 @@ mod tests {
     /// or wrapper's name, and the wrapper keeps its positional parameters.
     #[test]
     fn a_wrapper_running_its_arguments_is_inert_where_every_call_names_a_program() {
-        for c in [
+        inert_everywhere_all(&[
             "ensure() { if ! \"$@\"; then echo \"failed: $*\" >&2; exit 1; fi; }\nensure mkdir -p \"$d\"\nensure tar -xf x.tar",
             "ignore() { \"$@\"; }\nignore rm -f x\nignore",
             "run() { \"${@}\" > /dev/null 2>&1; }\nrun ./configure --prefix=/usr",
             "set -eu\nset -o pipefail\nset -eo pipefail\nensure() { \"$@\"; }\nensure make",
-        ] {
-            assert!(inert_everywhere(c), "{c:?}");
-        }
-        for c in [
+        ]);
+        judged_everywhere_all(&[
             // A builtin, the wrapper itself, a name computed at run time or none written.
             "ensure() { \"$@\"; }\nensure let x",
             "ensure() { \"$@\"; }\nensure read -r x",
@@ -1697,9 +1701,7 @@ mod tests {
             "ensure() { . ./lib.sh; \"$@\"; }\nensure cat",
             "=cat() { \"$@\"; }\n/bin/cat let x",
             "a/b() { \"$@\"; }\na/b let x",
-        ] {
-            assert!(!inert_everywhere(c), "{c:?}");
-        }
+        ]);
     }
 
     /// `test`'s integer comparisons take integers only (the shells say "integer
@@ -1707,28 +1709,24 @@ mod tests {
     /// shell that completes no word. `test -v`, `[[ -eq ]]` and `compgen -W` evaluate.
     #[test]
     fn test_comparisons_and_completion_specifications_are_inert() {
-        for c in [
+        inert_everywhere_all(&[
             "[ \"$n\" -eq 0 ] && echo none",
             "test \"$a\" -lt \"$b\"",
             "complete -F _comp_cmd_acpi acpi",
             "complete -W \"$words\" -o nospace tool",
             "compopt -o filenames",
-        ] {
-            assert!(inert_everywhere(c), "{c:?}");
-        }
-        for c in [
+        ]);
+        judged_everywhere_all(&[
             "[ -v \"$n\" ]",
             "test -R \"$n\"",
             "[[ $n -eq 0 ]]",
             "compgen -W \"$words\" -- x",
-        ] {
-            assert!(!inert_everywhere(c), "{c:?}");
-        }
+        ]);
     }
 
     #[test]
     fn arithmetic_on_names_given_only_numbers_is_inert() {
-        for c in [
+        inert_everywhere_all(&[
             "pass=0\nfail=0\npass=$((pass + 1)); echo \"$pass $fail\"",
             "for i in 1 2 3; do echo $((i * 2)); done",
             "n=0; ((n++)); (( n > 1 )) && echo big",
@@ -1739,9 +1737,7 @@ mod tests {
             ": ${n:=0}; echo $((n))",
             ": ${n:=}; m=; echo $((n + m))",
             "export n=12; n+=3; echo $((n))",
-        ] {
-            assert!(inert_everywhere(c), "{c:?}");
-        }
+        ]);
     }
 
     #[test]
@@ -1791,13 +1787,11 @@ mod tests {
             }
         }
         // (No heredoc: no heredoc text for the environment's to name.)
-        for c in [
+        inert_everywhere_all(&[
             "for w in a b; do :; done; echo $((COUNT + 1))",
             "echo $((USER)); x=$(cat f)",
             "n=0; i=1; echo $((n + i + COUNT))",
-        ] {
-            assert!(inert_everywhere(c), "{c:?}");
-        }
+        ]);
     }
 
     #[test]

@@ -324,7 +324,8 @@ impl Reader<'_, '_> {
                     at,
                     end,
                     what: Run::Subst(kind),
-                    // (Fewer than `MAX_HEREDOCS`: the reader stops at that many.)
+                    // (Fewer than `MAX_HEREDOCS`, which fits: the reader stops at that
+                    // many. Out of range it would still count as in a body.)
                     in_body: Some(u32::try_from(index).unwrap_or(u32::MAX)),
                 });
             }

@@ -857,6 +857,8 @@ pub struct ReadError {
 pub const MAX_NESTING: usize = 1_000;
 /// Most heredocs in one command, nested ones included.
 pub const MAX_HEREDOCS: usize = 1 << 14;
+// A heredoc's number is kept in 32 bits ([`Exec::in_body`]).
+const _: () = assert!(MAX_HEREDOCS <= u32::MAX as usize);
 /// The most work the readings of one command may do together, in units of roughly 10 ns
 /// (measured): a token is [`TOKEN_WORK`] units, a character scanned one at a time by the
 /// older bash's scanners [`CHAR_WORK`], a step of an expansion 1, and text read again

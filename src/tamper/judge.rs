@@ -27,7 +27,7 @@ pub(super) fn judge(
         // (By a command: `tee PATH`, `rm PATH`; by the shell: write PATH through a
         // redirection, or zsh's mapfile.)
         Action::Touch { target, how, by } => touch(target, *how, places, switch, ctx).map(|what| {
-            if matches!(by.as_str(), "a redirection" | "zsh's mapfile") {
+            if [walk::BY_REDIRECTION, walk::BY_MAPFILE].contains(&by.as_str()) {
                 format!("write {} through {}{what}", target.shown(), paths::clip(by))
             } else {
                 format!("{} {}{what}", paths::clip(by), target.shown())

@@ -994,8 +994,8 @@ fn round_82_traps_before_exec_command_running_code_npm_options_and_alias_assignm
     );
 }
 
-/// A write through a redirection or zsh's `mapfile` is said as one ("would write PATH
-/// through a redirection"), a command's as the command ("would tee PATH").
+/// A write through a redirection is said as one ("would write PATH through a
+/// redirection"), a command's as the command ("would tee PATH").
 #[test]
 fn a_write_by_the_shell_says_write_and_how_a_command_its_name() {
     let home = Home::new().hooked();

@@ -179,6 +179,18 @@ const COUNTS_INPUT: [&str; 9] = [
 /// ([`Walker::printed`]).
 const PRINTS_WORDS: [&str; 3] = ["echo", "print", "printf"];
 
+/// What a change made by the shell itself, not by a command, is said to be done by (the
+/// reason says "write PATH through …").
+pub(super) const BY_REDIRECTION: &str = "a redirection";
+pub(super) const BY_MAPFILE: &str = "zsh's mapfile";
+
+/// Whether a word whose text is `raw` may name one of [`PRINTS_WORDS`], by any path
+/// (`/usr/bin/printf`) or spelling (`\printf`, `"printf"`).
+fn may_name_printer(raw: &[u8]) -> bool {
+    let base = &raw[crate::search::rfind_byte(raw, b'/').map_or(0, |k| k + 1)..];
+    crate::shell::syntax::may_be_one_of(base, &PRINTS_WORDS.map(str::as_bytes))
+}
+
 /// Deepest nesting of shell text run by a shell (`bash -c`, `eval`, a heredoc given to a
 /// shell) that is read.
 pub(super) const MAX_DEPTH: usize = 4;
@@ -761,7 +773,7 @@ impl<'a> Walker<'a> {
                 }
                 // (A compound command's redirections: its output still goes to a pipe
                 // after them.)
-                Event::Redirect(rd) => self.redirect(rd, &ends, "a redirection"),
+                Event::Redirect(rd) => self.redirect(rd, &ends, BY_REDIRECTION),
                 // `[[ -v 'a[$(…)]' ]]`, `[[ 'a[$(…)]' -eq 0 ]]`: a name or arithmetic the
                 // shell evaluates, its subscript's command run.
                 Event::Cond(words) => {
@@ -1382,7 +1394,7 @@ impl<'a> Walker<'a> {
                 .map(|(t, _)| t.iter().filter_map(|t| mapfile_element(t)).collect())
                 .unwrap_or_default();
             for e in elements {
-                self.touch(&Arg::plain(e), How::Write, "zsh's mapfile", None);
+                self.touch(&Arg::plain(e), How::Write, BY_MAPFILE, None);
             }
         }
         // A word brace expansion makes too many words of, given to a command the rule
@@ -1536,12 +1548,9 @@ impl<'a> Walker<'a> {
         // (Behind a wrapper, or spelled with quotes or escapes: `command printf`, `\\printf`;
         // the first word that may be one of them, round 80.)
         let words = c.words.get(assignments..)?;
-        let names: Vec<&[u8]> = PRINTS_WORDS.iter().map(|n| n.as_bytes()).collect();
-        let at = words.iter().position(|w| {
-            let raw = w.text.bytes();
-            let base = &raw[crate::search::rfind_byte(raw, b'/').map_or(0, |k| k + 1)..];
-            crate::shell::syntax::may_be_one_of(base, &names)
-        })?;
+        let at = words
+            .iter()
+            .position(|w| may_name_printer(w.text.bytes()))?;
         let (first, rest) = words.get(at..)?.split_first()?;
         let raw = first.text.bytes();
         let is_printf =
@@ -1573,7 +1582,7 @@ impl<'a> Walker<'a> {
     /// The files a simple command's redirections write.
     fn redirects(&mut self, c: &SimpleCommand, ends: &Ends) {
         for rd in &c.redirects {
-            self.redirect(rd, ends, "a redirection");
+            self.redirect(rd, ends, BY_REDIRECTION);
             // zsh's `>!` and `>>!` write the word after the `!` (bash, a file named `!`:
             // round 73).
             if rd.op == RedirOp::Output
@@ -1581,7 +1590,7 @@ impl<'a> Walker<'a> {
                 && let Some(next) = c.words.iter().find(|w| w.start >= t.end)
                 && let Some(a) = self.arg(next, ends)
             {
-                self.touch(&a, How::Write, "a redirection", None);
+                self.touch(&a, How::Write, BY_REDIRECTION, None);
             }
         }
     }
@@ -1640,8 +1649,7 @@ impl<'a> Walker<'a> {
             if !plain(t) {
                 return false;
             }
-            let base = &t[crate::search::rfind_byte(t, b'/').map_or(0, |k| k + 1)..];
-            names_printer = names_printer || PRINTS_WORDS.iter().any(|n| n.as_bytes() == base);
+            names_printer = names_printer || may_name_printer(t);
             // (An option is no command's name: `ls -la | grep -v x`.)
             names_command = names_command
                 || (!(t.len() > 1 && t[0] == b'-')
