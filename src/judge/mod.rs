@@ -176,6 +176,12 @@ struct Opts {
     shifts: bool,
     /// A nameref is in the command: an expansion may be several words.
     namerefs: bool,
+    /// A file that is not the environment's may be sourced (by the command's text, or by
+    /// text the walk does not read: [`solve::Solver::unread_may_source`]): a function it
+    /// defines may run in place of any name ([`walk::Walk::sources_files`]).
+    sourced_functions: bool,
+    /// The second: text the walk does not read may source it, anywhere.
+    unread_sources: bool,
     /// zsh: a name computed at run time may spell `options` (the solver's reading of it,
     /// [`solve::Solver::may_write_options`]): any option may be on.
     options_table: Option<u32>,
@@ -508,6 +514,8 @@ pub fn judge(
         w.namerefs_seen = opts.namerefs;
         w.own_functions = std::rc::Rc::clone(&functions);
         w.other_fd_text = other_fd_text;
+        w.sources_files = opts.sourced_functions || opts.unread_sources;
+        w.unread_sources = opts.unread_sources;
         // (Every option may be on where a name computed at run time may be `options`.)
         w.zsh_options = zsh_options.map(|mut z| {
             if opts.options_table.is_some() {
@@ -589,6 +597,8 @@ pub fn judge(
                 .iter()
                 .any(|r| r.call_of.is_none() && !r.positional);
             next.builtins_rebound |= rebinds_builtins(&w.facts, rest);
+            next.sourced_functions |= !rest && w.copying_source;
+            next.unread_sources |= !rest && w.sources_anywhere;
             next.namerefs |= w.facts.has_nameref
                 || w.facts.any_nameref.is_some()
                 || !w.facts.computed_refs.is_empty();
@@ -624,6 +634,12 @@ pub fn judge(
             && let Some(at) = s.may_write_options()?
         {
             opts.options_table = Some(at);
+            continue;
+        }
+        // Text the walk does not read that may source a file: walked again with what the
+        // functions such a file defines may copy.
+        if !opts.unread_sources && s.unread_may_source()? {
+            opts.unread_sources = true;
             continue;
         }
         let ifs_matters = !opts.ifs_unknown && s.fields_split.get();

@@ -1432,6 +1432,28 @@ impl<'a> Solver<'a> {
         Ok(out)
     }
 
+    /// Whether text the guard does not read may source a file: `eval` of computed text, or
+    /// a command named at run time whose name may be `.` or `source` (text the command
+    /// fixes or heredoc text that may spell one; a program's output or the environment's
+    /// text run as a name is explicit). A function such a file defines may run in place of
+    /// any name ([`super::walk::Walk::sources_files`]).
+    pub fn unread_may_source(&self) -> Result<bool, GaveUp> {
+        for r in &self.facts.unread_runs {
+            if r.call_of.is_some() {
+                // (A wrapper's call: its function's `"$@"` is a run of its own.)
+                continue;
+            }
+            let sources = match &r.name {
+                None => true,
+                Some(name) => self.may_be(name, super::builtins::Gate::Sources)?,
+            };
+            if sources {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// Every variable's value, joined (the defaults of those never assigned too).
     fn every(&self) -> Val {
         if self.unsolved {

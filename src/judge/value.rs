@@ -63,6 +63,15 @@ impl ByteSet {
         self.0[(b >> 6) as usize] & (1 << (b & 63)) != 0
     }
 
+    /// Every byte of the set is one of `bytes`.
+    pub fn within(&self, bytes: &[u8]) -> bool {
+        let allowed = ByteSet::of(bytes);
+        self.0
+            .iter()
+            .zip(allowed.0.iter())
+            .all(|(a, b)| a & !b == 0)
+    }
+
     pub fn any_of(&self, other: &ByteSet) -> bool {
         self.0.iter().zip(other.0.iter()).any(|(a, b)| a & b != 0)
     }

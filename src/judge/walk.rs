@@ -159,6 +159,22 @@ pub(super) struct Walk<'a> {
     /// The command gives a heredoc or a here-string on a descriptor other than standard
     /// input somewhere: a sourced file may read it.
     pub other_fd_text: bool,
+    /// The command may source a file that is not the environment's somewhere (a walk
+    /// before found one, or text it does not read that may): a function the file defines
+    /// may run in place of any name and copy what a call gives it into any name
+    /// ([`super::builtins`]'s `sourced`).
+    pub sources_files: bool,
+    /// This walk met such a source (so far, in the text's order).
+    pub copying_source: bool,
+    /// Text the walk does not read may source such a file, anywhere.
+    pub unread_sources: bool,
+    /// The command judged now starts after a name computed at run time that may be empty
+    /// ([`super::builtins`]' `command`).
+    pub after_skipped_name: bool,
+    /// Text this walk does not read, or `eval` or `trap` text it reads apart, may source
+    /// such a file (`mapfile -C`'s callback, a literal `eval '. ./lib.sh'`): the next walk
+    /// counts every call ([`Walk::unread_sources`]).
+    pub sources_anywhere: bool,
 }
 
 /// zsh options a command's text names, by any spelling zsh takes: case and `_` ignored,
@@ -409,7 +425,17 @@ impl<'a> Walk<'a> {
             functions: Rc::new((super::FunctionNames::default(), false)),
             own_functions: Rc::new((super::FunctionNames::default(), false)),
             other_fd_text: false,
+            sources_files: false,
+            copying_source: false,
+            unread_sources: false,
+            sources_anywhere: false,
+            after_skipped_name: false,
         }
+    }
+
+    /// Whether the reading holds a heredoc.
+    pub fn holds_heredoc(&self) -> bool {
+        !self.heredocs.is_empty()
     }
 
     pub fn zsh(&self) -> bool {
@@ -605,6 +631,9 @@ impl<'a> Walk<'a> {
             sub.verbose = self.verbose;
             sub.functions = Rc::clone(&self.functions);
             sub.zsh_options = self.zsh_options;
+            sub.sources_files = self.sources_files;
+            sub.unread_sources = self.unread_sources;
+            sub.copying_source = self.copying_source;
             let c = Ctx {
                 stdin,
                 read_later: true,
@@ -622,6 +651,8 @@ impl<'a> Walk<'a> {
             self.merge_found |= sub.merge_found;
             self.used_whole_lines |= sub.used_whole_lines;
             self.used_quiet_programs |= sub.used_quiet_programs;
+            // (A source in such text, walked after the rest: anywhere.)
+            self.sources_anywhere |= sub.sources_anywhere || sub.copying_source;
             result?;
         }
         Ok(())

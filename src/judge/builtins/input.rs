@@ -222,6 +222,8 @@ pub(super) fn mapfile(
         dynamic_assignment(w, Expr::unknown(), value.clone(), at, ctx);
     }
     if p.has(b'C') || p.unread {
+        // (Text it runs in this shell, which may source a file.)
+        w.sources_anywhere = true;
         // The callback runs with each line: it may define an alias from one.
         w.change(
             at,

@@ -820,6 +820,13 @@ fn sourced(
     // may read the rest of it as data, `read -r x`; and what the command gives on other
     // descriptors, which it may read or run, `. /dev/fd/3 3<<'EOF'`.)
     value.join(stdin);
+    // (Where it is not the environment's, any file the command wrote from its heredocs,
+    // which it may read as data: `read -r n < d`, round 104. The file it sources too,
+    // under any name: `cat > lib.sh <<'EOF'` then `. ./lib.sh`, which may read what it
+    // was written from, a heredoc moved away first, `mv lib.sh d`.)
+    if !environment && w.holds_heredoc() {
+        value.join(Expr::val(Val::heredoc(ByteSet::ALL)));
+    }
     // (An environment's file, sourced after inert commands alone, sees only its own: no
     // descriptor the command opened before it is still open.)
     if other_fd || (w.other_fd_text && !environment) {
@@ -830,7 +837,55 @@ fn sourced(
         Expr(vec![Src::SourceCopies(std::rc::Rc::new(value))]),
         at,
     );
+    w.copying_source |= !environment;
     environment
+}
+
+/// A call where the command may source a file that is not the environment's
+/// ([`Walk::sources_files`]): a function the file defines may run in place of the name
+/// (not behind `builtin` or `command`), and copy what the call gives it (its words, its
+/// input) into any name, as the file itself may copy any name's text (`printf … >
+/// lib.sh; . ./lib.sh; f <<'EOF'`, then `$((n))`: round 104). What it runs is explicit;
+/// what it copies is not followed, so it is taken as any heredoc text it may hold. (The
+/// environment's file, sourced first, is taken to define functions that copy nothing:
+/// `docs/threat-model.md`.)
+fn sourced_function_copies(
+    w: &mut Walk<'_>,
+    args: &[WordInfo],
+    given: &Expr,
+    gives: bool,
+    input: Option<&Expr>,
+    at: u32,
+) {
+    // (A name the command's own text defines as a function too: the file may define it
+    // again.)
+    // (Any name's text it may copy too: the file's own copies hold it, `sourced`.)
+    let mut value = Expr::default();
+    if gives {
+        value.join(given.clone());
+    } else {
+        for a in args {
+            if a.literal().is_none() {
+                value.join(w.word_expr(a));
+            }
+        }
+    }
+    if let Some(input) = input {
+        value.join(input.clone());
+    }
+    // (Text the command fixes holds no heredoc text: nothing to copy, and no name is
+    // given a value at run time.)
+    let fixed = value
+        .0
+        .iter()
+        .all(|s| matches!(s, Src::Val(v) if !v.has_heredoc() && !v.unknown));
+    if !fixed {
+        w.facts.assign(
+            Target::Any,
+            Expr(vec![Src::SourceCopies(std::rc::Rc::new(value))]),
+            at,
+        );
+    }
 }
 
 /// What a builtin that a command named at run time may be can do that the guard follows
@@ -849,6 +904,8 @@ pub(crate) enum Gate {
     /// Evaluate an argument as a name, arithmetic or words expanded again: `test -v`,
     /// `unset`, `let`, `compgen -W`, `exit` in zsh.
     Evaluates,
+    /// Source a file: `.`, `source`.
+    Sources,
 }
 
 /// The builtins of bash and zsh (with the modules zsh may load) that a command named at run
@@ -941,6 +998,7 @@ fn builtin_does(name: &[u8], gate: Gate, zsh: bool) -> bool {
             Gate::ReadsInput => what.contains('I'),
             Gate::Attrs => what.contains('A') || (zsh && what.contains('a')),
             Gate::Evaluates => what.contains('E'),
+            Gate::Sources => matches!(name, b"." | b"source"),
         })
 }
 
@@ -1005,9 +1063,16 @@ pub(crate) fn may_be(v: &Val, gate: Gate, zsh: bool, any_split: bool) -> bool {
                 .any(|(n, _)| n.len() > 1 && does(n) && n.iter().all(|c| b.has(*c)))
         })
     };
+    // (`.` is one letter: a text known only by its bytes may be it where they are dots and
+    // blanks alone, `c=${PWD:0:0}.`; a path's other bytes say it is not.)
+    let dot = |b: Option<ByteSet>| {
+        gate == Gate::Sources && b.is_some_and(|b| b.has(b'.') && b.within(b". \t\n"))
+    };
     v.lits.iter().chain(&v.htexts).any(|t| names(t))
         || spells(v.fixed)
         || (!v.unknown && spells(v.heredoc))
+        || dot(v.fixed)
+        || (!v.unknown && dot(v.heredoc))
 }
 
 /// What a call's first argument may be, as the name a function's `"$@"` runs: nothing
@@ -1149,6 +1214,7 @@ pub(super) fn command(
     let mut start = 0;
     for _ in 0..=MAX_SKIPPED_NAMES {
         w.skippable_name = None;
+        w.after_skipped_name = start > 0;
         let e = command_from(
             w,
             c,
@@ -1387,6 +1453,28 @@ fn command_from(
             given,
             here.stdin.clone(),
         );
+    }
+    // (After such a file is sourced: in the text's order, or anywhere in a loop or in text
+    // that runs later; anywhere where text the guard does not read may source it.)
+    let after_source =
+        w.copying_source || w.unread_sources || w.facts.deferred > 0 || w.facts.repeating > 0;
+    // (A name computed at run time is a value run as a command name: what it names is the
+    // command's explicit choice, and a builtin it may be is followed as such,
+    // `runs_unread_text`.)
+    // (Nor the words after one that may be empty: judged as the command too, where the
+    // name may be the source itself, `$c /dev/stdin <<'EOF'` with `c=.`.)
+    let literal_name = !w.after_skipped_name && words.get(i).is_some_and(|n| n.literal().is_some());
+    if w.sources_files
+        && after_source
+        && literal_name
+        && !wrapped
+        && !matches!(name.as_slice(), b"." | b"source" | b"eval")
+    {
+        // (Its input where the call is given one: a pipe, a heredoc, a file. The shell's
+        // own, which an `exec` may have given, is left out: read through it, every value
+        // would feed every other.)
+        let own_input = here.piped || c.redirects.iter().any(|r| r.op.feeds_input());
+        sourced_function_copies(w, args, &all, gives, own_input.then_some(&here.stdin), at);
     }
     let first = if gives {
         first_arg(w, args)
