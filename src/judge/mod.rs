@@ -421,6 +421,24 @@ fn places_programs(reading: &Reading) -> bool {
     })
 }
 
+/// Whether a reading gives a heredoc or a here-string on a descriptor other than standard
+/// input anywhere, its `eval` and `trap` texts included.
+fn gives_other_fd_text(reading: &Reading) -> bool {
+    use crate::shell::tree::{Event, RedirOp, Redirect};
+    let other = |r: &Redirect| {
+        matches!(r.op, RedirOp::Heredoc | RedirOp::HereString)
+            && r.fd.as_deref().is_some_and(|fd| fd != b"0")
+    };
+    reading.events.iter().any(|e| match e {
+        Event::Simple(c) => c.redirects.iter().any(other),
+        Event::Redirect(r) => other(r),
+        _ => false,
+    }) || reading
+        .nested
+        .iter()
+        .any(|n| gives_other_fd_text(&n.reading))
+}
+
 /// The last name of a path as written (quotes and backslashes taken away, a trailing `/`
 /// dropped).
 fn last_name(raw: &[u8]) -> std::borrow::Cow<'_, [u8]> {
@@ -478,19 +496,8 @@ pub fn judge(
     let functions = std::rc::Rc::new(function_names(reading, d.is_zsh()));
     // A heredoc or here-string given on a descriptor other than standard input, anywhere:
     // text a sourced file may read (`. /dev/fd/3 3<<'EOF'`, a call's `f 3<<'EOF'`).
-    let other_fd_text = reading.events.iter().any(|e| {
-        let other = |r: &crate::shell::tree::Redirect| {
-            matches!(
-                r.op,
-                crate::shell::tree::RedirOp::Heredoc | crate::shell::tree::RedirOp::HereString
-            ) && r.fd.as_deref().is_some_and(|fd| fd != b"0")
-        };
-        match e {
-            crate::shell::tree::Event::Simple(c) => c.redirects.iter().any(other),
-            crate::shell::tree::Event::Redirect(r) => other(r),
-            _ => false,
-        }
-    });
+    // (In its `eval` and `trap` texts too.)
+    let other_fd_text = gives_other_fd_text(reading);
     let places_programs = places_programs(reading);
     // (Scanned once, not on every pass.)
     let zsh_wide = d.is_zsh() && wide_outside_bodies(text, &reading.heredocs);
@@ -516,6 +523,7 @@ pub fn judge(
         w.other_fd_text = other_fd_text;
         w.sources_files = opts.sourced_functions || opts.unread_sources;
         w.unread_sources = opts.unread_sources;
+        w.holds_heredoc = holds;
         // (Every option may be on where a name computed at run time may be `options`.)
         w.zsh_options = zsh_options.map(|mut z| {
             if opts.options_table.is_some() {

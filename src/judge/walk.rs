@@ -168,6 +168,9 @@ pub(super) struct Walk<'a> {
     pub copying_source: bool,
     /// Text the walk does not read may source such a file, anywhere.
     pub unread_sources: bool,
+    /// The command holds a heredoc somewhere, its `eval` and `trap` texts included: a
+    /// file it writes may hold heredoc text.
+    pub holds_heredoc: bool,
     /// The command judged now starts after a name computed at run time that may be empty
     /// ([`super::builtins`]' `command`).
     pub after_skipped_name: bool,
@@ -430,12 +433,8 @@ impl<'a> Walk<'a> {
             unread_sources: false,
             sources_anywhere: false,
             after_skipped_name: false,
+            holds_heredoc: false,
         }
-    }
-
-    /// Whether the reading holds a heredoc.
-    pub fn holds_heredoc(&self) -> bool {
-        !self.heredocs.is_empty()
     }
 
     pub fn zsh(&self) -> bool {
@@ -634,6 +633,8 @@ impl<'a> Walk<'a> {
             sub.sources_files = self.sources_files;
             sub.unread_sources = self.unread_sources;
             sub.copying_source = self.copying_source;
+            sub.holds_heredoc = self.holds_heredoc;
+            sub.other_fd_text = self.other_fd_text;
             let c = Ctx {
                 stdin,
                 read_later: true,

@@ -562,7 +562,8 @@ pub(super) fn names_device(text: &[u8]) -> bool {
 /// Whether a simple command the walk met at the top level is inert: it cannot write a
 /// file, run a program or a function, evaluate anything, or change where a file name
 /// leads. Literal assignments (not to [`special_name`]s, no arrays, no subscripts),
-/// `export`, `readonly`, `declare -x/-r/-g`, `set`, `shopt`, `:`, `true`, `false`,
+/// `export`, `readonly`, `declare -x/-r/-g`, `set`, `shopt`, `:`, `true`, `false`, a test
+/// of plain words (`test`, `[ … ]`),
 /// `umask`, `unset` of plain names, `cd`/`pushd` to a plain directory that names no
 /// device, `exec` with redirections alone; every word made of literal text and plain
 /// parameters; no heredoc or here-string; output only to `/dev/null` or a descriptor. An
@@ -680,6 +681,12 @@ pub(super) fn inert(
     match name.as_slice() {
         b"." | b"source" => environment_source,
         b":" | b"true" | b"false" => args.iter().all(plain_word),
+        // (A test of plain words, `[ -f .env ] && . ./.env`: it reads, and evaluates no
+        // name or number a plain word can make run anything.)
+        b"test" => args.iter().all(plain_word),
+        b"[" => args.split_last().is_some_and(|(last, rest)| {
+            last.literal().as_deref() == Some(b"]") && rest.iter().all(plain_word)
+        }),
         b"exec" => args.is_empty(),
         b"umask" => args.iter().all(plain_word),
         // (Not zsh's `set -A name …`, which assigns an array.)
@@ -716,7 +723,8 @@ pub(super) fn inert(
 }
 
 /// Whether `set`'s words are inert: the flags `-e -u -x -v -a` (and `+`), `-o`/`+o` with
-/// one of the same options by name, `--` and plain words after it (the positional
+/// one of the same options by name (each `o` of a cluster taking the next word,
+/// `-euo pipefail`), `--` and plain words after it (the positional
 /// parameters). Not zsh's other one-letter flags (`-T` is `CDABLE_VARS`, `-A` assigns an
 /// array) nor options named otherwise.
 fn set_inert(args: &[WordInfo]) -> bool {
@@ -727,27 +735,31 @@ fn set_inert(args: &[WordInfo]) -> bool {
         };
         match l.as_slice() {
             b"--" => return rest.all(plain_word),
-            b"-o" | b"+o" => {
-                let name = rest.next().and_then(WordInfo::literal);
-                if !name.as_deref().is_some_and(|n| {
-                    matches!(
-                        n,
-                        b"errexit"
-                            | b"nounset"
-                            | b"xtrace"
-                            | b"verbose"
-                            | b"pipefail"
-                            | b"allexport"
-                    )
-                }) {
-                    return false;
-                }
-            }
+            // (Each `o` of a word takes the next word as an option's name, as bash reads
+            // them: `-o pipefail`, `-euo pipefail`.)
             f if f.len() > 1
                 && (f[0] == b'-' || f[0] == b'+')
                 && f[1..]
                     .iter()
-                    .all(|c| matches!(c, b'e' | b'u' | b'x' | b'v' | b'a')) => {}
+                    .all(|c| matches!(c, b'e' | b'u' | b'x' | b'v' | b'a' | b'o')) =>
+            {
+                for _ in f[1..].iter().filter(|&&c| c == b'o') {
+                    let name = rest.next().and_then(WordInfo::literal);
+                    if !name.as_deref().is_some_and(|n| {
+                        matches!(
+                            n,
+                            b"errexit"
+                                | b"nounset"
+                                | b"xtrace"
+                                | b"verbose"
+                                | b"pipefail"
+                                | b"allexport"
+                        )
+                    }) {
+                        return false;
+                    }
+                }
+            }
             _ => return false,
         }
     }
@@ -824,7 +836,7 @@ fn sourced(
     // which it may read as data: `read -r n < d`, round 104. The file it sources too,
     // under any name: `cat > lib.sh <<'EOF'` then `. ./lib.sh`, which may read what it
     // was written from, a heredoc moved away first, `mv lib.sh d`.)
-    if !environment && w.holds_heredoc() {
+    if !environment && w.holds_heredoc {
         value.join(Expr::val(Val::heredoc(ByteSet::ALL)));
     }
     // (An environment's file, sourced after inert commands alone, sees only its own: no
@@ -1462,19 +1474,23 @@ fn command_from(
     // command's explicit choice, and a builtin it may be is followed as such,
     // `runs_unread_text`.)
     // (Nor the words after one that may be empty: judged as the command too, where the
-    // name may be the source itself, `$c /dev/stdin <<'EOF'` with `c=.`.)
+    // name may be the source itself, `$c /dev/stdin <<'EOF'` with `c=.`.) Behind `builtin`
+    // or `command` too: the file may define a function of that name, or alias it (round
+    // 107). (Not `eval`, whose text runs here, explicitly: a function the file names
+    // `eval` is left to it, `fixtures/open/redteam104.txt`.)
     let literal_name = !w.after_skipped_name && words.get(i).is_some_and(|n| n.literal().is_some());
     if w.sources_files
         && after_source
         && literal_name
-        && !wrapped
         && !matches!(name.as_slice(), b"." | b"source" | b"eval")
     {
-        // (Its input where the call is given one: a pipe, a heredoc, a file. The shell's
-        // own, which an `exec` may have given, is left out: read through it, every value
-        // would feed every other.)
-        let own_input = here.piped || c.redirects.iter().any(|r| r.op.feeds_input());
-        sourced_function_copies(w, args, &all, gives, own_input.then_some(&here.stdin), at);
+        // (Its input, a compound command's around it too; and what the command gives on
+        // other descriptors anywhere.)
+        let mut input = here.stdin.clone();
+        if w.other_fd_text {
+            input.join(Expr::val(Val::heredoc(ByteSet::ALL)));
+        }
+        sourced_function_copies(w, args, &all, gives, Some(&input), at);
     }
     let first = if gives {
         first_arg(w, args)
