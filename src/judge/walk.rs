@@ -687,15 +687,18 @@ impl<'a> Walk<'a> {
                 && self.facts.deferred == 0
                 && (c.piped
                     || c.captured
-                    || !matches!(
-                        node,
-                        Node::Simple(_)
-                            | Node::Unit
-                            | Node::Compound {
-                                kind: Compound::Function(_),
-                                ..
-                            }
-                    ))
+                    || match node {
+                        Node::Simple(_) | Node::Unit => false,
+                        // (A function that may write heredoc text: the environment's file
+                        // may call it, `hash` in a venv's `activate`, round 108.)
+                        Node::Compound {
+                            kind: Compound::Function(_),
+                            children,
+                            redirects,
+                            ..
+                        } => may_give_heredoc_text(children, redirects),
+                        _ => true,
+                    })
             {
                 // (A pipeline, a substitution, a compound command, arithmetic, `[[ ]]`.)
                 self.inert_so_far = false;
@@ -3151,4 +3154,30 @@ fn brace_sequence_bytes(w: &WordInfo, zsh: bool) -> ByteSet {
         range.extend_from_slice(b"0123456789-");
     }
     ByteSet::of(&range)
+}
+
+/// Whether commands (a function's body and its redirections) may give heredoc text: a
+/// heredoc or here-string operator, or `<<` in a word (`eval` text, a substitution).
+fn may_give_heredoc_text(nodes: &[(Node<'_>, Feed)], redirects: &[&Redirect]) -> bool {
+    let gives = |r: &Redirect| {
+        matches!(r.op, RedirOp::Heredoc | RedirOp::HereString)
+            || r.target
+                .as_ref()
+                .is_some_and(|t| crate::search::find(t.text.bytes(), b"<<").is_some())
+    };
+    redirects.iter().any(|r| gives(r))
+        || nodes.iter().any(|(n, _)| match n {
+            Node::Simple(c) => {
+                c.redirects.iter().any(gives)
+                    || c.words
+                        .iter()
+                        .any(|w| crate::search::find(w.text.bytes(), b"<<").is_some())
+            }
+            Node::Compound {
+                children,
+                redirects,
+                ..
+            } => may_give_heredoc_text(children, redirects),
+            _ => false,
+        })
 }
