@@ -1415,43 +1415,44 @@ impl<'a> Solver<'a> {
     /// may spell one; a program's output or the environment's text run as a name is
     /// explicit, `$PYTHON -`).
     pub fn runs_leaving_attrs(&self) -> Result<Vec<usize>, GaveUp> {
+        self.runs_that_may(super::builtins::Gate::Attrs, usize::MAX)
+    }
+
+    /// Whether text the guard does not read may source a file: `eval` of computed text, or
+    /// a command named at run time whose name may be `.` or `source`. A function such a
+    /// file defines may run in place of any name ([`super::walk::Walk::sources_files`]).
+    pub fn unread_may_source(&self) -> Result<bool, GaveUp> {
+        Ok(!self
+            .runs_that_may(super::builtins::Gate::Sources, 1)?
+            .is_empty())
+    }
+
+    /// The runs of text the guard does not read ([`Facts::unread_runs`]) that may do what
+    /// `gate` says, up to `most` of them: every `eval`, and each command named at run time
+    /// whose name may be such a builtin. Not a wrapper's call: its function's `"$@"` is a
+    /// run of its own, and what it leaves is that run's.
+    fn runs_that_may(
+        &self,
+        gate: super::builtins::Gate,
+        most: usize,
+    ) -> Result<Vec<usize>, GaveUp> {
         let mut out = Vec::new();
         for (k, r) in self.facts.unread_runs.iter().enumerate() {
+            if out.len() >= most {
+                break;
+            }
             if r.call_of.is_some() {
-                // (A wrapper's call: the attributes are its function's own run's.)
                 continue;
             }
-            let leaves = match &r.name {
+            let may = match &r.name {
                 None => true,
-                Some(name) => self.may_be(name, super::builtins::Gate::Attrs)?,
+                Some(name) => self.may_be(name, gate)?,
             };
-            if leaves {
+            if may {
                 out.push(k);
             }
         }
         Ok(out)
-    }
-
-    /// Whether text the guard does not read may source a file: `eval` of computed text, or
-    /// a command named at run time whose name may be `.` or `source` (text the command
-    /// fixes or heredoc text that may spell one; a program's output or the environment's
-    /// text run as a name is explicit). A function such a file defines may run in place of
-    /// any name ([`super::walk::Walk::sources_files`]).
-    pub fn unread_may_source(&self) -> Result<bool, GaveUp> {
-        for r in &self.facts.unread_runs {
-            if r.call_of.is_some() {
-                // (A wrapper's call: its function's `"$@"` is a run of its own.)
-                continue;
-            }
-            let sources = match &r.name {
-                None => true,
-                Some(name) => self.may_be(name, super::builtins::Gate::Sources)?,
-            };
-            if sources {
-                return Ok(true);
-            }
-        }
-        Ok(false)
     }
 
     /// Every variable's value, joined (the defaults of those never assigned too).

@@ -855,8 +855,8 @@ fn sourced(
 
 /// A call where the command may source a file that is not the environment's
 /// ([`Walk::sources_files`]): a function the file defines may run in place of the name
-/// (not behind `builtin` or `command`), and copy what the call gives it (its words, its
-/// input) into any name, as the file itself may copy any name's text (`printf … >
+/// (behind `builtin` or `command` too: the file may define those), and copy what the call
+/// gives it (its words, its input) into any name, as the file itself may copy any name's text (`printf … >
 /// lib.sh; . ./lib.sh; f <<'EOF'`, then `$((n))`: round 104). What it runs is explicit;
 /// what it copies is not followed, so it is taken as any heredoc text it may hold. (The
 /// environment's file, sourced first, is taken to define functions that copy nothing:
@@ -866,7 +866,7 @@ fn sourced_function_copies(
     args: &[WordInfo],
     given: &Expr,
     gives: bool,
-    input: Option<&Expr>,
+    input: &Expr,
     at: u32,
 ) {
     // (A name the command's own text defines as a function too: the file may define it
@@ -882,9 +882,7 @@ fn sourced_function_copies(
             }
         }
     }
-    if let Some(input) = input {
-        value.join(input.clone());
-    }
+    value.join(input.clone());
     // (Text the command fixes holds no heredoc text: nothing to copy, and no name is
     // given a value at run time.)
     let fixed = value
@@ -1490,7 +1488,7 @@ fn command_from(
         if w.other_fd_text {
             input.join(Expr::val(Val::heredoc(ByteSet::ALL)));
         }
-        sourced_function_copies(w, args, &all, gives, Some(&input), at);
+        sourced_function_copies(w, args, &all, gives, &input, at);
     }
     let first = if gives {
         first_arg(w, args)
