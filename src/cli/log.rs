@@ -207,7 +207,10 @@ pub fn print(summary: &Summary, as_json: bool, out: &mut dyn Write) -> std::io::
             "last": last,
             "unreadable_lines": summary.unreadable,
         });
-        return writeln!(out, "{v}");
+        // (Made into a string first: serde_json is built without `std`, and its own
+        // writer would drop a failed write; the standard library's reports it.)
+        let text = v.to_string();
+        return writeln!(out, "{text}");
     }
     if summary.paths.is_empty() {
         return writeln!(

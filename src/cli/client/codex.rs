@@ -142,7 +142,10 @@ impl AppServer {
             .stdin
             .as_mut()
             .ok_or("codex app-server's stdin is closed")?;
-        writeln!(stdin, "{message}")
+        // (Made into a string first: serde_json is built without `std`, and its own
+        // writer would drop a failed write; the standard library's reports it.)
+        let text = message.to_string();
+        writeln!(stdin, "{text}")
             .and_then(|()| stdin.flush())
             .map_err(|e| format!("cannot write to codex app-server: {e}"))
     }
