@@ -425,6 +425,11 @@ pub(super) struct Facts {
 /// parameters are otherwise given (`set --`, zsh's `argv`).
 pub(super) const FIRST_ARG: &[u8] = b"\0first";
 
+/// The judge's own name for a function whose name the walk does not know (zsh expands a
+/// definition's name: `=cat() { … }`): in [`Facts::positional_runners`], any call may be
+/// a call of it.
+pub(super) const ANY_FUNCTION: &[u8] = b"\0any function";
+
 impl Facts {
     /// A write to a variable no text names (through a nameref whose target is computed, by
     /// a `printf` whose `-v` a nameref may give): any variable may get the value, and the

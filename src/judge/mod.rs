@@ -235,7 +235,10 @@ fn function_names(reading: &Reading, zsh: bool) -> (FunctionNames, bool) {
             if let crate::shell::tree::Event::Open(crate::shell::tree::Compound::Function(w), _) = e
             {
                 let raw = w.text.bytes();
-                if !plain(raw) {
+                // (zsh expands a definition's name: `=cat() { … }` defines the function
+                // named by cat's path, `~/f`, braces and globs make other names; round
+                // 104.)
+                if !plain(raw) || builtins::zsh_expands_name(zsh, raw) {
                     out.1 = true;
                 } else {
                     out.0.insert(raw.to_vec());

@@ -767,10 +767,20 @@ impl<'a> Solver<'a> {
         // which may be any) gives it its arguments and its input.
         let mut calls: Vec<(Target, &Expr)> = Vec::new();
         let functions: HashSet<&[u8]> = self.facts.functions.iter().map(|f| &f[..]).collect();
+        // (zsh expands a definition's name, `=cat() { … }` is `/usr/bin/cat`'s: any call
+        // may be a call of such a function.)
+        let zsh = self.d.is_zsh();
+        let expanded: Vec<&[u8]> = functions
+            .iter()
+            .copied()
+            .filter(|f| {
+                *f == super::facts::ANY_FUNCTION || super::builtins::zsh_expands_name(zsh, f)
+            })
+            .collect();
         if !functions.is_empty() {
             let at = self.facts.names.get(b"@");
             for (k, (name, args, stdin)) in self.facts.calls.iter().enumerate() {
-                if !name.is_empty() && !functions.contains(&name[..]) {
+                if !name.is_empty() && !functions.contains(&name[..]) && expanded.is_empty() {
                     continue;
                 }
                 if let Some(at) = at {
@@ -778,11 +788,13 @@ impl<'a> Solver<'a> {
                 }
                 // (A call recorded without its first argument: every argument.)
                 let e = self.facts.call_first.get(k).unwrap_or(args);
-                if let Some(f) = self.facts.names.get(&super::walk::function_first(name)) {
-                    calls.push((Target::Var(f), e));
-                }
-                if let Some(s) = self.facts.names.get(&super::walk::function_stdin(name)) {
-                    calls.push((Target::Var(s), stdin));
+                for f in std::iter::once(&name[..]).chain(expanded.iter().copied()) {
+                    if let Some(v) = self.facts.names.get(&super::walk::function_first(f)) {
+                        calls.push((Target::Var(v), e));
+                    }
+                    if let Some(s) = self.facts.names.get(&super::walk::function_stdin(f)) {
+                        calls.push((Target::Var(s), stdin));
+                    }
                 }
             }
         }
@@ -1131,7 +1143,11 @@ impl<'a> Solver<'a> {
             Some(Needs::Builtin(k)) => {
                 let run = self.facts.unread_runs.get(k);
                 if let Some(f) = run.and_then(|r| r.call_of.as_ref())
-                    && !self.facts.positional_runners.contains(f)
+                    && !self
+                        .facts
+                        .positional_runners
+                        .iter()
+                        .any(|r| r == f || &**r == super::facts::ANY_FUNCTION)
                 {
                     // (A call of a function that does not run its arguments.)
                     return Ok(false);

@@ -2814,6 +2814,9 @@ impl<'a> Walk<'a> {
                 if n.as_deref().is_none_or(lines::may_run_between_reads) {
                     self.facts.hooks = true;
                 }
+                // (A name the walk does not know, zsh's `=cat() { … }` among them: the
+                // function any call may be, [`super::facts::ANY_FUNCTION`].)
+                let n = Some(n.unwrap_or_else(|| super::facts::ANY_FUNCTION.to_vec()));
                 named = n.clone();
                 if let Some(n) = n {
                     // Its input is what its calls give it.

@@ -403,7 +403,14 @@ fn runs_unread_text(
         })
     });
     if let (true, Some(f)) = (positional, w.function_named.clone()) {
-        w.facts.positional_runners.push(std::rc::Rc::from(&f[..]));
+        // (zsh expands a definition's name, `=cat() { "$@"; }` is `/usr/bin/cat`'s: such
+        // a function may be the one any call names.)
+        let f: &[u8] = if zsh_expands_name(w.zsh(), &f) {
+            super::facts::ANY_FUNCTION
+        } else {
+            &f
+        };
+        w.facts.positional_runners.push(std::rc::Rc::from(f));
     }
     if name.is_some() {
         // It may be a builtin that evaluates its arguments as names, arithmetic or words
@@ -1538,6 +1545,16 @@ fn command_from(
         out.join(Expr::unknown());
     }
     Ok(out)
+}
+
+/// Whether zsh gives a function defined by the name `name` another name: it expands the
+/// definition's name word (`=cat` is cat's path, `~/f` a path in the home directory,
+/// braces and globs other names; round 104).
+pub(super) fn zsh_expands_name(zsh: bool, name: &[u8]) -> bool {
+    zsh && (matches!(name.first(), Some(b'=' | b'~'))
+        || name
+            .iter()
+            .any(|c| matches!(c, b'*' | b'?' | b'[' | b'{' | b'<')))
 }
 
 /// A variable a builtin assigns, named by a word: a fixed name (its subscript evaluated),
