@@ -767,15 +767,14 @@ impl<'a> Solver<'a> {
         // which may be any) gives it its arguments and its input.
         let mut calls: Vec<(Target, &Expr)> = Vec::new();
         let functions: HashSet<&[u8]> = self.facts.functions.iter().map(|f| &f[..]).collect();
-        // (zsh expands a definition's name, `=cat() { … }` is `/usr/bin/cat`'s: any call
-        // may be a call of such a function.)
+        // (zsh expands a definition's name, `=cat() { … }` is `/usr/bin/cat`'s, and a
+        // command-not-found handler runs with any command's words: any call may be a call
+        // of such a function.)
         let zsh = self.d.is_zsh();
         let expanded: Vec<&[u8]> = functions
             .iter()
             .copied()
-            .filter(|f| {
-                *f == super::facts::ANY_FUNCTION || super::builtins::zsh_expands_name(zsh, f)
-            })
+            .filter(|f| super::builtins::runs_for_any_call(zsh, f))
             .collect();
         if !functions.is_empty() {
             let at = self.facts.names.get(b"@");
@@ -1147,7 +1146,7 @@ impl<'a> Solver<'a> {
                         .facts
                         .positional_runners
                         .iter()
-                        .any(|r| r == f || &**r == super::facts::ANY_FUNCTION)
+                        .any(|r| r == f || super::builtins::runs_for_any_call(self.d.is_zsh(), r))
                 {
                     // (A call of a function that does not run its arguments.)
                     return Ok(false);

@@ -1557,6 +1557,19 @@ pub(super) fn zsh_expands_name(zsh: bool, name: &[u8]) -> bool {
             .any(|c| matches!(c, b'*' | b'?' | b'[' | b'{' | b'<')))
 }
 
+/// Whether the function the walk recorded under the name `f` may be what any call runs:
+/// one whose name it does not know ([`super::facts::ANY_FUNCTION`]), one zsh names by
+/// expanding its name, and the command-not-found handlers, which the shell runs with the
+/// words of any command it does not find (bash 4 on, zsh).
+pub(super) fn runs_for_any_call(zsh: bool, f: &[u8]) -> bool {
+    f == super::facts::ANY_FUNCTION
+        || zsh_expands_name(zsh, f)
+        || matches!(
+            f,
+            b"command_not_found_handle" | b"command_not_found_handler"
+        )
+}
+
 /// A variable a builtin assigns, named by a word: a fixed name (its subscript evaluated),
 /// or a name computed at run time (a name evaluator; any variable may get the value).
 fn name_target(
