@@ -2815,26 +2815,26 @@ impl<'a> Walk<'a> {
                     self.facts.hooks = true;
                 }
                 // (A name the walk does not know, zsh's `=cat() { … }` among them: the
-                // function any call may be, [`super::facts::ANY_FUNCTION`].)
-                let n = Some(n.unwrap_or_else(|| super::facts::ANY_FUNCTION.to_vec()));
-                named = n.clone();
-                if let Some(n) = n {
-                    // Its input is what its calls give it.
-                    let s = self.var(&function_stdin(&n));
-                    inner.stdin.join(Expr::var(s));
-                    let any = self.var(&function_stdin(b""));
-                    inner.stdin.join(Expr::var(any));
-                    // A function the shell runs by itself (`TRAPZERR`, `chpwd`,
-                    // `command_not_found_handler`, `zshexit`, …) reads what the command
-                    // running then is given: any heredoc (round 88).
-                    if lines::shell_hook(&n) || self.zsh_hooks_by_list() {
-                        // (A command-not-found handler runs with the redirections of
-                        // any command, a program's name; the others as a trap does.)
-                        let any = n.starts_with(b"command_not_found");
-                        inner.stdin.join(self.every_body(any));
-                    }
-                    self.facts.functions.push(Rc::from(n));
+                // function any call may be, [`super::facts::ANY_FUNCTION`], and any hook
+                // the shell runs by itself.)
+                let unknown = n.is_none();
+                let n = n.unwrap_or_else(|| super::facts::ANY_FUNCTION.to_vec());
+                named = Some(n.clone());
+                // Its input is what its calls give it.
+                let s = self.var(&function_stdin(&n));
+                inner.stdin.join(Expr::var(s));
+                let any = self.var(&function_stdin(b""));
+                inner.stdin.join(Expr::var(any));
+                // A function the shell runs by itself (`TRAPZERR`, `chpwd`,
+                // `command_not_found_handler`, `zshexit`, …) reads what the command
+                // running then is given: any heredoc (round 88).
+                if unknown || lines::shell_hook(&n) || self.zsh_hooks_by_list() {
+                    // (A command-not-found handler runs with the redirections of any
+                    // command, a program's name; the others as a trap does.)
+                    let any = unknown || n.starts_with(b"command_not_found");
+                    inner.stdin.join(self.every_body(any));
                 }
+                self.facts.functions.push(Rc::from(n));
             }
             Compound::Case(Some(w)) => {
                 let i = self.read(w)?;

@@ -26,6 +26,16 @@ pub(super) struct Call<'c> {
     pub zsh: bool,
 }
 
+/// What a builtin prints where it may print text the guard does not follow: run-time
+/// text, or nothing.
+fn run_time_text_if(prints: bool) -> Expr {
+    if prints {
+        Expr::unknown()
+    } else {
+        Expr::default()
+    }
+}
+
 /// What a builtin of one kind does: what it prints (its output, for a capture or a pipe).
 type Handler = fn(&mut Walk<'_>, &Call<'_>) -> Result<Expr, GaveUp>;
 
@@ -57,39 +67,47 @@ pub(super) fn handler(k: Kind) -> Handler {
 }
 
 fn on_print(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
-    let name = call.name;
-    let args = call.args;
-    let lits = call.lits;
-    let at = call.at;
-    let ctx = call.ctx;
+    let Call {
+        name,
+        args,
+        lits,
+        at,
+        ctx,
+        ..
+    } = *call;
     print(w, name, args, lits, at, ctx)
 }
 
 fn on_cat(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
-    let args = call.args;
-    let here = call.here;
+    let Call { args, here, .. } = *call;
     Ok(cat(w, args, here))
 }
 
 fn on_declare(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
-    let name = call.name;
-    let raw_args = call.raw_args;
-    let args = call.args;
-    let lits = call.lits;
-    let at = call.at;
-    let ctx = call.ctx;
+    let Call {
+        name,
+        raw_args,
+        args,
+        lits,
+        at,
+        ctx,
+        ..
+    } = *call;
     declare(w, name, raw_args, args, lits, at, ctx)
 }
 
 fn on_read(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
-    let name = call.name;
-    let args = call.args;
-    let lits = call.lits;
-    let at = call.at;
-    let ctx = call.ctx;
-    let here = call.here;
-    let own = call.own;
-    let zsh = call.zsh;
+    let Call {
+        name,
+        args,
+        lits,
+        at,
+        ctx,
+        here,
+        own,
+        zsh,
+        ..
+    } = *call;
     read(w, name, args, lits, at, ctx, here, own);
     // zsh's `read -e` prints what it read.
     Ok(if zsh {
@@ -100,28 +118,32 @@ fn on_read(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
 }
 
 fn on_mapfile(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
-    let args = call.args;
-    let lits = call.lits;
-    let at = call.at;
-    let ctx = call.ctx;
-    let here = call.here;
+    let Call {
+        args,
+        lits,
+        at,
+        ctx,
+        here,
+        ..
+    } = *call;
     mapfile(w, args, lits, at, ctx, here);
     Ok(Expr::default())
 }
 
 fn on_getopts(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
-    let args = call.args;
-    let lits = call.lits;
-    let at = call.at;
-    let ctx = call.ctx;
+    let Call {
+        args,
+        lits,
+        at,
+        ctx,
+        ..
+    } = *call;
     getopts(w, args, lits, at, ctx);
     Ok(Expr::default())
 }
 
 fn on_let(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
-    let args = call.args;
-    let at = call.at;
-    let ctx = call.ctx;
+    let Call { args, at, ctx, .. } = *call;
     for a in args {
         let e = w.word_expr(a);
         w.site(a.start, Evaluator::Arithmetic, "let", e, None);
@@ -138,8 +160,7 @@ fn on_let(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
 }
 
 fn on_unset(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
-    let args = call.args;
-    let lits = call.lits;
+    let Call { args, lits, .. } = *call;
     // (Options only before the first operand and up to `--`: `unset x -f "$k"`
     // unsets `-f` and `$k` as variables, round 102.)
     let mut functions = false;
@@ -164,10 +185,13 @@ fn on_unset(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
 }
 
 fn on_test(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
-    let name = call.name;
-    let args = call.args;
-    let lits = call.lits;
-    let zsh = call.zsh;
+    let Call {
+        name,
+        args,
+        lits,
+        zsh,
+        ..
+    } = *call;
     let globbed = caret_globs(w, args);
     let args = globbed.as_deref().unwrap_or(args);
     // `test` reads operators by their values: a word computed at run time may be
@@ -226,8 +250,7 @@ fn on_test(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
 }
 
 fn on_cd(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
-    let at = call.at;
-    let ctx = call.ctx;
+    let Call { at, ctx, .. } = *call;
     // The directory the shell lands in may be named by heredoc text whatever the
     // words say: a link the command made is resolved where the shell goes
     // physical (`cd -P`, `set -P`, zsh's `chase_links` or `-w`) or where the path
@@ -240,10 +263,13 @@ fn on_cd(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
 }
 
 fn on_wait(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
-    let args = call.args;
-    let lits = call.lits;
-    let at = call.at;
-    let ctx = call.ctx;
+    let Call {
+        args,
+        lits,
+        at,
+        ctx,
+        ..
+    } = *call;
     let p = getopt::parse_in(w, args, lits, b"fnp", b"p");
     if p.rejected {
         return Ok(Expr::default());
@@ -267,10 +293,13 @@ fn on_wait(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
 }
 
 fn on_compgen(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
-    let args = call.args;
-    let lits = call.lits;
-    let at = call.at;
-    let ctx = call.ctx;
+    let Call {
+        args,
+        lits,
+        at,
+        ctx,
+        ..
+    } = *call;
     let p = getopt::parse_in(w, args, lits, b"abcdefgjksuvIEDACFGPSXWVo", b"ACFGPSXWVo");
     if p.rejected {
         return Ok(Expr::default());
@@ -296,40 +325,44 @@ fn on_compgen(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
 // (An option word that is a glob may name any option, a file the command made
 // matching it: `set -o x?race`, `set -?` beside a file `-x`, round 101.)
 fn on_shopt(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
-    let args = call.args;
-    let lits = call.lits;
-    let at = call.at;
-    let ctx = call.ctx;
+    let Call {
+        args,
+        lits,
+        at,
+        ctx,
+        ..
+    } = *call;
     shopt(w, &unglobbed(args, lits), at, ctx);
     Ok(Expr::default())
 }
 
 fn on_set(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
-    let args = call.args;
-    let lits = call.lits;
-    let at = call.at;
-    let ctx = call.ctx;
+    let Call {
+        args,
+        lits,
+        at,
+        ctx,
+        ..
+    } = *call;
     set(w, args, &unglobbed(args, lits), at, ctx);
-    Ok(if args.is_empty() {
-        Expr::unknown()
-    } else {
-        Expr::default()
-    })
+    Ok(run_time_text_if(args.is_empty()))
 }
 
 fn on_setopt(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
-    let name = call.name;
-    let args = call.args;
-    let lits = call.lits;
-    let at = call.at;
-    let ctx = call.ctx;
+    let Call {
+        name,
+        args,
+        lits,
+        at,
+        ctx,
+        ..
+    } = *call;
     setopt(w, name, &unglobbed(args, lits), at, ctx);
     Ok(Expr::default())
 }
 
 fn on_emulate(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
-    let at = call.at;
-    let ctx = call.ctx;
+    let Call { at, ctx, .. } = *call;
     // `emulate sh`/`ksh` turn prompt_subst and glob_subst on (`csh` glob_subst):
     // any emulation is taken to.
     w.facts.prompt_subst = true;
@@ -344,28 +377,26 @@ fn on_emulate(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
 }
 
 fn on_alias(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
-    let c = call.c;
-    let name = call.name;
-    let args = call.args;
-    let lits = call.lits;
-    let at = call.at;
-    let ctx = call.ctx;
+    let Call {
+        c,
+        name,
+        args,
+        lits,
+        at,
+        ctx,
+        ..
+    } = *call;
     alias(w, c, name, args, lits, at, ctx)?;
     // `alias` alone, `-p`, or a name without `=` prints definitions.
     let prints = args.is_empty()
         || lits
             .iter()
             .any(|l| l.as_deref().is_none_or(|l| !l.contains(&b'=')));
-    Ok(if prints {
-        Expr::unknown()
-    } else {
-        Expr::default()
-    })
+    Ok(run_time_text_if(prints))
 }
 
 fn on_numeric(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
-    let name = call.name;
-    let args = call.args;
+    let Call { name, args, .. } = *call;
     // zsh `shift -p n`: the count after the option. Every word but `--` and
     // shift's option clusters (`-pp`) is judged: zsh's own option parsing is not
     // followed (`exit -- "$v"`, `shift -pp "$v"`, round 102).
@@ -396,22 +427,23 @@ fn on_numeric(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
 // (`stat -c …` is GNU's program, or zsh/stat's builtin refusing `-c` before it does
 // anything: prints what the program prints.)
 fn on_zsh_assigning(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
-    let name = call.name;
-    let args = call.args;
-    let lits = call.lits;
-    let at = call.at;
-    let ctx = call.ctx;
-    let here = call.here;
+    let Call {
+        name,
+        args,
+        lits,
+        at,
+        ctx,
+        here,
+        ..
+    } = *call;
     if name == b"stat" && output::zstat_refuses(lits) {
         let e = program_output(w, name, args, lits, here);
         Ok(Expr(vec![Src::Modelled(std::rc::Rc::new(e))]))
     } else {
         // (A module's builtin may also print: a date, a file's data, what it read.)
-        Ok(if zsh_assigning(w, name, args, lits, at, ctx) {
-            Expr::unknown()
-        } else {
-            Expr::default()
-        })
+        Ok(run_time_text_if(zsh_assigning(
+            w, name, args, lits, at, ctx,
+        )))
     }
 }
 
@@ -423,10 +455,13 @@ fn on_quiet(_w: &mut Walk<'_>, _call: &Call<'_>) -> Result<Expr, GaveUp> {
 // for a path the command may have made, `./d/wc`, nor where it may change what
 // the name runs, `PATH=d wc`: round 69.)
 fn on_other(w: &mut Walk<'_>, call: &Call<'_>) -> Result<Expr, GaveUp> {
-    let name = call.name;
-    let args = call.args;
-    let lits = call.lits;
-    let here = call.here;
+    let Call {
+        name,
+        args,
+        lits,
+        here,
+        ..
+    } = *call;
     let e = program_output(w, name, args, lits, here);
     Ok(if name.contains(&b'/') {
         let mut any = Expr::unknown();
