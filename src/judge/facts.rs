@@ -331,6 +331,9 @@ pub(super) struct Unread {
     pub what: &'static str,
 }
 
+/// zsh's `functions -c FROM TO`: (`FROM`, `TO`), a name computed at run time empty.
+pub(super) type FunctionCopy = (Rc<[u8]>, Rc<[u8]>);
+
 /// Everything the walk found in one reading.
 #[derive(Default)]
 pub(super) struct Facts {
@@ -392,6 +395,9 @@ pub(super) struct Facts {
     pub call_first: Vec<Expr>,
     /// Functions defined.
     pub functions: Vec<Rc<[u8]>>,
+    /// zsh's `functions -c FROM TO`: calls of `TO` run `FROM`'s body (an empty name: one
+    /// computed at run time, which may be any).
+    pub function_copies: Vec<FunctionCopy>,
     pub changes: Vec<Change>,
     /// Text read again when it runs (a substitution, `eval` text), with its unit.
     pub rereads: Vec<(u32, usize)>,

@@ -779,7 +779,13 @@ impl<'a> Solver<'a> {
         if !functions.is_empty() {
             let at = self.facts.names.get(b"@");
             for (k, (name, args, stdin)) in self.facts.calls.iter().enumerate() {
-                if !name.is_empty() && !functions.contains(&name[..]) && expanded.is_empty() {
+                // (zsh's `functions -c f g`: a call of `g` runs `f`.)
+                let copied = copied_from(&self.facts.function_copies, name);
+                if !name.is_empty()
+                    && !functions.contains(&name[..])
+                    && expanded.is_empty()
+                    && copied.is_empty()
+                {
                     continue;
                 }
                 if let Some(at) = at {
@@ -787,7 +793,10 @@ impl<'a> Solver<'a> {
                 }
                 // (A call recorded without its first argument: every argument.)
                 let e = self.facts.call_first.get(k).unwrap_or(args);
-                for f in std::iter::once(&name[..]).chain(expanded.iter().copied()) {
+                for f in std::iter::once(&name[..])
+                    .chain(expanded.iter().copied())
+                    .chain(copied.iter().copied())
+                {
                     if let Some(v) = self.facts.names.get(&super::walk::function_first(f)) {
                         calls.push((Target::Var(v), e));
                     }
@@ -1984,6 +1993,28 @@ impl<'a> Solver<'a> {
 
     fn heredocs_present(&self) -> bool {
         self.holds_heredoc
+    }
+}
+
+/// The functions whose bodies a call of `name` runs through zsh's `functions -c` copies
+/// (`copies`: from, to; a copy of a copy too; an empty name, computed at run time, may be
+/// any: its source is every function, given as the empty name).
+fn copied_from<'c>(copies: &'c [super::facts::FunctionCopy], name: &[u8]) -> Vec<&'c [u8]> {
+    let mut out: Vec<&[u8]> = Vec::new();
+    if copies.is_empty() {
+        return out;
+    }
+    let reaches = |to: &[u8], out: &[&[u8]]| to.is_empty() || to == name || out.contains(&to);
+    loop {
+        let before = out.len();
+        for (from, to) in copies {
+            if reaches(to, &out) && !out.contains(&&from[..]) {
+                out.push(from);
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
     }
 }
 

@@ -535,7 +535,7 @@ impl<'a> Walk<'a> {
         self.facts.glob_subst || self.zsh_options.is_none_or(|o| o.glob_assign)
     }
 
-    fn spend(&self, n: usize) -> Result<(), GaveUp> {
+    pub(super) fn spend(&self, n: usize) -> Result<(), GaveUp> {
         if self.meter.charge(n) {
             Ok(())
         } else {

@@ -1251,6 +1251,67 @@ pub(super) fn command(
     Err(GaveUp)
 }
 
+/// zsh's `functions -c FROM TO` (options in a cluster, `-ct`; `--` ends them): `TO` is
+/// now a function with `FROM`'s body, whose calls the solver gives `FROM` (round 109). A
+/// name computed at run time may be any (recorded empty).
+fn function_copy(w: &mut Walk<'_>, args: &[WordInfo]) {
+    let mut copies = false;
+    let mut k = 0;
+    while let Some(a) = args.get(k) {
+        match a.literal() {
+            Some(o) if o.as_slice() == b"--" => {
+                k += 1;
+                break;
+            }
+            Some(o) if o.len() > 1 && (o.starts_with(b"-") || o.starts_with(b"+")) => {
+                copies |= o.starts_with(b"-") && o.contains(&b'c');
+                k += 1;
+            }
+            // (An option word computed at run time may be `-c`.)
+            None if a
+                .pieces
+                .first()
+                .is_some_and(|p| !matches!(p, Piece::Lit(l) if !l.starts_with(b"-"))) =>
+            {
+                copies = true;
+                k += 1;
+            }
+            _ => break,
+        }
+    }
+    if !copies {
+        return;
+    }
+    let name = |a: Option<&WordInfo>| -> std::rc::Rc<[u8]> {
+        match a.and_then(WordInfo::literal) {
+            Some(n) => std::rc::Rc::from(n.as_slice()),
+            None => std::rc::Rc::from(&b""[..]),
+        }
+    };
+    let (from, to) = (name(args.get(k)), name(args.get(k + 1)));
+    w.facts.function_copies.push((from, to));
+}
+
+/// A zsh command of redirections alone (`<<'E' … E`, `< f`, `> f`): zsh runs `$NULLCMD`
+/// (`cat`) with them, or `$READNULLCMD` (the environment's pager) for one `<`, and either
+/// may name a function the command defines (round 109). Any function may run, given the
+/// command's input; its output is then run-time text. (zsh's `emulate sh` runs `:`, which
+/// reads nothing; an assignment before the redirections runs nothing either.)
+fn null_command(w: &mut Walk<'_>, here: &Ctx) -> Expr {
+    w.facts.call_first.push(Expr::default());
+    w.facts.calls.push((
+        std::rc::Rc::from(&b""[..]),
+        Expr::default(),
+        here.stdin.clone(),
+    ));
+    let mut out = here.stdin.clone();
+    let (names, any) = &*w.functions;
+    if *any || !names.is_empty() {
+        out.join(Expr::unknown());
+    }
+    out
+}
+
 /// Most names computed at run time in a row that [`command`] judges the command after.
 const MAX_SKIPPED_NAMES: usize = 16;
 
@@ -1283,6 +1344,9 @@ fn command_from(
                 let s = w.var(SHELL_STDIN);
                 w.facts.assign(Target::Var(s), here.stdin.clone(), c.at);
                 w.facts.assign(Target::Var(s), Expr::unknown(), c.at);
+            }
+            if zsh && c.words.is_empty() && !c.redirects.is_empty() {
+                return Ok(null_command(w, here));
             }
             return Ok(here.stdin.clone());
         };
@@ -1402,6 +1466,9 @@ fn command_from(
     };
     let args = &words[i + 1..];
     let raw_args = raw.get(i + 1..).unwrap_or(&[]);
+    if zsh && name.as_slice() == b"functions" {
+        function_copy(w, args);
+    }
     let at = words.get(i).map_or(c.at, |x| x.start);
     // Its arguments and input are a function's when it is one: kept where its name may be
     // a function's ([`Walk::may_be_function`]: every name the walk may meet defined as
@@ -1410,6 +1477,7 @@ fn command_from(
     // read (fail closed).
     // (An empty name is as a name computed at run time: any function's.)
     let gives = w.may_be_function(&name) || matches!(name.as_slice(), b"eval" | b"");
+    let mut out_of_runs = Expr::default();
     let mut all = if gives {
         Expr::default()
     } else {
@@ -1526,6 +1594,9 @@ fn command_from(
     // a file the command made matching it or a named directory giving it: `printf -? "$n"`
     // beside a file `-v`, `hash -d o=-v; print ~o`; round 101. A word shaped as an
     // assignment stays one.)
+    if zsh && name.as_slice() == b"zargs" {
+        out_of_runs.join(zargs(w, c, raw_args, args, ctx, here, own)?);
+    }
     let lits = as_options_may_be(args, literals(args));
     let call = run::Call {
         c,
@@ -1543,6 +1614,57 @@ fn command_from(
     let mut out = out?;
     if shadowed {
         out.join(Expr::unknown());
+    }
+    out.join(out_of_runs);
+    Ok(out)
+}
+
+/// zsh's `zargs [options --] [inputs] [-- command [initial-args]]` (autoloaded) runs
+/// `command initial-args inputs`, a function or a builtin too (round 109). Each literal
+/// `--` (each literal word where an option may change the end-of-input string, `-e`,
+/// `--eof`) may start the command: each such split is judged as the command it runs, at
+/// most [`MAX_SKIPPED_NAMES`] of them (past them, a limit). Their output joined.
+fn zargs(
+    w: &mut Walk<'_>,
+    c: &SimpleCommand,
+    raw: &[Word],
+    args: &[WordInfo],
+    ctx: &Ctx,
+    here: &Ctx,
+    own: Option<usize>,
+) -> Result<Expr, GaveUp> {
+    let eof = args.iter().any(|a| {
+        a.literal().is_none_or(|l| {
+            l.starts_with(b"-e")
+                || l.starts_with(b"--eof")
+                || (l.starts_with(b"-") && l.contains(&b'e') && !l.starts_with(b"--"))
+        })
+    });
+    let splits: Vec<usize> = (0..args.len())
+        .filter(|&p| {
+            p + 1 < args.len()
+                && args[p]
+                    .literal()
+                    .is_some_and(|l| eof || l.as_slice() == b"--")
+        })
+        .collect();
+    if splits.len() > MAX_SKIPPED_NAMES {
+        return Err(GaveUp);
+    }
+    let mut out = Expr::default();
+    for p in splits {
+        w.spend(args.len())?;
+        let order = (p + 1..args.len()).chain(0..p);
+        let words: Vec<WordInfo> = order.clone().filter_map(|k| args.get(k).cloned()).collect();
+        let raw_words: Vec<Word> = if raw.len() == args.len() {
+            order.filter_map(|k| raw.get(k).cloned()).collect()
+        } else {
+            Vec::new()
+        };
+        // (As a command of its own: a name computed at run time in it may be skipped.)
+        let after = w.after_skipped_name;
+        out.join(command(w, c, &raw_words, &words, ctx, here, own)?);
+        w.after_skipped_name = after;
     }
     Ok(out)
 }
