@@ -436,6 +436,21 @@ pub(super) const FIRST_ARG: &[u8] = b"\0first";
 /// a call of it.
 pub(super) const ANY_FUNCTION: &[u8] = b"\0any function";
 
+/// The name of the call a zsh command of redirections alone makes (`$NULLCMD`'s): the
+/// solver names it `cat`, or any where the command may set `NULLCMD`.
+pub(super) const NULL_COMMAND: &[u8] = b"\0null command";
+
+/// [`ANY_FUNCTION`] narrowed by what its name's word shows: every name it may take starts
+/// with `prefix` and ends with `suffix` (`function _${p}_max`, `function _nav_{up,down}`).
+pub(super) fn any_function_fitting(prefix: &[u8], suffix: &[u8]) -> Vec<u8> {
+    let mut n = ANY_FUNCTION.to_vec();
+    n.push(0);
+    n.extend_from_slice(prefix);
+    n.push(0);
+    n.extend_from_slice(suffix);
+    n
+}
+
 impl Facts {
     /// A write to a variable no text names (through a nameref whose target is computed, by
     /// a `printf` whose `-v` a nameref may give): any variable may get the value, and the

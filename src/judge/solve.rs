@@ -778,11 +778,37 @@ impl<'a> Solver<'a> {
             .collect();
         if !functions.is_empty() {
             let at = self.facts.names.get(b"@");
+            // (A zsh command of redirections alone runs `$NULLCMD`: `cat`, unless the
+            // command may set it, by name or by a name computed at run time.)
+            let null_command: &[u8] = if self
+                .text
+                .is_none_or(|t| crate::search::find(t, b"NULLCMD").is_some())
+                || self
+                    .facts
+                    .assigns
+                    .iter()
+                    .any(|(t, _, _)| matches!(t, Target::Any))
+            {
+                b""
+            } else {
+                b"cat"
+            };
             for (k, (name, args, stdin)) in self.facts.calls.iter().enumerate() {
+                let name: &[u8] = if &name[..] == super::facts::NULL_COMMAND {
+                    null_command
+                } else {
+                    name
+                };
                 // (zsh's `functions -c f g`: a call of `g` runs `f`.)
-                let copied = copied_from(&self.facts.function_copies, name);
+                let copied = copied_from(&self.facts.function_copies, name, zsh);
+                // (Those whose name may be the call's.)
+                let expanded: Vec<&[u8]> = expanded
+                    .iter()
+                    .copied()
+                    .filter(|f| super::builtins::runs_for_call(zsh, f, name))
+                    .collect();
                 if !name.is_empty()
-                    && !functions.contains(&name[..])
+                    && !functions.contains(name)
                     && expanded.is_empty()
                     && copied.is_empty()
                 {
@@ -793,7 +819,7 @@ impl<'a> Solver<'a> {
                 }
                 // (A call recorded without its first argument: every argument.)
                 let e = self.facts.call_first.get(k).unwrap_or(args);
-                for f in std::iter::once(&name[..])
+                for f in std::iter::once(name)
                     .chain(expanded.iter().copied())
                     .chain(copied.iter().copied())
                 {
@@ -1151,11 +1177,13 @@ impl<'a> Solver<'a> {
             Some(Needs::Builtin(k)) => {
                 let run = self.facts.unread_runs.get(k);
                 if let Some(f) = run.and_then(|r| r.call_of.as_ref())
-                    && !self
-                        .facts
-                        .positional_runners
-                        .iter()
-                        .any(|r| r == f || super::builtins::runs_for_any_call(self.d.is_zsh(), r))
+                    && !self.facts.positional_runners.iter().any(|r| {
+                        r == f
+                            || super::builtins::runs_for_call(self.d.is_zsh(), r, f)
+                            || copied_from(&self.facts.function_copies, f, self.d.is_zsh())
+                                .iter()
+                                .any(|c| c.is_empty() || *c == &r[..])
+                    })
                 {
                     // (A call of a function that does not run its arguments.)
                     return Ok(false);
@@ -1999,12 +2027,23 @@ impl<'a> Solver<'a> {
 /// The functions whose bodies a call of `name` runs through zsh's `functions -c` copies
 /// (`copies`: from, to; a copy of a copy too; an empty name, computed at run time, may be
 /// any: its source is every function, given as the empty name).
-fn copied_from<'c>(copies: &'c [super::facts::FunctionCopy], name: &[u8]) -> Vec<&'c [u8]> {
+fn copied_from<'c>(
+    copies: &'c [super::facts::FunctionCopy],
+    name: &[u8],
+    zsh: bool,
+) -> Vec<&'c [u8]> {
     let mut out: Vec<&[u8]> = Vec::new();
     if copies.is_empty() {
         return out;
     }
-    let reaches = |to: &[u8], out: &[&[u8]]| to.is_empty() || to == name || out.contains(&to);
+    // (A copy whose name may be the call's: a command-not-found handler's, a name zsh
+    // expands, [`super::builtins::runs_for_call`].)
+    let reaches = |to: &[u8], out: &[&[u8]]| {
+        to.is_empty()
+            || to == name
+            || super::builtins::runs_for_call(zsh, to, name)
+            || out.contains(&to)
+    };
     loop {
         let before = out.len();
         for (from, to) in copies {

@@ -17,7 +17,7 @@ use crate::shell::tree::{Compound, RedirOp, Redirect, SimpleCommand, Word};
 use crate::shell::word::{self, Arith, Param, ParamOp, Piece, SubstEnds, WordInfo};
 use crate::shell::{Context, Dialect, Heredoc, Nested, Work};
 
-mod lines;
+pub(super) mod lines;
 pub(super) use lines::RUN_BETWEEN;
 
 /// The pseudo-variable for what `exec` redirections give every later command's input
@@ -159,6 +159,10 @@ pub(super) struct Walk<'a> {
     /// The command gives a heredoc or a here-string on a descriptor other than standard
     /// input somewhere: a sourced file may read it.
     pub other_fd_text: bool,
+    /// The command's text names zsh's `zargs` and `functions` or `alias`, which may give
+    /// it another name ([`Walk::text_copies_zargs`]; `eval` and `trap` texts: their
+    /// command's).
+    pub copies_zargs: bool,
     /// The command may source a file that is not the environment's somewhere (a walk
     /// before found one, or text it does not read that may): a function the file defines
     /// may run in place of any name and copy what a call gives it into any name
@@ -428,6 +432,7 @@ impl<'a> Walk<'a> {
             functions: Rc::new((super::FunctionNames::default(), false)),
             own_functions: Rc::new((super::FunctionNames::default(), false)),
             other_fd_text: false,
+            copies_zargs: false,
             sources_files: false,
             copying_source: false,
             unread_sources: false,
@@ -471,6 +476,16 @@ impl<'a> Walk<'a> {
     }
 
     /// The command's text, where the walk has it.
+    /// Whether the command's text names zsh's `zargs` (a function that runs its words) and
+    /// `functions` or `alias`, which may give it another name.
+    fn text_copies_zargs(&self) -> bool {
+        self.text.is_none_or(|t| {
+            crate::search::find(t, b"zargs").is_some()
+                && (crate::search::find(t, b"functions").is_some()
+                    || crate::search::find(t, b"alias").is_some())
+        })
+    }
+
     pub fn source_text(&self) -> Option<&'a [u8]> {
         self.text
     }
@@ -560,6 +575,7 @@ impl<'a> Walk<'a> {
 
     /// Walks the whole program.
     pub fn run(&mut self) -> Result<(), GaveUp> {
+        self.copies_zargs = self.zsh() && self.text_copies_zargs();
         if self.zsh() {
             // zsh's prompt parameters are one with their PROMPT names, its tied arrays with
             // their scalars.
@@ -635,6 +651,7 @@ impl<'a> Walk<'a> {
             sub.copying_source = self.copying_source;
             sub.holds_heredoc = self.holds_heredoc;
             sub.other_fd_text = self.other_fd_text;
+            sub.copies_zargs = self.copies_zargs;
             let c = Ctx {
                 stdin,
                 read_later: true,
@@ -2152,7 +2169,7 @@ impl<'a> Walk<'a> {
     /// subshell) or to a simple command the shell runs itself (any, for a command-not-found
     /// handler: `any_simple`), as it reads it ([`Walk::body_expr`]): what code the shell runs by
     /// itself inside one (a trap, a hook) may read.
-    fn every_body(&mut self, any_simple: bool) -> Expr {
+    pub(super) fn every_body(&mut self, any_simple: bool) -> Expr {
         if let Some(e) = &self.every_body_once[usize::from(any_simple)] {
             return e.clone();
         }
@@ -2818,7 +2835,9 @@ impl<'a> Walk<'a> {
                 // function any call may be, [`super::facts::ANY_FUNCTION`], and any hook
                 // the shell runs by itself.)
                 let unknown = n.is_none();
-                let n = n.unwrap_or_else(|| super::facts::ANY_FUNCTION.to_vec());
+                let n = n.unwrap_or_else(|| {
+                    unknown_function_name(&info, self.zsh() && self.may_set_glob_subst())
+                });
                 named = Some(n.clone());
                 // Its input is what its calls give it.
                 let s = self.var(&function_stdin(&n));
@@ -2988,6 +3007,37 @@ impl<'a> Walk<'a> {
 }
 
 /// `old` (or nothing) and `value`, joined: what `+=` leaves.
+/// The judge's name for a function whose name word the walk does not know
+/// ([`super::facts::ANY_FUNCTION`]), narrowed by the literal text the word starts and ends
+/// with (`_${p}_max` starts with `_` and ends with `_max`, whatever `p` is), up to a byte
+/// that zsh may expand there ([`super::builtins::zsh_name_ends`]). A leading `=` or `~`
+/// makes a path of it, and so any name; a value that may be globbed (`${~p}`, where the
+/// command may turn GLOB_SUBST on) may hold `(#i)` or `~`, which change what the text
+/// after it matches: no end is known then.
+fn unknown_function_name(info: &WordInfo, may_glob_values: bool) -> Vec<u8> {
+    let glob_value = info
+        .pieces
+        .iter()
+        .any(|p| matches!(p, Piece::Param(p) if p.zsh_glob || may_glob_values));
+    let prefix: &[u8] = match info.pieces.first() {
+        Some(Piece::Lit(l)) if !matches!(l.first(), Some(b'=' | b'~')) => {
+            &l[..super::builtins::zsh_name_ends(l, false).0]
+        }
+        Some(Piece::Lit(_)) => return super::facts::ANY_FUNCTION.to_vec(),
+        _ => b"",
+    };
+    let suffix: &[u8] = match info.pieces.last() {
+        Some(Piece::Lit(l)) if info.pieces.len() > 1 && !glob_value => {
+            &l[l.len() - super::builtins::zsh_name_ends(l, true).1..]
+        }
+        _ => b"",
+    };
+    if prefix.is_empty() && suffix.is_empty() {
+        return super::facts::ANY_FUNCTION.to_vec();
+    }
+    super::facts::any_function_fitting(prefix, suffix)
+}
+
 fn appended_to(mut old: Expr, value: Expr) -> Expr {
     old.join(Expr::lit(b""));
     Expr::glue(vec![old, value])

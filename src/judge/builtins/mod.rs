@@ -405,12 +405,8 @@ fn runs_unread_text(
     if let (true, Some(f)) = (positional, w.function_named.clone()) {
         // (zsh expands a definition's name, `=cat() { "$@"; }` is `/usr/bin/cat`'s: such
         // a function may be the one any call names.)
-        let f: &[u8] = if zsh_expands_name(w.zsh(), &f) {
-            super::facts::ANY_FUNCTION
-        } else {
-            &f
-        };
-        w.facts.positional_runners.push(std::rc::Rc::from(f));
+        // (Kept by its name as written: [`runs_for_call`] reads what it may be.)
+        w.facts.positional_runners.push(std::rc::Rc::from(&f[..]));
     }
     if name.is_some() {
         // It may be a builtin that evaluates its arguments as names, arithmetic or words
@@ -1251,15 +1247,22 @@ pub(super) fn command(
     Err(GaveUp)
 }
 
-/// zsh's `functions -c FROM TO` (options in a cluster, `-ct`; `--` ends them): `TO` is
-/// now a function with `FROM`'s body, whose calls the solver gives `FROM` (round 109). A
-/// name computed at run time may be any (recorded empty).
-fn function_copy(w: &mut Walk<'_>, args: &[WordInfo]) {
-    let mut copies = false;
+/// zsh's `functions -c FROM TO` (options in a cluster, `-ct`; `--` or `-` ends them; zsh
+/// takes exactly two names after `-c`): `TO` is now a function with `FROM`'s body, whose
+/// calls the solver gives `FROM` (round 109). A name computed at run time may be any
+/// (recorded empty); a word that may be several (`$arr`, `${=x}`) may be the option and
+/// both names. A copy that may be a hook the shell runs by itself (`TRAPDEBUG`,
+/// `command_not_found_handler`…) reads any heredoc, as such a hook defined by name does
+/// (round 110).
+fn function_copy(w: &mut Walk<'_>, args: &[WordInfo], at: u32) {
+    let several = args
+        .iter()
+        .any(|a| a.literal().is_none() && !w.one_field(a));
+    let mut copies = several;
     let mut k = 0;
     while let Some(a) = args.get(k) {
         match a.literal() {
-            Some(o) if o.as_slice() == b"--" => {
+            Some(o) if matches!(o.as_slice(), b"--" | b"-") => {
                 k += 1;
                 break;
             }
@@ -1267,43 +1270,51 @@ fn function_copy(w: &mut Walk<'_>, args: &[WordInfo]) {
                 copies |= o.starts_with(b"-") && o.contains(&b'c');
                 k += 1;
             }
-            // (An option word computed at run time may be `-c`.)
-            None if a
-                .pieces
-                .first()
-                .is_some_and(|p| !matches!(p, Piece::Lit(l) if !l.starts_with(b"-"))) =>
-            {
+            // (An option word computed at run time may be `-c`, where two names follow.)
+            None if args.len() >= k + 3 => {
                 copies = true;
                 k += 1;
             }
             _ => break,
         }
     }
-    if !copies {
+    if !copies || (!several && args.len() < k + 2) {
         return;
     }
     let name = |a: Option<&WordInfo>| -> std::rc::Rc<[u8]> {
-        match a.and_then(WordInfo::literal) {
+        match a.and_then(WordInfo::literal).filter(|_| !several) {
             Some(n) => std::rc::Rc::from(n.as_slice()),
             None => std::rc::Rc::from(&b""[..]),
         }
     };
     let (from, to) = (name(args.get(k)), name(args.get(k + 1)));
+    if to.is_empty() || super::walk::lines::shell_hook(&to) {
+        let stdin = w.every_body(true);
+        let v = w.var(&super::walk::function_stdin(&from));
+        w.facts.assign(Target::Var(v), stdin, at);
+    }
     w.facts.function_copies.push((from, to));
 }
 
 /// A zsh command of redirections alone (`<<'E' … E`, `< f`, `> f`): zsh runs `$NULLCMD`
 /// (`cat`) with them, or `$READNULLCMD` (the environment's pager) for one `<`, and either
-/// may name a function the command defines (round 109). Any function may run, given the
+/// may name a function the command defines (round 109): `$READNULLCMD` any function,
+/// `$NULLCMD` one named `cat` unless the command may set it (round 110), given the
 /// command's input; its output is then run-time text. (zsh's `emulate sh` runs `:`, which
 /// reads nothing; an assignment before the redirections runs nothing either.)
-fn null_command(w: &mut Walk<'_>, here: &Ctx) -> Expr {
+fn null_command(w: &mut Walk<'_>, c: &SimpleCommand, here: &Ctx) -> Expr {
+    // (`$READNULLCMD` is the environment's, any name; `$NULLCMD` `cat` unless the command
+    // may set it: the solver's, [`super::facts::NULL_COMMAND`].)
+    let read = matches!(&c.redirects[..], [r] if r.op == RedirOp::Input);
+    let name: &[u8] = if read {
+        b""
+    } else {
+        super::facts::NULL_COMMAND
+    };
     w.facts.call_first.push(Expr::default());
-    w.facts.calls.push((
-        std::rc::Rc::from(&b""[..]),
-        Expr::default(),
-        here.stdin.clone(),
-    ));
+    w.facts
+        .calls
+        .push((std::rc::Rc::from(name), Expr::default(), here.stdin.clone()));
     let mut out = here.stdin.clone();
     let (names, any) = &*w.functions;
     if *any || !names.is_empty() {
@@ -1346,7 +1357,7 @@ fn command_from(
                 w.facts.assign(Target::Var(s), Expr::unknown(), c.at);
             }
             if zsh && c.words.is_empty() && !c.redirects.is_empty() {
-                return Ok(null_command(w, here));
+                return Ok(null_command(w, c, here));
             }
             return Ok(here.stdin.clone());
         };
@@ -1466,10 +1477,10 @@ fn command_from(
     };
     let args = &words[i + 1..];
     let raw_args = raw.get(i + 1..).unwrap_or(&[]);
-    if zsh && name.as_slice() == b"functions" {
-        function_copy(w, args);
-    }
     let at = words.get(i).map_or(c.at, |x| x.start);
+    if zsh && name.as_slice() == b"functions" {
+        function_copy(w, args, at);
+    }
     // Its arguments and input are a function's when it is one: kept where its name may be
     // a function's ([`Walk::may_be_function`]: every name the walk may meet defined as
     // one), is empty, or is `eval` (whose text is judged for what it may rebind). Elsewhere the
@@ -1594,8 +1605,10 @@ fn command_from(
     // a file the command made matching it or a named directory giving it: `printf -? "$n"`
     // beside a file `-v`, `hash -d o=-v; print ~o`; round 101. A word shaped as an
     // assignment stays one.)
-    if zsh && name.as_slice() == b"zargs" {
-        out_of_runs.join(zargs(w, c, raw_args, args, ctx, here, own)?);
+    // (zargs by its own name, or by any name a function may have where the command may
+    // copy it or alias it: `functions -c zargs z`, `alias z=zargs`.)
+    if zsh && (name.as_slice() == b"zargs" || (w.may_be_function(&name) && w.copies_zargs)) {
+        out_of_runs.join(zargs(w, c, raw_args, args, at, ctx, here, own)?);
     }
     let lits = as_options_may_be(args, literals(args));
     let call = run::Call {
@@ -1620,38 +1633,147 @@ fn command_from(
 }
 
 /// zsh's `zargs [options --] [inputs] [-- command [initial-args]]` (autoloaded) runs
-/// `command initial-args inputs`, a function or a builtin too (round 109). Each literal
-/// `--` (each literal word where an option may change the end-of-input string, `-e`,
-/// `--eof`) may start the command: each such split is judged as the command it runs, at
-/// most [`MAX_SKIPPED_NAMES`] of them (past them, a limit). Their output joined.
+/// `command initial-args inputs`, a function or a builtin too (rounds 109, 110). Its
+/// options (up to `--` or the first word that is none, as `zparseopts -D` reads them)
+/// take values it evaluates as arithmetic (`-n`, `-s`, `-l`, `-P`…): each one computed at
+/// run time is an arithmetic site. Each word that may be the end of the inputs (a literal
+/// `--`; any literal word where an option may change that string, `-e`, `--eof`; any word
+/// computed at run time) may start the command: each such split is judged as the command
+/// it runs, at most [`MAX_SKIPPED_NAMES`] of them (past them, a limit). Where a word may
+/// expand to other words (braces, a glob: `{--,let}`) or an option may build the command
+/// from the inputs (`-i`, `-I`, `--replace`), the command may be any: as a command named
+/// at run time that may be any builtin. Their output joined.
+#[allow(clippy::too_many_arguments)]
 fn zargs(
     w: &mut Walk<'_>,
     c: &SimpleCommand,
     raw: &[Word],
     args: &[WordInfo],
+    at: u32,
     ctx: &Ctx,
     here: &Ctx,
     own: Option<usize>,
 ) -> Result<Expr, GaveUp> {
-    let eof = args.iter().any(|a| {
-        a.literal().is_none_or(|l| {
-            l.starts_with(b"-e")
-                || l.starts_with(b"--eof")
-                || (l.starts_with(b"-") && l.contains(&b'e') && !l.starts_with(b"--"))
-        })
-    });
-    let splits: Vec<usize> = (0..args.len())
+    let (mut eof, mut replace_unknown) = (false, false);
+    // (The strings `-i`/`-I`/`--replace` replace in the command's words with the inputs:
+    // attached, `{}` or the next word.)
+    let mut replaced: Vec<Vec<u8>> = Vec::new();
+    // (Where the inputs may start: after the options and the `--` that ends them, or at
+    // the first word computed at run time among them, which may be none.)
+    let mut inputs = None;
+    for (k, a) in args.iter().enumerate() {
+        let next = || {
+            args.get(k + 1)
+                .and_then(WordInfo::literal)
+                .filter(|n| n.as_slice() != b"--")
+        };
+        match a.literal() {
+            Some(l) if l.as_slice() == b"--" => {
+                inputs.get_or_insert(k + 1);
+                break;
+            }
+            Some(l) if l.starts_with(b"--") => {
+                eof |= l.starts_with(b"--eof");
+                if let Some(r) = l.strip_prefix(b"--replace") {
+                    match r.strip_prefix(b"=") {
+                        Some(r) => replaced.push(r.to_vec()),
+                        None => replaced.extend([b"{}".to_vec()].into_iter().chain(next())),
+                    }
+                }
+            }
+            Some(l) if l.starts_with(b"-") && l.len() > 1 => {
+                eof |= l.contains(&b'e') || l.contains(&b'E');
+                if let Some(i) = l.iter().position(|&c| c == b'i' || c == b'I') {
+                    match &l[i + 1..] {
+                        [] => replaced.extend([b"{}".to_vec()].into_iter().chain(next())),
+                        r => replaced.push(r.to_vec()),
+                    }
+                }
+            }
+            Some(_) => {
+                inputs.get_or_insert(k);
+                break;
+            }
+            None => {
+                let e = w.word_expr(a);
+                w.site(
+                    a.start,
+                    Evaluator::Arithmetic,
+                    "zargs's numeric options",
+                    e,
+                    None,
+                );
+                eof = true;
+                replace_unknown = true;
+                inputs.get_or_insert(k);
+            }
+        }
+    }
+    let inputs = inputs.unwrap_or(args.len());
+    let splits: Vec<usize> = (inputs..args.len())
         .filter(|&p| {
             p + 1 < args.len()
                 && args[p]
                     .literal()
-                    .is_some_and(|l| eof || l.as_slice() == b"--")
+                    .is_none_or(|l| eof || l.as_slice() == b"--")
         })
         .collect();
+    // (A word that may be several, or text zsh may expand: quotes are not told apart. A
+    // command name the inputs may replace a part of.)
+    let expands = args.iter().any(|a| {
+        (a.literal().is_none() && !a.brace && !w.one_argument(a))
+            || (a.brace
+                && a.pieces.iter().any(|p| {
+                    matches!(p, Piece::Lit(l) if l.contains(&b',') || crate::search::find(l, b"..").is_some())
+                }))
+            || a.pieces.iter().enumerate().any(|(k, p)| {
+                matches!(p, Piece::Lit(l) if (k == 0 && l.first() == Some(&b'='))
+                || l.iter().any(|c| {
+                    matches!(c, b'*' | b'?' | b'[' | b'~' | b'^' | b'#' | b'<' | b'(')
+                }))
+            })
+    });
+    let replaced_name = (replace_unknown || !replaced.is_empty())
+        && splits.iter().any(|&p| {
+            args.get(p + 1)
+                .and_then(WordInfo::literal)
+                .is_some_and(|n| {
+                    replace_unknown
+                        || replaced
+                            .iter()
+                            .any(|r| r.is_empty() || crate::search::find(&n, r).is_some())
+                })
+        });
+    let mut out = Expr::default();
+    if expands || replaced_name {
+        let mut all = Expr::default();
+        for a in args {
+            all.join(w.word_expr(a));
+        }
+        // (Any builtin: one that evaluates its words too, as a name, arithmetic or words.)
+        runs_unread_text(w, c.at, at, args, all.clone(), here.stdin.clone(), None);
+        for a in args {
+            let e = w.word_expr(a);
+            for ev in [Evaluator::Name, Evaluator::Arithmetic, Evaluator::WordList] {
+                w.site(
+                    a.start,
+                    ev,
+                    "a word of a command zargs may build",
+                    e.clone(),
+                    None,
+                );
+            }
+        }
+        let first = first_arg(w, args);
+        w.facts.call_first.push(first);
+        w.facts
+            .calls
+            .push((std::rc::Rc::from(&b""[..]), all, here.stdin.clone()));
+        out.join(Expr::unknown());
+    }
     if splits.len() > MAX_SKIPPED_NAMES {
         return Err(GaveUp);
     }
-    let mut out = Expr::default();
     for p in splits {
         w.spend(args.len())?;
         let order = (p + 1..args.len()).chain(0..p);
@@ -1673,23 +1795,101 @@ fn zargs(
 /// definition's name word (`=cat` is cat's path, `~/f` a path in the home directory,
 /// braces and globs other names; round 104).
 pub(super) fn zsh_expands_name(zsh: bool, name: &[u8]) -> bool {
-    zsh && (matches!(name.first(), Some(b'=' | b'~'))
-        || name
-            .iter()
-            .any(|c| matches!(c, b'*' | b'?' | b'[' | b'{' | b'<')))
+    zsh && (matches!(name.first(), Some(b'=' | b'~')) || name.iter().any(zsh_name_special))
 }
 
-/// Whether the function the walk recorded under the name `f` may be what any call runs:
-/// one whose name it does not know ([`super::facts::ANY_FUNCTION`]), one zsh names by
-/// expanding its name, and the command-not-found handlers, which the shell runs with the
-/// words of any command it does not find (bash 4 on, zsh).
+/// A byte where zsh may expand a definition's name word: a glob's (`*`, `?`, `[…]`, `<1-5>`;
+/// with EXTENDED_GLOB `^x`, `x#`, `a~b`, `(a|b)`, `(#i)`; with KSH_GLOB `@(…)`, `+(…)`,
+/// `!(…)`) or a brace's.
+fn zsh_name_special(c: &u8) -> bool {
+    matches!(
+        c,
+        b'*' | b'?'
+            | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'<'
+            | b'>'
+            | b'^'
+            | b'#'
+            | b'('
+            | b')'
+            | b'|'
+            | b'~'
+            | b'@'
+            | b'+'
+            | b'!'
+    )
+}
+
+/// The literal text every name zsh makes of the name word `text` starts and ends with
+/// (its lengths: text before the first byte it may expand, text after the last), where
+/// `ends` says the word's end is its own (no expansion after it). `x#` may repeat `x` no
+/// times, and a `~`, `^` or `#` (`a*~b`, `^x`, `(#i)x`) may make what follows them a
+/// pattern that excludes or ignores case: no end is known then.
+pub(super) fn zsh_name_ends(text: &[u8], ends: bool) -> (usize, usize) {
+    let prefix = match text.iter().position(zsh_name_special) {
+        None => text.len(),
+        Some(i) if text[i] == b'#' => i.saturating_sub(1),
+        Some(i) => i,
+    };
+    let suffix = if !ends || text.iter().any(|c| matches!(c, b'~' | b'^' | b'#')) {
+        0
+    } else {
+        text.iter()
+            .rposition(zsh_name_special)
+            .map_or(text.len(), |e| text.len() - e - 1)
+    };
+    (prefix, suffix)
+}
+
+/// Whether the function the walk recorded under the name `f` may be what a call of a
+/// name other than `f` runs (`call`; empty: a name computed at run time, which may be
+/// any): one whose name it does not know ([`super::facts::ANY_FUNCTION`]), where the name
+/// may fit ([`super::facts::any_function_fitting`]); one zsh names by expanding its name,
+/// where the expansion may give the call's name (`=cat` and `~/f` any path; braces and
+/// globs keep the text before and after them); and the command-not-found handlers, which
+/// the shell runs with the words of any command it does not find (bash 4 on, zsh).
+pub(super) fn runs_for_call(zsh: bool, f: &[u8], call: &[u8]) -> bool {
+    let fits = |prefix: &[u8], suffix: &[u8]| {
+        call.is_empty()
+            || (call.len() >= prefix.len() + suffix.len()
+                && call.starts_with(prefix)
+                && call.ends_with(suffix))
+    };
+    if let Some(pattern) = f.strip_prefix(super::facts::ANY_FUNCTION) {
+        return match pattern {
+            [] => true,
+            [0, rest @ ..] => {
+                let mut parts = rest.splitn(2, |&c| c == 0);
+                let prefix = parts.next().unwrap_or_default();
+                let suffix = parts.next().unwrap_or_default();
+                fits(prefix, suffix)
+            }
+            _ => true,
+        };
+    }
+    if matches!(
+        f,
+        b"command_not_found_handle" | b"command_not_found_handler"
+    ) {
+        return true;
+    }
+    if !zsh_expands_name(zsh, f) {
+        return false;
+    }
+    if matches!(f.first(), Some(b'=' | b'~')) {
+        return true;
+    }
+    let (prefix, suffix) = zsh_name_ends(f, true);
+    fits(&f[..prefix], &f[f.len() - suffix.min(f.len() - prefix)..])
+}
+
+/// Whether the function `f` may run for some call other than one by its own name
+/// ([`runs_for_call`] for a call named at run time).
 pub(super) fn runs_for_any_call(zsh: bool, f: &[u8]) -> bool {
-    f == super::facts::ANY_FUNCTION
-        || zsh_expands_name(zsh, f)
-        || matches!(
-            f,
-            b"command_not_found_handle" | b"command_not_found_handler"
-        )
+    runs_for_call(zsh, f, b"")
 }
 
 /// A variable a builtin assigns, named by a word: a fixed name (its subscript evaluated),
