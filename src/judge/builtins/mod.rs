@@ -1610,6 +1610,14 @@ fn command_from(
     if zsh && (name.as_slice() == b"zargs" || (w.may_be_function(&name) && w.copies_zargs)) {
         out_of_runs.join(zargs(w, c, raw_args, args, at, ctx, here, own)?);
     }
+    // (zsh's autoloaded `zcalc` evaluates its words as arithmetic; what it reads it reads
+    // from the terminal.)
+    if zsh && name.as_slice() == b"zcalc" {
+        for a in args {
+            let e = w.word_expr(a);
+            w.site(a.start, Evaluator::Arithmetic, "zcalc", e, None);
+        }
+    }
     let lits = as_options_may_be(args, literals(args));
     let call = run::Call {
         c,
