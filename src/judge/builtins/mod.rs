@@ -1728,19 +1728,33 @@ fn zargs(
         .collect();
     // (A word that may be several, or text zsh may expand: quotes are not told apart. A
     // command name the inputs may replace a part of.)
+    // (A glob: its names are inputs, unless it may give the separator, `--`, which a
+    // glob whose literal end holds another byte never does, `*.txt`; or it may be the
+    // command's name.)
+    let glob_byte = |c: &u8| matches!(c, b'*' | b'?' | b'[' | b'~' | b'^' | b'#' | b'<' | b'(');
+    let globbed = |a: &WordInfo| {
+        a.pieces
+            .iter()
+            .any(|p| matches!(p, Piece::Lit(l) if l.iter().any(glob_byte)))
+    };
+    let may_give_separator = |a: &WordInfo| match a.pieces.last() {
+        Some(Piece::Lit(l)) => {
+            let end = l.iter().rposition(glob_byte).map_or(0, |e| e + 1);
+            l[end..].iter().all(|&c| c == b'-')
+        }
+        _ => true,
+    };
     let expands = args.iter().any(|a| {
         (a.literal().is_none() && !a.brace && !w.one_argument(a))
             || (a.brace
                 && a.pieces.iter().any(|p| {
                     matches!(p, Piece::Lit(l) if l.contains(&b',') || crate::search::find(l, b"..").is_some())
                 }))
-            || a.pieces.iter().enumerate().any(|(k, p)| {
-                matches!(p, Piece::Lit(l) if (k == 0 && l.first() == Some(&b'='))
-                || l.iter().any(|c| {
-                    matches!(c, b'*' | b'?' | b'[' | b'~' | b'^' | b'#' | b'<' | b'(')
-                }))
-            })
-    });
+            || matches!(a.pieces.first(), Some(Piece::Lit(l)) if l.first() == Some(&b'='))
+            || (globbed(a) && may_give_separator(a))
+    }) || splits
+        .iter()
+        .any(|&p| args.get(p + 1).is_some_and(&globbed));
     let replaced_name = (replace_unknown || !replaced.is_empty())
         && splits.iter().any(|&p| {
             args.get(p + 1)
