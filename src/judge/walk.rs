@@ -2836,19 +2836,7 @@ impl<'a> Walk<'a> {
                 // the shell runs by itself.)
                 let unknown = n.is_none();
                 let n = n.unwrap_or_else(|| {
-                    unknown_function_name(
-                        &info,
-                        self.zsh() && self.may_set_glob_subst(),
-                        !info.split
-                            && !info.unread
-                            && !info.pieces.iter().any(|p| {
-                                matches!(p, Piece::Param(p) if p.flags
-                                    || p.zsh_keys
-                                    || matches!(p.name.as_slice(), b"@" | b"*" | b"argv")
-                                    || p.subscript.is_some()
-                                    || p.zsh_subscript.is_some())
-                            }),
-                    )
+                    unknown_function_name(&info, self.zsh() && self.may_set_glob_subst())
                 });
                 named = Some(n.clone());
                 // Its input is what its calls give it.
@@ -3026,10 +3014,20 @@ impl<'a> Walk<'a> {
 /// makes a path of it, and so any name; a value that may be globbed (`${~p}`, where the
 /// command may turn GLOB_SUBST on) may hold `(#i)` or `~`, which change what the text
 /// after it matches: no end is known then.
-fn unknown_function_name(info: &WordInfo, may_glob_values: bool, one_word: bool) -> Vec<u8> {
+fn unknown_function_name(info: &WordInfo, may_glob_values: bool) -> Vec<u8> {
     // (A word that may split defines a function per word, `_${p}_m` with `p=(x y)` defines
-    // `_x` and `y_m`: only the first starts, only the last ends, as the word does.)
-    if !one_word {
+    // `_x` and `y_m`: only the first starts, only the last ends, as the word does. Unquoted
+    // expansions, `"$@"`, flags, subscripts.)
+    let may_split = info.split
+        || info.unread
+        || info.pieces.iter().any(|p| {
+            matches!(p, Piece::Param(p) if p.flags
+                || p.zsh_keys
+                || matches!(p.name.as_slice(), b"@" | b"*" | b"argv")
+                || p.subscript.is_some()
+                || p.zsh_subscript.is_some())
+        });
+    if may_split {
         return super::facts::ANY_FUNCTION.to_vec();
     }
     let glob_value = info
