@@ -800,7 +800,7 @@ impl<'a> Solver<'a> {
                     name
                 };
                 // (zsh's `functions -c f g`: a call of `g` runs `f`.)
-                let copied = copied_from(&self.facts.function_copies, name, zsh);
+                let copied = self.copied_from(name)?;
                 // (Those whose name may be the call's.)
                 let expanded: Vec<&[u8]> = expanded
                     .iter()
@@ -1176,13 +1176,16 @@ impl<'a> Solver<'a> {
             Some(Needs::Array(v)) => self.is_array(v),
             Some(Needs::Builtin(k)) => {
                 let run = self.facts.unread_runs.get(k);
-                if let Some(f) = run.and_then(|r| r.call_of.as_ref())
+                let call_of = run.and_then(|r| r.call_of.as_ref());
+                let copied = match call_of {
+                    Some(f) => self.copied_from(f)?,
+                    None => Vec::new(),
+                };
+                if let Some(f) = call_of
                     && !self.facts.positional_runners.iter().any(|r| {
                         r == f
                             || super::builtins::runs_for_call(self.d.is_zsh(), r, f)
-                            || copied_from(&self.facts.function_copies, f, self.d.is_zsh())
-                                .iter()
-                                .any(|c| c.is_empty() || *c == &r[..])
+                            || copied.iter().any(|c| c.is_empty() || *c == &r[..])
                     })
                 {
                     // (A call of a function that does not run its arguments.)
@@ -2058,6 +2061,20 @@ fn copied_from<'c>(
 }
 
 impl Solver<'_> {
+    /// [`copied_from`] for a call of `name`, charged to the meter (its passes over the
+    /// copies are at most as many as the copies).
+    fn copied_from(&self, name: &[u8]) -> Result<Vec<&[u8]>, GaveUp> {
+        let n = self.facts.function_copies.len();
+        if n > 0 {
+            self.spend(n.saturating_mul(n) / 8 + 1)?;
+        }
+        Ok(copied_from(
+            &self.facts.function_copies,
+            name,
+            self.d.is_zsh(),
+        ))
+    }
+
     /// Whether text is read after a change at `at` in input unit `unit`: a later unit
     /// that holds a command (when `later_units`), or text read again when it runs (a
     /// substitution, `eval` text) after it. zsh reads the whole command before it runs
